@@ -1,0 +1,58 @@
+"""euchre: a pure, deterministic Euchre rules engine (no I/O, no third-party imports).
+
+Start with :class:`Rules` (or a preset), :class:`HandState` for one deal and :class:`Match` for a
+game to the target. Players see the game only through :class:`SeatView`.
+"""
+
+from euchre import actions
+from euchre.actions import action_from_str, action_label, action_to_str
+from euchre.cards import (
+    JOKER,
+    card_str,
+    card_symbol,
+    cards_of,
+    parse_card,
+    parse_suit,
+    sort_hand,
+)
+from euchre.errors import EuchreError, IllegalActionError, NotationError, RecordError, RulesError
+from euchre.match import FinishedHand, Match
+from euchre.record import from_json, match_to_record, replay_record, to_json
+from euchre.rules import PRESETS, Rules, Scoring, preset
+from euchre.state import TERMINAL, HandState, seat_name
+from euchre.view import SeatView
+
+__all__ = [
+    "JOKER",
+    "PRESETS",
+    "TERMINAL",
+    "EuchreError",
+    "FinishedHand",
+    "HandState",
+    "IllegalActionError",
+    "Match",
+    "NotationError",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "Scoring",
+    "SeatView",
+    "action_from_str",
+    "action_label",
+    "action_to_str",
+    "actions",
+    "card_str",
+    "card_symbol",
+    "cards_of",
+    "from_json",
+    "match_to_record",
+    "parse_card",
+    "parse_suit",
+    "preset",
+    "replay_record",
+    "seat_name",
+    "sort_hand",
+    "to_json",
+]
+
+__version__ = "0.1.0"

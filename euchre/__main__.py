@@ -1,0 +1,5 @@
+import sys
+
+from euchre.cli import main
+
+sys.exit(main())

@@ -1,0 +1,192 @@
+"""Actions as stable ints, and their text form.
+
+Each action id means one thing in every phase (a discard of the 9♣ is never the same id as a play
+of it), so a record is a plain list of ids or texts and ``legal_actions`` can be sorted ints like
+OpenSpiel's. The text form round-trips: ``action_from_str(action_to_str(a)) == a``.
+
+| ids       | text                     | meaning                                                 |
+|-----------|--------------------------|---------------------------------------------------------|
+| 0..32     | ``play JH``              | play a card (also accepted: ``JH`` alone)               |
+| 40..72    | ``discard 9C``           | the dealer buries a card after taking the up-card       |
+| 80        | ``pass``                 | pass a bid, decline to defend alone / to claim / declare|
+| 81, 82    | ``order``, ``order alone``| round one: order up, assist or pick up (same act)       |
+| 84..87    | ``call H``               | round two: name a suit (or the dealer under a Joker)    |
+| 88..91    | ``call H alone``         | the same, going alone                                   |
+| 92        | ``defend alone``         | a defender plays alone against a lone maker             |
+| 93, 94    | ``alone``, ``partner``   | OpenSpiel's separate alone decision after the discard   |
+| 95, 96    | ``decline``, ``take``    | two-handed: the dealer declines or takes an ordered card|
+| 97        | ``farmer``               | farmer's hand: call a redeal                            |
+| 98        | ``misdeal``              | no ace, no face, no trump: call a misdeal               |
+| 99        | ``claim renege``         | claim the other side reneged (penalize mode)            |
+| 100..     | ``swap 9C TC 9D``        | farmer's swap of three low cards for the kitty          |
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from euchre.cards import (
+    LOW_RANKS,
+    SUITS,
+    CardParseError,
+    card,
+    card_str,
+    card_symbol,
+    parse_card,
+    parse_suit,
+    suit_str,
+)
+from euchre.errors import NotationError
+
+PLAY_BASE = 0
+DISCARD_BASE = 40
+PASS = 80
+ORDER = 81
+ORDER_ALONE = 82
+CALL_BASE = 84
+CALL_ALONE_BASE = 88
+DEFEND_ALONE = 92
+GO_ALONE = 93
+WITH_PARTNER = 94
+DECLINE = 95
+TAKE = 96
+FARMER = 97
+MISDEAL = 98
+CLAIM_RENEGE = 99
+SWAP_BASE = 100
+
+#: Every three-card set of low cards (7-10 of any suit), in a fixed order: swap ids index this.
+SWAP_SETS: tuple[tuple[int, int, int], ...] = tuple(
+    combinations(sorted(card(s, r) for s in SUITS for r in LOW_RANKS), 3)
+)
+SWAP_ID: dict[int, int] = {
+    (1 << a) | (1 << b) | (1 << c): SWAP_BASE + i for i, (a, b, c) in enumerate(SWAP_SETS)
+}
+NUM_ACTIONS = SWAP_BASE + len(SWAP_SETS)
+
+
+def play(c: int) -> int:
+    return PLAY_BASE + c
+
+
+def discard(c: int) -> int:
+    return DISCARD_BASE + c
+
+
+def call(suit: int, alone: bool = False) -> int:
+    return (CALL_ALONE_BASE if alone else CALL_BASE) + suit
+
+
+def swap(cards: tuple[int, int, int] | list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    try:
+        return SWAP_ID[m]
+    except KeyError:
+        raise NotationError(
+            "a farmer's swap gives exactly three different low cards (7, 8, 9 or 10)"
+        ) from None
+
+
+def is_play(a: int) -> bool:
+    return 0 <= a <= 32
+
+
+def is_discard(a: int) -> bool:
+    return DISCARD_BASE <= a <= DISCARD_BASE + 32
+
+
+_WORDS = {
+    PASS: "pass",
+    ORDER: "order",
+    ORDER_ALONE: "order alone",
+    DEFEND_ALONE: "defend alone",
+    GO_ALONE: "alone",
+    WITH_PARTNER: "partner",
+    DECLINE: "decline",
+    TAKE: "take",
+    FARMER: "farmer",
+    MISDEAL: "misdeal",
+    CLAIM_RENEGE: "claim renege",
+}
+_ALIASES = {
+    "p": PASS,
+    "order up": ORDER,
+    "assist": ORDER,
+    "pick up": ORDER,
+    "pick it up": ORDER,
+    "accept": ORDER,
+    "order up alone": ORDER_ALONE,
+    "assist alone": ORDER_ALONE,
+    "pick up alone": ORDER_ALONE,
+    "accept alone": ORDER_ALONE,
+    "go alone": GO_ALONE,
+    "with partner": WITH_PARTNER,
+    "farmer's hand": FARMER,
+    "farmers hand": FARMER,
+    "redeal": FARMER,
+    "renege": CLAIM_RENEGE,
+    "claim": CLAIM_RENEGE,
+}
+_PARSE_WORDS = {**{w: a for a, w in _WORDS.items()}, **_ALIASES}
+
+
+def action_to_str(a: int) -> str:
+    """The canonical ASCII text of an action: what records store."""
+    if 0 <= a <= 32:
+        return "play " + card_str(a)
+    if DISCARD_BASE <= a <= DISCARD_BASE + 32:
+        return "discard " + card_str(a - DISCARD_BASE)
+    if CALL_BASE <= a < CALL_BASE + 4:
+        return "call " + suit_str(a - CALL_BASE)
+    if CALL_ALONE_BASE <= a < CALL_ALONE_BASE + 4:
+        return "call " + suit_str(a - CALL_ALONE_BASE) + " alone"
+    if SWAP_BASE <= a < NUM_ACTIONS:
+        return "swap " + " ".join(card_str(c) for c in SWAP_SETS[a - SWAP_BASE])
+    if a in _WORDS:
+        return _WORDS[a]
+    raise NotationError(f"{a!r} is not an action id (0..{NUM_ACTIONS - 1})")
+
+
+def action_label(a: int) -> str:
+    """Display text with suit symbols, for people."""
+    if 0 <= a <= 32:
+        return card_symbol(a)
+    if DISCARD_BASE <= a <= DISCARD_BASE + 32:
+        return "discard " + card_symbol(a - DISCARD_BASE)
+    if SWAP_BASE <= a < NUM_ACTIONS:
+        return "swap " + " ".join(card_symbol(c) for c in SWAP_SETS[a - SWAP_BASE])
+    return action_to_str(a)
+
+
+def action_from_str(text: str) -> int:
+    """Parse an action's text (canonical or a documented alias); raises NotationError."""
+    t = " ".join(text.strip().lower().replace(",", " ").split())
+    if not t:
+        raise NotationError("empty action: type a card to play (e.g. JH) or a bid such as pass")
+    if t in _PARSE_WORDS:
+        return _PARSE_WORDS[t]
+    words = t.split(" ")
+    try:
+        head = words[0]
+        if head == "play" and len(words) == 2:
+            return parse_card(words[1])
+        if head == "discard" and len(words) == 2:
+            return DISCARD_BASE + parse_card(words[1])
+        if head in ("call", "name") and len(words) in (2, 3):
+            alone = len(words) == 3
+            if alone and words[2] != "alone":
+                raise NotationError(f"{text.strip()!r}: write 'call H' or 'call H alone'")
+            return call(parse_suit(words[1]), alone)
+        if head == "swap" and len(words) == 4:
+            return swap([parse_card(w) for w in words[1:]])
+        if len(words) == 1:
+            return parse_card(words[0])
+    except CardParseError as exc:
+        raise NotationError(str(exc)) from None
+    raise NotationError(
+        f"{text.strip()!r} is not an action; write a card (JH, 10D), 'pass', 'order', "
+        "'order alone', 'call H', 'call H alone', 'discard 9C', 'defend alone', 'take', "
+        "'decline', 'farmer', 'misdeal', 'swap 9C TC 9D' or 'claim renege'"
+    )

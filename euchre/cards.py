@@ -1,0 +1,256 @@
+"""Cards as small ints, hands as bitmasks, and the trump-aware tables every rule goes through.
+
+A card is ``suit * 8 + rank`` with suits ``C D H S`` (0..3) and ranks ``7 8 9 T J Q K A``
+(0..7); the Joker is 32. A hand is an int whose bit ``c`` is set when card ``c`` is held, so
+following suit is one ``&`` against a per-trump mask, and copying a hand costs nothing.
+
+Everything that depends on trump (the left bower changing suit, the Joker being the top trump)
+is precomputed here per trump suit, so no other module ever asks "is this a Jack of the same
+colour": they look up ``EFFECTIVE_SUIT`` and ``SUIT_MASK`` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+SUIT_LETTERS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_LETTERS = "789TJQKA"
+RANK_NAMES = ("7", "8", "9", "10", "J", "Q", "K", "A")
+SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
+JOKER = 32
+NUM_CARD_IDS = 33
+NO_CARD = -1
+
+#: Ranks a card may be counted low with for the farmer's hand (7s and 8s exist in 32-card decks).
+LOW_RANKS = (SEVEN, EIGHT, NINE, TEN)
+
+
+def card(suit: int, rank: int) -> int:
+    """The card id of ``rank`` of ``suit``."""
+    return suit * 8 + rank
+
+
+def suit_of(c: int) -> int:
+    """The printed suit (the Joker has none: -1). For play, use ``EFFECTIVE_SUIT`` instead."""
+    return -1 if c == JOKER else c >> 3
+
+
+def rank_of(c: int) -> int:
+    """The printed rank index (7..A as 0..7); the Joker has none: -1."""
+    return -1 if c == JOKER else c & 7
+
+
+def same_colour(suit: int) -> int:
+    """The other suit of the same colour: clubs/spades, diamonds/hearts."""
+    return 3 - suit
+
+
+def is_red(suit: int) -> bool:
+    return suit in (DIAMONDS, HEARTS)
+
+
+def deck_cards(size: int) -> tuple[int, ...]:
+    """The cards of a 24-, 25- (with Joker) or 32-card deck, in id order."""
+    if size not in (24, 25, 32):
+        raise ValueError(f"deck size must be 24, 25 or 32, not {size}")
+    low = SEVEN if size == 32 else NINE
+    cards = tuple(card(s, r) for s in SUITS for r in range(low, 8))
+    return (*cards, JOKER) if size == 25 else cards
+
+
+def deck_mask(size: int) -> int:
+    return mask_of(deck_cards(size))
+
+
+# ---------------------------------------------------------------------------------------------
+# Notation
+
+_SUIT_PARSE = {
+    "C": CLUBS, "D": DIAMONDS, "H": HEARTS, "S": SPADES,
+    "♣": CLUBS, "♦": DIAMONDS, "♥": HEARTS, "♠": SPADES,
+    "♧": CLUBS, "♢": DIAMONDS, "♡": HEARTS, "♤": SPADES,
+}
+_RANK_PARSE = {
+    "7": SEVEN, "8": EIGHT, "9": NINE, "T": TEN, "10": TEN,
+    "J": JACK, "Q": QUEEN, "K": KING, "A": ACE,
+}
+
+
+class CardParseError(ValueError):
+    """Raised for text that is not a card; the message says what is accepted."""
+
+
+def parse_card(text: str) -> int:
+    """Read ``9C``, ``TC``, ``10C``, ``10♣``, ``c9`` or ``JOKER``/``BENNY``, in any case."""
+    t = text.strip().upper().replace(" ", "")
+    if t in ("JOKER", "BENNY", "JK", "BEN", "★", "🃏"):
+        return JOKER
+    for rank_text, suit_text in ((t[:-1], t[-1:]), (t[1:], t[:1])):
+        if suit_text in _SUIT_PARSE and rank_text in _RANK_PARSE:
+            return card(_SUIT_PARSE[suit_text], _RANK_PARSE[rank_text])
+    raise CardParseError(
+        f"{text.strip()!r} is not a card: write rank then suit, e.g. 9C TC 10C JD QH KS AS or J♥,"
+        " or JOKER"
+    )
+
+
+def parse_suit(text: str) -> int:
+    """Read ``H``, ``hearts``, ``♥``; case-insensitive."""
+    t = text.strip()
+    up = t.upper()
+    if up in _SUIT_PARSE:
+        return _SUIT_PARSE[up]
+    for s, name in enumerate(SUIT_NAMES):
+        if t.lower() in (name, name[:-1]):
+            return s
+    raise CardParseError(f"{t!r} is not a suit: use C, D, H, S (or ♣ ♦ ♥ ♠, or clubs...spades)")
+
+
+def card_str(c: int) -> str:
+    """Canonical ASCII notation (``9C``, ``TH``, ``JOKER``): what records store."""
+    if c == JOKER:
+        return "JOKER"
+    return RANK_LETTERS[c & 7] + SUIT_LETTERS[c >> 3]
+
+
+def card_symbol(c: int) -> str:
+    """Display notation with suit symbols (``10♥``, ``J♦``, ``🃏`` spelled ``Jkr``)."""
+    if c == JOKER:
+        return "Jkr"
+    return RANK_NAMES[c & 7] + SUIT_SYMBOLS[c >> 3]
+
+
+def suit_str(s: int) -> str:
+    return SUIT_LETTERS[s]
+
+
+# ---------------------------------------------------------------------------------------------
+# Masks
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _build_mask_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    tables = []
+    for chunk in range(3):
+        base = chunk * 11
+        tables.append(
+            tuple(
+                tuple(base + b for b in range(11) if m >> b & 1 and base + b < NUM_CARD_IDS)
+                for m in range(2048)
+            )
+        )
+    return tuple(tables)
+
+
+_CHUNK0, _CHUNK1, _CHUNK2 = _build_mask_tables()
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask in id order: three table lookups instead of a bit loop."""
+    if mask < 2048:
+        return list(_CHUNK0[mask])
+    return [*_CHUNK0[mask & 2047], *_CHUNK1[(mask >> 11) & 2047], *_CHUNK2[mask >> 22]]
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-trump tables. Index 4 means "no trump yet" (printed suits; the Joker has suit 4 = none).
+
+NO_TRUMP = 4
+
+SUIT_PLAIN_MASK = tuple(mask_of(card(s, r) for r in range(8)) for s in SUITS)
+
+
+def _effective_suit(c: int, trump: int) -> int:
+    if c == JOKER:
+        return trump  # with no trump, NO_TRUMP: a suit of its own
+    s = c >> 3
+    if trump != NO_TRUMP and (c & 7) == JACK and s == same_colour(trump):
+        return trump
+    return s
+
+
+#: EFFECTIVE_SUIT[trump][card]: the suit a card follows as, the left bower and Joker in trump.
+EFFECTIVE_SUIT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_effective_suit(c, t) for c in range(NUM_CARD_IDS)) for t in range(5)
+)
+
+#: SUIT_MASK[trump][suit]: every card whose effective suit is ``suit`` under ``trump``.
+SUIT_MASK: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        mask_of(c for c in range(NUM_CARD_IDS) if EFFECTIVE_SUIT[t][c] == s) for s in range(5)
+    )
+    for t in range(5)
+)
+
+
+def left_bower(trump: int) -> int:
+    return card(same_colour(trump), JACK)
+
+
+def right_bower(trump: int) -> int:
+    return card(trump, JACK)
+
+
+def _trump_rank(c: int, trump: int) -> int:
+    """Rank within trump: 9..A as 2..7 (7 and 8 lower), left bower 8, right 9, Joker 10."""
+    if c == JOKER:
+        return 10
+    if c == right_bower(trump):
+        return 9
+    if c == left_bower(trump):
+        return 8
+    return c & 7
+
+
+#: STRENGTH[trump][led][card]: >0 when the card can win a trick led in ``led``; bigger wins.
+#: Trumps score 100 + trump rank, cards of the led suit 1 + rank, everything else 0.
+STRENGTH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            (100 + _trump_rank(c, t))
+            if EFFECTIVE_SUIT[t][c] == t
+            else (1 + (c & 7) if EFFECTIVE_SUIT[t][c] == led else 0)
+            for c in range(NUM_CARD_IDS)
+        )
+        for led in range(4)
+    )
+    for t in range(4)
+)
+
+#: POWER[trump][card]: a total order for sorting and for bots (trumps above every plain card).
+POWER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        (100 + _trump_rank(c, t)) if EFFECTIVE_SUIT[t][c] == t else (c & 7)
+        for c in range(NUM_CARD_IDS)
+    )
+    for t in range(4)
+)
+
+
+def sort_hand(cards: Iterable[int], trump: int = NO_TRUMP) -> list[int]:
+    """Display order: trump first (Joker, right, left, A..9), then the other suits high to low."""
+    cs = list(cards)
+    if trump == NO_TRUMP:
+        return sorted(cs, key=lambda c: (-1, 0) if c == JOKER else (c >> 3, -(c & 7)))
+    order = [trump, *(s for s in SUITS if s != trump)]
+    return sorted(
+        cs,
+        key=lambda c: (order.index(EFFECTIVE_SUIT[trump][c]), -POWER[trump][c]),
+    )
+
+
+def cards_str(cards: Iterable[int]) -> str:
+    return " ".join(card_str(c) for c in cards)

@@ -1,0 +1,69 @@
+"""Plain-text descriptions of hands and matches, for ``euchre replay`` and watch output."""
+
+from __future__ import annotations
+
+from euchre.actions import action_label
+from euchre.cards import SUIT_SYMBOLS, card_symbol, cards_of, sort_hand
+from euchre.match import FinishedHand, Match
+from euchre.state import HandState, seat_name
+
+
+def side_name(side: int, players: int) -> str:
+    if players == 4:
+        return "North-South" if side == 0 else "East-West"
+    return seat_name(side, players)
+
+
+def describe_hand(h: HandState) -> str:
+    """A finished (or partly played) hand: deal, bidding, tricks, result."""
+    n = h.n
+    lines = [f"Dealer {seat_name(h.dealer, n)}; up-card {card_symbol(h.upcard)}"]
+    trump = h.trump
+    for s in range(n):
+        cards = sort_hand(cards_of(h.initial_hands[s]), trump)
+        lines.append(f"  {seat_name(s, n):<9} {' '.join(card_symbol(c) for c in cards)}")
+    bids = [(w, a) for w, a in h.history if not 0 <= a <= 32]
+    if bids:
+        lines.append("  Bidding: " + ", ".join(
+            f"{seat_name(w, n)} {action_label(a)}" for w, a in bids))
+    if trump < 4:
+        alone = " alone" if h.alone else ""
+        lines.append(f"  Trump {SUIT_SYMBOLS[trump]}, made by {seat_name(h.maker, n)}{alone}")
+    for i, (_leader, trick, winner) in enumerate(h.tricks, 1):
+        played = "  ".join(f"{seat_name(s, n)[0] if n == 4 else s + 1}:{card_symbol(c)}"
+                           for s, c in trick)
+        lines.append(f"  Trick {i}: {played}  -> {seat_name(winner, n)}")
+    if h.outcome == "thrown_in":
+        lines.append("  All passed: thrown in, the deal passes left")
+    elif h.outcome == "misdeal":
+        lines.append("  Misdeal called: the same dealer deals again")
+    elif h.outcome == "scored":
+        who = [f"{side_name(i, n)} +{p}" for i, p in enumerate(h.points) if p]
+        lines.append(f"  Result: {', '.join(who)}")
+    return "\n".join(lines)
+
+
+def replay_finished(match: Match, f: FinishedHand) -> HandState:
+    h = HandState(match.rules, f.dealer, f.deck)
+    for a in f.actions:
+        h.apply_action(a)
+    return h
+
+
+def describe_record(match: Match, verbose: bool = True) -> str:
+    n = match.rules.players
+    out = []
+    if verbose:
+        for i, f in enumerate(match.finished, 1):
+            out.append(f"Hand {i}")
+            out.append(describe_hand(replay_finished(match, f)))
+            out.append("  Score: " + ", ".join(
+                f"{side_name(s, n)} {v}" for s, v in enumerate(f.scores_after)))
+    score = ", ".join(f"{side_name(s, n)} {v}" for s, v in enumerate(match.scores))
+    if match.winner is not None and match.winner >= 0:
+        out.append(f"Final: {score}; {side_name(match.winner, n)} win")
+    elif match.winner is not None:
+        out.append(f"Final: {score}; no side scored")
+    else:
+        out.append(f"In progress after {len(match.finished)} hands: {score}")
+    return "\n".join(out)

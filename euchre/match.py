@@ -1,0 +1,157 @@
+"""A match: hands until a side reaches the target, with the deal passing left.
+
+The match owns the random generator (seeded, never the global one) and the list of finished
+hands; it is itself OpenSpiel-shaped (``current_player``, ``legal_actions``, ``apply_action``)
+and deals the next hand as soon as one ends, so a driver loop never has to. A thrown-in hand moves
+the deal left without a score; a misdeal (farmer's hand, no ace no face) is redealt by the same
+dealer.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from euchre.cards import CLUBS, JACK, SPADES, card, deck_cards
+from euchre.errors import IllegalActionError
+from euchre.rules import Rules
+from euchre.state import MISDEAL_REDEAL, TERMINAL, THROWN_IN, HandState
+from euchre.view import SeatView
+
+BLACK_JACKS = (card(CLUBS, JACK), card(SPADES, JACK))
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedHand:
+    """A hand as it ended: enough to replay it (dealer, deck, actions) and its result."""
+
+    dealer: int
+    deck: tuple[int, ...]
+    actions: tuple[int, ...]
+    outcome: str
+    points: tuple[int, ...]
+    scores_after: tuple[int, ...]
+
+
+def first_dealer_by_black_jack(rules: Rules, rng: random.Random) -> tuple[int, list[int]]:
+    """Deal face up around the table from seat 0 until a black Jack appears (002).
+
+    Returns the dealer and the cards turned, so a record can show how the deal was chosen."""
+    deck = list(deck_cards(rules.deck))
+    rng.shuffle(deck)
+    turned = []
+    for i, c in enumerate(deck):
+        turned.append(c)
+        if c in BLACK_JACKS:
+            return i % rules.players, turned
+    raise AssertionError("every deck holds the black Jacks")  # pragma: no cover
+
+
+class Match:
+    """Hands until a side reaches ``rules.target`` (or one hand under ``single_hand``)."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        decks: list[tuple[int, ...]] | None = None,
+    ) -> None:
+        """``decks`` fixes the deck order of each hand in turn (for replays and tests); once
+        they run out, decks come from the seeded generator."""
+        self.rules = rules or Rules()
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.rng = random.Random(self.seed)
+        # Always draw the first dealer, even when one is given, so that a replayed match's
+        # generator is in step with the original and a resumed game continues identically.
+        if self.rules.first_dealer == "black_jack":
+            drawn, self.first_dealer_cards = first_dealer_by_black_jack(self.rules, self.rng)
+        else:
+            drawn, self.first_dealer_cards = self.rng.randrange(self.rules.players), []
+        if first_dealer is None:
+            first_dealer = drawn
+        if not 0 <= first_dealer < self.rules.players:
+            raise IllegalActionError(
+                f"first_dealer must be a seat 0..{self.rules.players - 1}, not {first_dealer}"
+            )
+        self.first_dealer = first_dealer
+        self.scores = [0] * self.rules.num_sides
+        self.finished: list[FinishedHand] = []
+        self._decks = list(decks or [])
+        self.winner: int | None = None
+        self.hand = self._deal(first_dealer)
+
+    def _deal(self, dealer: int) -> HandState:
+        dealt = HandState.deal(self.rules, dealer, self.rng)  # keeps the generator in step
+        if self._decks:
+            return HandState(self.rules, dealer, self._decks.pop(0))
+        return dealt
+
+    # OpenSpiel-shaped surface -----------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.hand.cur
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.winner is not None else self.hand.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        """Apply to the current hand; when it ends, score it and deal the next one."""
+        if self.winner is not None:
+            raise IllegalActionError("the match is over: no action is allowed")
+        self.hand.apply_action(action)
+        if self.hand.is_terminal():
+            self._finish_hand()
+
+    def view(self, seat: int) -> SeatView:
+        return self.hand.view(seat, tuple(self.scores))
+
+    # -----------------------------------------------------------------------------------------
+
+    def _finish_hand(self) -> None:
+        h = self.hand
+        assert h.outcome is not None
+        for side, p in enumerate(h.points):
+            self.scores[side] += p
+        self.finished.append(
+            FinishedHand(
+                dealer=h.dealer,
+                deck=h.deck,
+                actions=tuple(a for _, a in h.history),
+                outcome=h.outcome,
+                points=h.points,
+                scores_after=tuple(self.scores),
+            )
+        )
+        best = max(self.scores)
+        if best >= self.rules.target:
+            leaders = [s for s, v in enumerate(self.scores) if v == best]
+            self.winner = leaders[0] if len(leaders) == 1 else self._tie_break(leaders)
+            return
+        if self.rules.single_hand and h.outcome != MISDEAL_REDEAL:
+            self.winner = -1 if best == 0 else self.scores.index(best)
+            return
+        dealer = h.dealer if h.outcome == MISDEAL_REDEAL else (h.dealer + 1) % self.rules.players
+        self.hand = self._deal(dealer)
+
+    def _tie_break(self, leaders: list[int]) -> int:
+        # Only cutthroat can tie (two defenders both scoring a euchre): the side that just
+        # scored first in seat order from the maker's left wins; documented in docs/rules.md.
+        h = self.hand
+        order = [(h.maker + 1 + i) % self.rules.players for i in range(self.rules.players)]
+        for s in order:
+            if s in leaders:
+                return s
+        return leaders[0]  # pragma: no cover
+
+    @property
+    def last_hand(self) -> FinishedHand | None:
+        return self.finished[-1] if self.finished else None
+
+    @property
+    def hands_played(self) -> int:
+        return sum(1 for f in self.finished if f.outcome not in (THROWN_IN, MISDEAL_REDEAL))

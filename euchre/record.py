@@ -1,0 +1,147 @@
+"""Versioned JSON game records: the rules, each hand's dealer and deck order, every action.
+
+A record replays to the identical result on any machine because it stores deck orders, not
+generator state. Reading one validates everything (shape, cards, actions, the final score) and
+turns every problem into a :class:`~euchre.errors.RecordError` naming where it is; the library
+never touches files: ``to_json``/``from_json`` work on strings, the CLI does the I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from euchre.actions import action_from_str, action_to_str
+from euchre.cards import CardParseError, card_str, parse_card
+from euchre.errors import EuchreError, NotationError, RecordError, RulesError
+from euchre.match import Match
+from euchre.rules import Rules
+
+FORMAT = "euchre-record"
+VERSION = 1
+
+
+def match_to_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
+    """A JSON-ready dict of a match so far (finished hands plus the one in progress)."""
+    hands: list[dict[str, Any]] = [
+        {
+            "dealer": f.dealer,
+            "deck": [card_str(c) for c in f.deck],
+            "actions": [action_to_str(a) for a in f.actions],
+            "outcome": f.outcome,
+            "points": list(f.points),
+        }
+        for f in match.finished
+    ]
+    if not match.is_terminal() and match.hand.history:
+        h = match.hand
+        hands.append(
+            {
+                "dealer": h.dealer,
+                "deck": [card_str(c) for c in h.deck],
+                "actions": [action_to_str(a) for _, a in h.history],
+            }
+        )
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": match.rules.to_dict(),
+        "seed": match.seed,
+        "first_dealer": match.first_dealer,
+        "hands": hands,
+        "scores": list(match.scores),
+        "winner": match.winner,
+    }
+    if players:
+        rec["players"] = list(players)
+    return rec
+
+
+def to_json(match: Match, players: list[str] | None = None) -> str:
+    return json.dumps(match_to_record(match, players), indent=1)
+
+
+def _need(cond: bool, where: str, msg: str) -> None:
+    if not cond:
+        raise RecordError(f"{where}: {msg}")
+
+
+def replay_record(rec: Any) -> Match:
+    """Rebuild the match a record describes, checking every step; raises RecordError."""
+    _need(isinstance(rec, dict), "record", "must be a JSON object")
+    _need(rec.get("format") == FORMAT, "record",
+          f"'format' must be {FORMAT!r}, not {rec.get('format')!r}")
+    _need(rec.get("version") == VERSION, "record",
+          f"unsupported version {rec.get('version')!r}: this program reads version {VERSION}")
+    try:
+        rules = Rules.from_dict(rec.get("rules", {}))
+    except (RulesError, TypeError) as exc:
+        raise RecordError(f"rules: {exc}") from None
+    hands = rec.get("hands")
+    _need(isinstance(hands, list), "record", "'hands' must be a list")
+    assert isinstance(hands, list)
+    decks: list[tuple[int, ...]] = []
+    for i, h in enumerate(hands):
+        where = f"hand {i + 1}"
+        _need(isinstance(h, dict), where, "must be an object")
+        deck = h.get("deck")
+        _need(isinstance(deck, list) and all(isinstance(c, str) for c in deck), where,
+              "'deck' must be a list of cards like \"9C\"")
+        try:
+            decks.append(tuple(parse_card(c) for c in deck))
+        except CardParseError as exc:
+            raise RecordError(f"{where}: deck: {exc}") from None
+    first = rec.get("first_dealer")
+    _need(isinstance(first, int) and not isinstance(first, bool)
+          and 0 <= first < rules.players, "record",
+          f"'first_dealer' must be a seat 0..{rules.players - 1}")
+    seed = rec.get("seed")
+    _need(seed is None or (isinstance(seed, int) and not isinstance(seed, bool)), "record",
+          "'seed' must be an integer or null")
+    try:
+        match = Match(rules, seed=seed if seed is not None else 0, first_dealer=first,
+                      decks=decks)
+    except EuchreError as exc:
+        raise RecordError(f"hand 1: {exc}") from None
+    for i, h in enumerate(hands):
+        where = f"hand {i + 1}"
+        _need(match.winner is None, where, "the match was already over before this hand")
+        _need(len(match.finished) == i, where, "out of step with the hands before it")
+        _need(h.get("dealer") == match.hand.dealer, where,
+              f"dealer should be seat {match.hand.dealer} (the deal passes left), "
+              f"not {h.get('dealer')!r}")
+        acts = h.get("actions")
+        _need(isinstance(acts, list) and all(isinstance(a, str) for a in acts), where,
+              "'actions' must be a list of action texts")
+        assert isinstance(acts, list)
+        for j, text in enumerate(acts):
+            _need(len(match.finished) == i, f"{where}, action {j + 1}",
+                  f"{text!r} comes after the hand was over")
+            try:
+                match.apply_action(action_from_str(text))
+            except (NotationError, EuchreError) as exc:
+                raise RecordError(f"{where}, action {j + 1} ({text!r}): {exc}") from None
+        done = len(match.finished) > i
+        if "points" in h:
+            _need(done, where, "has points but its actions do not finish it")
+            got = list(match.finished[i].points)
+            _need(got == h["points"], where,
+                  f"points {h['points']!r} do not match the replay's {got}")
+        if i < len(hands) - 1:
+            _need(done, where, "is unfinished but more hands follow")
+    if "scores" in rec:
+        _need(rec["scores"] == list(match.scores), "record",
+              f"scores {rec['scores']!r} do not match the replay's {match.scores}")
+    if "winner" in rec:
+        _need(rec["winner"] == match.winner, "record",
+              f"winner {rec['winner']!r} does not match the replay's {match.winner!r}")
+    return match
+
+
+def from_json(text: str) -> Match:
+    """Parse and replay a record; every problem is a RecordError, never a traceback."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc}") from None
+    return replay_record(data)

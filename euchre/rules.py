@@ -1,0 +1,203 @@
+"""One frozen rules configuration holding every option the seeds name, and named presets.
+
+Every variant is a field with the standard game's value as default, so ``Rules()`` is the
+four-handed game of ``RULES-NOTES.md``. Impossible combinations are refused when the object is
+built, with a message naming the conflict, so no code downstream has to re-check them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Literal
+
+from euchre.errors import RulesError
+
+FarmersHand = Literal["off", "redeal", "swap"]
+Renege = Literal["prevent", "penalize"]
+FirstDealer = Literal["random", "black_jack"]
+AloneTiming = Literal["with_bid", "after_discard"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Points per result. Defaults are the seeds' table (000, 003)."""
+
+    make: int = 1
+    """Makers (alone or not) take 3 or 4 tricks."""
+    march: int = 2
+    """Makers with partner take all five."""
+    lone_march: int = 4
+    """A lone maker takes all five."""
+    euchre: int = 2
+    """Makers take fewer than three: each defending side scores this."""
+    euchre_lone_defender: int = 4
+    """Makers euchred by a defender playing alone (the defend-alone variant)."""
+    renege: int = 2
+    """A proven renege: the other side scores this."""
+    renege_lone: int = 4
+    """A proven renege by defenders that defeated a lone hand."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise RulesError(f"scoring.{f.name} must be a non-negative integer, not {v!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every table rule. Field docs name the seed each option comes from."""
+
+    players: int = 4
+    """4 partnership (all seeds), 3 cutthroat (002, 003) or 2 two-handed (004)."""
+    deck: int = 24
+    """24 cards 9-A; 25 adds the Joker/Benny as top trump (002, 004); 32 adds 7s and 8s (004)."""
+    target: int = 10
+    """Points to win; passing the target counts (000, 002, 003: 5, 7, 10 and 11 are usual)."""
+    stick_the_dealer: bool = False
+    """The dealer may not pass in round two (000, 002, 003, 004)."""
+    going_alone: bool = True
+    """The maker may play without partner (all four-handed seeds)."""
+    defend_alone: bool = False
+    """Against a lone maker one defender may go alone; euchring then scores 4 (000, 002, 003)."""
+    canadian_loner: bool = False
+    """In round one the dealer's partner may order up only by going alone (002)."""
+    farmers_hand: FarmersHand = "off"
+    """'redeal': a hand of only 9s and 10s may call a redeal before bidding (000); 'swap': three
+    or more 9s and 10s may be swapped, three of them for the face-down kitty cards (002)."""
+    no_ace_no_face: bool = False
+    """A hand with no Ace, no face card and no trump (of the up-card's suit) may call a
+    misdeal (002)."""
+    renege: Renege = "prevent"
+    """'prevent' refuses a failure to follow suit (online play, 002); 'penalize' lets it be
+    played and claimed before the hand is scored (000, 002)."""
+    first_dealer: FirstDealer = "random"
+    """'random', or 'black_jack': deal face up until a black Jack appears; that player deals
+    (002)."""
+    scoring: Scoring = field(default_factory=Scoring)
+    # OpenSpiel compatibility switches (the `openspiel` preset); the defaults follow the seeds.
+    alone_timing: AloneTiming = "with_bid"
+    """'with_bid': "order alone"/"call H alone" (the seeds); 'after_discard': the maker alone is
+    asked "alone or with partner" after the dealer's discard (OpenSpiel)."""
+    dealer_may_discard_upcard: bool = True
+    """The seeds let the dealer bury the up-card itself; OpenSpiel does not."""
+    defend_alone_vs_partners: bool = False
+    """OpenSpiel asks the defenders about defending alone even when the maker has a partner."""
+    single_hand: bool = False
+    """OpenSpiel plays one hand as the whole game: a match ends after the first scored or
+    thrown-in hand."""
+
+    def __post_init__(self) -> None:
+        def need(cond: bool, msg: str) -> None:
+            if not cond:
+                raise RulesError(msg)
+
+        need(self.players in (2, 3, 4), f"players must be 2, 3 or 4, not {self.players!r}")
+        need(self.deck in (24, 25, 32), f"deck must be 24, 25 or 32 cards, not {self.deck!r}")
+        need(
+            isinstance(self.target, int) and not isinstance(self.target, bool) and self.target > 0,
+            f"target must be a positive integer, not {self.target!r}",
+        )
+        need(self.farmers_hand in ("off", "redeal", "swap"),
+             f"farmers_hand must be off, redeal or swap, not {self.farmers_hand!r}")
+        need(self.renege in ("prevent", "penalize"),
+             f"renege must be prevent or penalize, not {self.renege!r}")
+        need(self.first_dealer in ("random", "black_jack"),
+             f"first_dealer must be random or black_jack, not {self.first_dealer!r}")
+        need(self.alone_timing in ("with_bid", "after_discard"),
+             f"alone_timing must be with_bid or after_discard, not {self.alone_timing!r}")
+        for name in ("stick_the_dealer", "going_alone", "defend_alone", "canadian_loner",
+                     "no_ace_no_face", "dealer_may_discard_upcard", "defend_alone_vs_partners",
+                     "single_hand"):
+            v = getattr(self, name)
+            need(isinstance(v, bool), f"{name} must be true or false, not {v!r}")
+        need(isinstance(self.scoring, Scoring), "scoring must be a Scoring object")
+        if self.players != 4:
+            who = "two-handed" if self.players == 2 else "cutthroat (three-handed)"
+            need(not self.going_alone,
+                 f"{who} euchre has no going alone: the maker already plays alone; "
+                 "set going_alone=False")
+            need(not self.defend_alone, f"{who} euchre has no defending alone")
+            need(not self.canadian_loner, f"{who} euchre has no partner, so no Canadian loner")
+            need(self.alone_timing == "with_bid", "alone_timing applies to four-handed play only")
+            need(not self.defend_alone_vs_partners,
+                 "defend_alone_vs_partners applies to four-handed play only")
+        if self.defend_alone or self.canadian_loner:
+            need(self.going_alone, "defend_alone and canadian_loner need going_alone=True")
+        if self.defend_alone_vs_partners:
+            need(self.defend_alone, "defend_alone_vs_partners needs defend_alone=True")
+        if self.alone_timing == "after_discard":
+            need(self.going_alone, "alone_timing='after_discard' needs going_alone=True")
+        if self.deck == 25 and not self.dealer_may_discard_upcard:
+            need(False, "a Joker deck needs dealer_may_discard_upcard=True "
+                 "(a turned-up Joker is picked up by the dealer like any up-card)")
+
+    @property
+    def num_sides(self) -> int:
+        """Scoring sides: two partnerships, or each player for 2 and 3 players."""
+        return 2 if self.players == 4 else self.players
+
+    def to_dict(self) -> dict[str, Any]:
+        """Only the fields that differ from the defaults, so records stay short and readable."""
+        base = Rules()
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v != getattr(base, f.name):
+                out[f.name] = asdict(v) if isinstance(v, Scoring) else v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be an object of options, not {type(data).__name__}")
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise RulesError(f"unknown rules option(s) {', '.join(unknown)}; known: "
+                             + ", ".join(sorted(names)))
+        kwargs = dict(data)
+        if "scoring" in kwargs:
+            sc = kwargs["scoring"]
+            if not isinstance(sc, dict):
+                raise RulesError("scoring must be an object of point values")
+            snames = {f.name for f in fields(Scoring)}
+            bad = sorted(set(sc) - snames)
+            if bad:
+                raise RulesError(f"unknown scoring field(s) {', '.join(bad)}; known: "
+                                 + ", ".join(sorted(snames)))
+            kwargs["scoring"] = Scoring(**sc)
+        try:
+            return cls(**kwargs)
+        except TypeError as exc:  # pragma: no cover - names were checked above
+            raise RulesError(str(exc)) from None
+
+    def replace(self, **changes: Any) -> Rules:
+        return replace(self, **changes)
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "tournament": Rules(stick_the_dealer=True),
+    "two-handed": Rules(players=2, going_alone=False),
+    "cutthroat": Rules(players=3, going_alone=False),
+    "joker": Rules(deck=25),
+    "openspiel": Rules(
+        stick_the_dealer=True,
+        alone_timing="after_discard",
+        dealer_may_discard_upcard=False,
+        single_hand=True,
+    ),
+}
+"""Named rule sets. ``openspiel`` reproduces OpenSpiel 2.0.2's euchre (stick the dealer on, the
+alone decision after the discard, no burying the up-card, one hand per game); add
+``defend_alone=True, defend_alone_vs_partners=True`` for its ``allow_lone_defender=true``."""
+
+
+def preset(name: str) -> Rules:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(
+            f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}"
+        ) from None

@@ -1,0 +1,789 @@
+"""One hand of Euchre (a deal to its score) as an OpenSpiel-shaped state.
+
+``current_player``, sorted int ``legal_actions``, ``apply_action``, ``push``/``pop`` to undo,
+``clone``, ``is_terminal`` and ``points``. The deal happens when the state is built (from a seeded
+generator or an explicit deck order), so a hand is replayed from its deck plus its list of
+actions. Hands are bitmasks and every trump-dependent question is a table lookup from
+:mod:`euchre.cards`: that is what keeps a random hand in the tens of microseconds.
+
+The state is the whole truth, hidden cards included. Players, bots and UIs get
+:meth:`HandState.view`, which holds only what one seat may know.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any, Final
+
+from euchre import actions as A
+from euchre.cards import (
+    ACE,
+    EFFECTIVE_SUIT,
+    JACK,
+    JOKER,
+    KING,
+    LOW_RANKS,
+    NO_TRUMP,
+    QUEEN,
+    STRENGTH,
+    SUIT_MASK,
+    SUIT_PLAIN_MASK,
+    SUIT_SYMBOLS,
+    SUITS,
+    card,
+    card_symbol,
+    cards_of,
+    deck_cards,
+    mask_of,
+    sort_hand,
+)
+from euchre.errors import IllegalActionError
+from euchre.rules import Rules
+from euchre.view import SeatView, make_view
+
+# Phases
+DECLARE: Final = 0
+BID1: Final = 1
+BID2: Final = 2
+DEALER_TAKE: Final = 3
+DISCARD: Final = 4
+ALONE: Final = 5
+DEFEND: Final = 6
+PLAY: Final = 7
+CLAIM: Final = 8
+OVER: Final = 9
+PHASE_NAMES: Final = (
+    "declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend", "play", "claim", "over",
+)
+
+# Outcomes of a finished hand
+SCORED: Final = "scored"
+THROWN_IN: Final = "thrown_in"
+MISDEAL_REDEAL: Final = "misdeal"
+
+# Where the up-card is
+UP_FACE: Final = 0
+UP_TAKEN: Final = 1
+UP_TURNED_DOWN: Final = 2
+UP_LEFT: Final = 3
+UPCARD_STATUS_NAMES: Final = ("face up", "taken by the dealer", "turned down", "left in the kitty")
+
+TERMINAL: Final = -4
+"""``current_player`` of a finished hand (OpenSpiel's marker)."""
+
+SEAT_NAMES_4: Final = ("North", "East", "South", "West")
+
+LOW_MASK: Final = mask_of(card(s, r) for s in SUITS for r in LOW_RANKS)
+HIGH_MASK: Final = mask_of(card(s, r) for s in SUITS for r in (JACK, QUEEN, KING, ACE)) | (
+    1 << JOKER
+)
+
+
+def seat_name(seat: int, players: int) -> str:
+    """North/East/South/West for four players; "Player N" otherwise."""
+    return SEAT_NAMES_4[seat] if players == 4 else f"Player {seat + 1}"
+
+
+def _packets(n: int) -> list[tuple[int, int]]:
+    """(offset from the dealer's left, packet size) in dealing order: 3-2 then 2-3 rounds."""
+    first = [(i, 3 if i % 2 == 0 else 2) for i in range(n)]
+    second = [(i, 5 - size) for i, size in first]
+    return first + second
+
+
+def _deal_map(n: int, dealer: int) -> tuple[int, ...]:
+    """Seat receiving each of the first 5n cards of the deck."""
+    out: list[int] = []
+    for offset, size in _packets(n):
+        out.extend([(dealer + 1 + offset) % n] * size)
+    return tuple(out)
+
+
+_DEAL_MAPS: Final = {(n, d): _deal_map(n, d) for n in (2, 3, 4) for d in range(n)}
+_DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
+
+
+class HandState:
+    """A single deal, from the declarations before bidding to the score."""
+
+    __slots__ = (
+        "_legal_cache",
+        "_stack",
+        "active",
+        "alone",
+        "bid_start",
+        "bids",
+        "claimants",
+        "cur",
+        "deal_seats",
+        "dealer",
+        "deck",
+        "decl_queue",
+        "discarded",
+        "hands",
+        "history",
+        "initial_hands",
+        "kitty",
+        "leader",
+        "led",
+        "lone_defender",
+        "maker",
+        "n",
+        "nxt",
+        "outcome",
+        "phase",
+        "points",
+        "renege_claimed",
+        "reneges",
+        "rules",
+        "swap_given",
+        "swapper",
+        "trick",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "up_status",
+        "upcard",
+        "win_seat",
+        "win_str",
+    )
+
+    rules: Rules
+    n: int
+    dealer: int
+    deck: tuple[int, ...]
+    deal_seats: tuple[int, ...]
+    initial_hands: tuple[int, ...]
+    hands: list[int]
+    kitty: tuple[int, ...]
+    upcard: int
+    up_status: int
+    phase: int
+    cur: int
+    bids: int
+    bid_start: int
+    trump: int
+    maker: int
+    alone: bool
+    lone_defender: int
+    active: tuple[int, ...]
+    nxt: tuple[int, ...]
+    discarded: int
+    swapper: int
+    swap_given: tuple[int, ...]
+    decl_queue: tuple[int, ...]
+    claimants: tuple[int, ...]
+    leader: int
+    led: int
+    win_seat: int
+    win_str: int
+    trick: tuple[tuple[int, int], ...]
+    tricks: list[tuple[int, tuple[tuple[int, int], ...], int]]
+    tricks_won: list[int]
+    reneges: list[tuple[int, int, int]]
+    renege_claimed: int
+    history: list[tuple[int, int]]
+    outcome: str | None
+    points: tuple[int, ...]
+    _legal_cache: list[int] | None
+    _stack: list[tuple[Any, ...]]
+
+    # -----------------------------------------------------------------------------------------
+    # Construction
+
+    def __init__(self, rules: Rules, dealer: int, deck: list[int] | tuple[int, ...]) -> None:
+        """Deal ``deck`` (top card first) in packets of 3 and 2 from the dealer's left.
+
+        The first ``5 * players`` cards go to the hands, the next is the up-card, the rest are
+        the face-down kitty in order. Use :meth:`deal` for a seeded random deck.
+        """
+        n = rules.players
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise IllegalActionError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        full = _DECKS[rules.deck]
+        if len(deck) != len(full) or sorted(deck) != list(full):
+            raise IllegalActionError(
+                f"a deck order must hold each of the {rules.deck} cards of this deck exactly once"
+            )
+        self.rules = rules
+        self.n = n
+        self.dealer = dealer
+        self.deck = tuple(deck)
+        self.deal_seats = _DEAL_MAPS[(n, dealer)]
+        hands = [0] * n
+        for i, seat in enumerate(self.deal_seats):
+            hands[seat] |= 1 << deck[i]
+        self.initial_hands = tuple(hands)
+        self.hands = hands
+        k = 5 * n
+        self.upcard = deck[k]
+        self.kitty = tuple(deck[k + 1 :])
+        self.up_status = UP_FACE
+        self.trump = NO_TRUMP
+        self.maker = -1
+        self.alone = False
+        self.lone_defender = -1
+        self.active = tuple(range(n))
+        self.nxt = tuple((s + 1) % n for s in range(n))
+        self.discarded = -1
+        self.swapper = -1
+        self.swap_given = ()
+        self.claimants = ()
+        self.leader = -1
+        self.led = -1
+        self.win_seat = -1
+        self.win_str = -1
+        self.trick = ()
+        self.tricks = []
+        self.tricks_won = [0] * n
+        self.reneges = []
+        self.renege_claimed = -1
+        self.history = []
+        self.outcome = None
+        self.points = (0,) * rules.num_sides
+        self.bids = 0
+        self.bid_start = 0
+        self._legal_cache = None
+        self._stack = []
+        self.decl_queue = self._declarers()
+        if self.decl_queue:
+            self.phase = DECLARE
+            self.cur = self.decl_queue[0]
+        else:
+            self._start_bidding()
+
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
+        """Shuffle with ``rng`` (never the global generator) and deal."""
+        deck = list(_DECKS[rules.deck])
+        rnd = rng.random
+        for i in range(len(deck) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        return cls(rules, dealer, deck)
+
+    # -----------------------------------------------------------------------------------------
+    # Queries
+
+    @property
+    def current_player(self) -> int:
+        return self.cur
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat: its partnership (seat % 2) with four players, else itself."""
+        return seat & 1 if self.n == 4 else seat
+
+    def partner(self, seat: int) -> int:
+        """The partner across the table (four players only; otherwise the seat itself)."""
+        return (seat + 2) % 4 if self.n == 4 else seat
+
+    def is_maker_side(self, seat: int) -> bool:
+        if self.maker < 0:
+            return False
+        return seat == self.maker or (self.n == 4 and seat == (self.maker + 2) % 4)
+
+    def eldest(self) -> int:
+        return (self.dealer + 1) % self.n
+
+    def returns(self) -> list[float]:
+        """Zero-sum per seat: own side's points minus the mean of the other sides' points.
+
+        With four players this is OpenSpiel's returns (+points for the scoring team's seats, the
+        negative for the others)."""
+        pts = self.points
+        sides = len(pts)
+        total = sum(pts)
+        out = []
+        for s in range(self.n):
+            mine = pts[self.side_of(s)]
+            out.append(float(mine - (total - mine) / (sides - 1)))
+        return out
+
+    def legal_actions(self) -> list[int]:
+        """Sorted action ids the current player may take (empty when the hand is over)."""
+        cached = self._legal_cache
+        if cached is not None:
+            return cached
+        if self.phase == PLAY:
+            hand = self.hands[self.cur]
+            if self.trick and self.rules.renege == "prevent":
+                follow = hand & SUIT_MASK[self.trump][self.led]
+                if follow:
+                    hand = follow
+            result = cards_of(hand)
+        else:
+            result = self._legal_non_play()
+        self._legal_cache = result
+        return result
+
+    def _legal_non_play(self) -> list[int]:
+        r = self.rules
+        p = self.phase
+        cur = self.cur
+        if p == BID1:
+            if self.upcard == JOKER:
+                # A turned-up Joker: the dealer names trump (002).
+                out = [A.CALL_BASE + s for s in SUITS]
+                if r.going_alone and r.alone_timing == "with_bid":
+                    out += [A.CALL_ALONE_BASE + s for s in SUITS]
+                return out
+            out = [A.PASS]
+            canadian = r.canadian_loner and self.n == 4 and cur == (self.dealer + 2) % 4
+            if not canadian:
+                out.append(A.ORDER)
+            if r.going_alone and (r.alone_timing == "with_bid" or canadian):
+                out.append(A.ORDER_ALONE)
+            return out
+        if p == BID2:
+            out = []
+            if not (r.stick_the_dealer and cur == self.dealer):
+                out.append(A.PASS)
+            dead = self.upcard >> 3
+            out += [A.CALL_BASE + s for s in SUITS if s != dead]
+            if r.going_alone and r.alone_timing == "with_bid":
+                out += [A.CALL_ALONE_BASE + s for s in SUITS if s != dead]
+            return out
+        if p == DISCARD:
+            hand = self.hands[cur]
+            if not r.dealer_may_discard_upcard:
+                hand &= ~(1 << self.upcard)
+            return [A.DISCARD_BASE + c for c in cards_of(hand)]
+        if p == DEFEND:
+            return [A.PASS, A.DEFEND_ALONE]
+        if p == ALONE:
+            return [A.GO_ALONE, A.WITH_PARTNER]
+        if p == DEALER_TAKE:
+            return [A.DECLINE, A.TAKE]
+        if p == CLAIM:
+            return [A.PASS, A.CLAIM_RENEGE]
+        if p == DECLARE:
+            return self._declarations(cur)
+        return []
+
+    # -----------------------------------------------------------------------------------------
+    # Declarations before bidding (farmer's hand, no ace no face no trump)
+
+    def _declarations(self, seat: int) -> list[int]:
+        r = self.rules
+        hand = self.hands[seat]
+        out = []
+        if r.farmers_hand == "redeal" and not hand & ~LOW_MASK:
+            out.append(A.FARMER)
+        if r.no_ace_no_face and self._no_ace_no_face(hand):
+            out.append(A.MISDEAL)
+        if r.farmers_hand == "swap" and self.swapper < 0 and len(self.kitty) >= 3:
+            low = cards_of(hand & LOW_MASK)
+            if len(low) >= 3:
+                out += sorted(A.swap(c) for c in combinations(low, 3))
+        return [A.PASS, *out] if out else []
+
+    def _no_ace_no_face(self, hand: int) -> bool:
+        if hand & HIGH_MASK:
+            return False
+        if self.upcard == JOKER:
+            return True
+        return not hand & SUIT_PLAIN_MASK[self.upcard >> 3]
+
+    def _declarers(self) -> tuple[int, ...]:
+        r = self.rules
+        if r.farmers_hand == "off" and not r.no_ace_no_face:
+            return ()
+        order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+        return tuple(s for s in order if self._declarations(s))
+
+    # -----------------------------------------------------------------------------------------
+    # Applying actions
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
+        legal = self._legal_cache
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self.explain_illegal(action))
+        self._legal_cache = None
+        seat = self.cur
+        self.history.append((seat, action))
+        if self.phase == PLAY:
+            self._play(seat, action)
+        else:
+            self._apply_other(seat, action)
+
+    def push(self, action: int) -> None:
+        """Apply ``action`` after saving a snapshot that :meth:`pop` restores."""
+        self._stack.append(self._snapshot())
+        try:
+            self.apply_action(action)
+        except IllegalActionError:
+            self._stack.pop()
+            raise
+
+    def pop(self) -> int:
+        """Undo back to the state before the latest :meth:`push`; returns that push's action."""
+        if not self._stack:
+            raise IllegalActionError("nothing to undo: pop() follows push()")
+        snap = self._stack.pop()
+        action: int = self.history[snap[0]][1]
+        self._restore(snap)
+        return action
+
+    def _play(self, seat: int, c: int) -> None:
+        bit = 1 << c
+        hand = self.hands[seat]
+        self.hands[seat] = hand ^ bit
+        trump = self.trump
+        trick = self.trick
+        if not trick:
+            led = EFFECTIVE_SUIT[trump][c]
+            self.led = led
+            self.leader = seat
+            self.win_seat = seat
+            self.win_str = STRENGTH[trump][led][c]
+            self.trick = ((seat, c),)
+        else:
+            led = self.led
+            follow = hand & SUIT_MASK[trump][led]
+            if follow and not bit & follow:
+                self.reneges.append((seat, len(self.tricks), c))
+            st = STRENGTH[trump][led][c]
+            if st > self.win_str:
+                self.win_str = st
+                self.win_seat = seat
+            trick = (*trick, (seat, c))
+            self.trick = trick
+            if len(trick) == len(self.active):
+                winner = self.win_seat
+                self.tricks.append((self.leader, trick, winner))
+                self.tricks_won[winner] += 1
+                self.trick = ()
+                if len(self.tricks) == 5:
+                    self._end_of_play()
+                else:
+                    self.cur = winner
+                return
+        self.cur = self.nxt[seat]
+
+    def _apply_other(self, seat: int, a: int) -> None:
+        p = self.phase
+        n = self.n
+        if p == BID1:
+            if a == A.PASS:
+                self.bids += 1
+                if self.bids == n:
+                    self.up_status = UP_TURNED_DOWN
+                    self.phase = BID2
+                    self.bids = 0
+                    self.cur = self.eldest()
+                else:
+                    self.cur = (seat + 1) % n
+                return
+            if a >= A.CALL_BASE:  # Joker up-card: the dealer names the suit.
+                alone = a >= A.CALL_ALONE_BASE
+                self._make(seat, a - (A.CALL_ALONE_BASE if alone else A.CALL_BASE), alone)
+            else:
+                self._make(seat, self.upcard >> 3, a == A.ORDER_ALONE)
+            if n == 2 and seat != self.dealer:
+                self.phase = DEALER_TAKE
+                self.cur = self.dealer
+                return
+            self._dealer_picks_up()
+            return
+        if p == BID2:
+            if a == A.PASS:
+                self.bids += 1
+                if self.bids == n:
+                    self.outcome = THROWN_IN
+                    self._finish()
+                else:
+                    self.cur = (seat + 1) % n
+                return
+            alone = a >= A.CALL_ALONE_BASE
+            self._make(seat, a - (A.CALL_ALONE_BASE if alone else A.CALL_BASE), alone)
+            self._after_trump()
+            return
+        if p == DISCARD:
+            c = a - A.DISCARD_BASE
+            self.hands[seat] ^= 1 << c
+            self.discarded = c
+            self._after_trump()
+            return
+        if p == DEALER_TAKE:
+            if a == A.TAKE:
+                self._dealer_picks_up()
+            else:
+                self.up_status = UP_LEFT
+                self._after_trump()
+            return
+        if p == ALONE:
+            if a == A.GO_ALONE:
+                self._set_alone()
+            self._start_defence()
+            return
+        if p == DEFEND:
+            if a == A.DEFEND_ALONE:
+                self.lone_defender = seat
+                self._sit_out((seat + 2) % 4)
+                self._start_play()
+                return
+            later = [s for s in self.decl_queue if s != seat]
+            self.decl_queue = tuple(later)
+            if later:
+                self.cur = later[0]
+            else:
+                self._start_play()
+            return
+        if p == CLAIM:
+            if a == A.CLAIM_RENEGE:
+                claimant_makers = self.is_maker_side(seat)
+                offenders = [s for s, _, _ in self.reneges
+                             if self.is_maker_side(s) != claimant_makers]
+                if offenders:
+                    self.renege_claimed = seat
+                    self._score_renege(seat, claimant_makers)
+                    return
+            rest = self.claimants[1:]
+            self.claimants = rest
+            if rest:
+                self.cur = rest[0]
+            else:
+                self._score()
+            return
+        if p == DECLARE:
+            if a == A.FARMER or a == A.MISDEAL:
+                self.outcome = MISDEAL_REDEAL
+                self._finish()
+                return
+            if a >= A.SWAP_BASE:
+                given = A.SWAP_SETS[a - A.SWAP_BASE]
+                got = self.kitty[:3]
+                hand = self.hands[seat]
+                for c in given:
+                    hand ^= 1 << c
+                for c in got:
+                    hand |= 1 << c
+                self.hands[seat] = hand
+                self.kitty = (*given, *self.kitty[3:])
+                self.swapper = seat
+                self.swap_given = given
+            rest = tuple(s for s in self.decl_queue[1:] if self._declarations(s))
+            self.decl_queue = rest
+            if rest:
+                self.cur = rest[0]
+            else:
+                self._start_bidding()
+            return
+        raise AssertionError(f"no action applies in phase {PHASE_NAMES[p]}")  # pragma: no cover
+
+    # -----------------------------------------------------------------------------------------
+    # Transitions
+
+    def _start_bidding(self) -> None:
+        self.phase = BID1
+        self.bids = 0
+        self.bid_start = len(self.history)
+        self.decl_queue = ()
+        self.cur = self.dealer if self.upcard == JOKER else self.eldest()
+
+    def _make(self, seat: int, suit: int, alone: bool) -> None:
+        self.trump = suit
+        self.maker = seat
+        if alone:
+            self._set_alone()
+
+    def _set_alone(self) -> None:
+        self.alone = True
+        self._sit_out((self.maker + 2) % 4)
+
+    def _sit_out(self, seat: int) -> None:
+        active = tuple(s for s in self.active if s != seat)
+        self.active = active
+        nxt = list(self.nxt)
+        for s in range(self.n):
+            t = (s + 1) % self.n
+            while t not in active:
+                t = (t + 1) % self.n
+            nxt[s] = t
+        self.nxt = tuple(nxt)
+
+    def _dealer_picks_up(self) -> None:
+        d = self.dealer
+        if d not in self.active:
+            # The dealer's partner went alone: the dealer's hand is laid aside and the up-card
+            # stays in the kitty, out of play. No discard is asked (RULES-NOTES).
+            self.up_status = UP_LEFT
+            self._after_trump()
+            return
+        self.hands[d] |= 1 << self.upcard
+        self.up_status = UP_TAKEN
+        self.phase = DISCARD
+        self.cur = d
+
+    def _after_trump(self) -> None:
+        r = self.rules
+        if r.alone_timing == "after_discard" and r.going_alone:
+            self.phase = ALONE
+            self.cur = self.maker
+            return
+        self._start_defence()
+
+    def _start_defence(self) -> None:
+        r = self.rules
+        if r.defend_alone and (self.alone or r.defend_alone_vs_partners):
+            order = [(self.dealer + 1 + i) % 4 for i in range(4)]
+            defenders = tuple(s for s in order if not self.is_maker_side(s))
+            self.decl_queue = defenders
+            self.phase = DEFEND
+            self.cur = defenders[0]
+            return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.decl_queue = ()
+        e = self.eldest()
+        self.cur = e if e in self.active else self.nxt[e]
+
+    def _end_of_play(self) -> None:
+        if self.rules.renege == "penalize":
+            order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+            claimants: list[int] = []
+            sides_seen: set[bool] = set()
+            for s in order:
+                if s in self.active and self.is_maker_side(s) not in sides_seen:
+                    sides_seen.add(self.is_maker_side(s))
+                    claimants.append(s)
+            self.claimants = tuple(claimants)
+            self.phase = CLAIM
+            self.cur = claimants[0]
+            return
+        self._score()
+
+    def maker_tricks(self) -> int:
+        return sum(w for s, w in enumerate(self.tricks_won) if self.is_maker_side(s))
+
+    def _score(self) -> None:
+        sc = self.rules.scoring
+        made = self.maker_tricks()
+        pts = [0] * self.rules.num_sides
+        if made >= 3:
+            value = sc.make if made < 5 else (sc.lone_march if self.alone else sc.march)
+            pts[self.side_of(self.maker)] = value
+        else:
+            value = sc.euchre_lone_defender if self.lone_defender >= 0 else sc.euchre
+            for side in range(self.rules.num_sides):
+                if side != self.side_of(self.maker):
+                    pts[side] = value
+        self.points = tuple(pts)
+        self.outcome = SCORED
+        self._finish()
+
+    def _score_renege(self, claimant: int, claimant_makers: bool) -> None:
+        sc = self.rules.scoring
+        lone_beaten = claimant_makers and self.alone and self.maker_tricks() < 5
+        value = sc.renege_lone if lone_beaten else sc.renege
+        pts = [0] * self.rules.num_sides
+        for s in range(self.n):
+            if self.is_maker_side(s) == claimant_makers:
+                pts[self.side_of(s)] = value
+        self.points = tuple(pts)
+        self.outcome = SCORED
+        self._finish()
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        self.cur = TERMINAL
+
+    # -----------------------------------------------------------------------------------------
+    # Snapshots, copies
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            len(self.history), list(self.hands), self.kitty, self.up_status, self.phase,
+            self.cur, self.bids, self.bid_start, self.trump, self.maker, self.alone,
+            self.lone_defender,
+            self.active, self.nxt, self.discarded, self.swapper, self.swap_given,
+            self.decl_queue, self.claimants, self.leader, self.led, self.win_seat,
+            self.win_str, self.trick, len(self.tricks), list(self.tricks_won),
+            len(self.reneges), self.renege_claimed, self.outcome, self.points,
+        )
+
+    def _restore(self, s: tuple[Any, ...]) -> None:
+        (h, hands, self.kitty, self.up_status, self.phase, self.cur, self.bids, self.bid_start,
+         self.trump,
+         self.maker, self.alone, self.lone_defender, self.active, self.nxt, self.discarded,
+         self.swapper, self.swap_given, self.decl_queue, self.claimants, self.leader, self.led,
+         self.win_seat, self.win_str, self.trick, nt, tw, nr, self.renege_claimed,
+         self.outcome, self.points) = s
+        self.hands = hands
+        self.tricks_won = tw
+        del self.history[h:]
+        del self.tricks[nt:]
+        del self.reneges[nr:]
+        self._legal_cache = None
+
+    def clone(self) -> HandState:
+        """An independent copy (the undo stack is not copied)."""
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = list(self.hands)
+        other.tricks = list(self.tricks)
+        other.tricks_won = list(self.tricks_won)
+        other.reneges = list(self.reneges)
+        other.history = list(self.history)
+        other._stack = []
+        return other
+
+    copy = clone
+
+    def view(self, seat: int, scores: tuple[int, ...] = ()) -> SeatView:
+        """What ``seat`` may know now: the only thing to hand a bot or a user interface."""
+        return make_view(self, seat, scores)
+
+    # -----------------------------------------------------------------------------------------
+    # Explanations
+
+    def explain_illegal(self, action: int) -> str:
+        """Why ``action`` is not allowed now, and what is: the text of IllegalActionError."""
+        from euchre.actions import action_label
+
+        if self.phase == OVER:
+            return "the hand is over: no action is allowed"
+        try:
+            label = action_label(action)
+        except Exception:
+            label = repr(action)
+        who = seat_name(self.cur, self.n)
+        allowed = ", ".join(action_label(a) for a in self.legal_actions())
+        if self.phase == PLAY:
+            if not isinstance(action, int) or not 0 <= action <= 32:
+                return f"{who} must play a card now, not {label}; allowed: {allowed}"
+            hand = self.hands[self.cur]
+            if not hand >> action & 1:
+                return (f"{who} does not hold {card_symbol(action)}; playable: {allowed}")
+            led = self.led
+            follow = hand & SUIT_MASK[self.trump][led]
+            held = " ".join(card_symbol(c) for c in sort_hand(cards_of(follow), self.trump))
+            sym = SUIT_SYMBOLS[led]
+            extra = ""
+            if EFFECTIVE_SUIT[self.trump][action] != EFFECTIVE_SUIT[NO_TRUMP][action]:
+                extra = f"; {card_symbol(action)} is a trump here"
+            elif EFFECTIVE_SUIT[self.trump][action] == self.trump:
+                extra = f"; {card_symbol(action)} is a trump"
+            return f"must follow {sym}: you hold {held}{extra}"
+        doing = PHASE_NAMES[self.phase]
+        return f"{label} is not allowed now ({who} to {doing}); allowed: {allowed}"
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState {PHASE_NAMES[self.phase]} dealer={self.dealer} "
+            f"cur={self.cur} trump={'CDHS-'[self.trump]} tricks={self.tricks_won}>"
+        )

@@ -1,0 +1,166 @@
+"""What one seat may know: the only thing bots and user interfaces ever receive.
+
+A :class:`SeatView` is a frozen value built from a :class:`~euchre.state.HandState` by
+``state.view(seat)``. It holds the seat's own cards, the up-card and where it went, every public
+act (bids, plays, declarations made, defending alone, claims) and the seat's private acts (its own
+discard, its own farmer's swap). It never holds another hand, the kitty, another player's discard
+or a declaration another player silently declined.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from euchre import actions as A
+from euchre.cards import NO_TRUMP, SUIT_MASK, cards_of
+from euchre.rules import Rules
+
+HIDDEN_DISCARD = -1
+"""Stands in a view's history for another player's face-down discard."""
+HIDDEN_SWAP = -2
+"""Stands in a view's history for another player's farmer's swap (which cards is private)."""
+
+Trick = tuple[int, tuple[tuple[int, int], ...], int]
+"""(leader, ((seat, card), ...), winner)"""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything ``seat`` may know about the current hand (and the match score, if any)."""
+
+    rules: Rules
+    seat: int
+    dealer: int
+    phase: str
+    current_player: int
+    hand: tuple[int, ...]
+    upcard: int
+    upcard_status: str
+    trump: int
+    """Trump suit 0..3, or 4 (``NO_TRUMP``) while bidding."""
+    maker: int
+    alone: bool
+    lone_defender: int
+    active: tuple[int, ...]
+    history: tuple[tuple[int, int], ...]
+    """(seat, action) of every act this seat saw; hidden acts use HIDDEN_DISCARD/HIDDEN_SWAP."""
+    tricks: tuple[Trick, ...]
+    current_trick: tuple[tuple[int, int], ...]
+    tricks_won: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    discard: int
+    """This seat's own discard (dealer only), else -1."""
+    swapped_out: tuple[int, ...]
+    """The low cards this seat gave to the kitty in a farmer's swap."""
+    swapper: int
+    legal_actions: tuple[int, ...]
+    """Empty unless it is this seat's turn."""
+    outcome: str | None
+    points: tuple[int, ...]
+    scores: tuple[int, ...] = ()
+    """Match score by side before this hand, when the view comes from a match."""
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current_player == self.seat
+
+    @property
+    def led_suit(self) -> int:
+        """Effective suit of the card led to the current trick, or -1."""
+        if not self.current_trick or self.trump == NO_TRUMP:
+            return -1
+        from euchre.cards import EFFECTIVE_SUIT
+
+        return EFFECTIVE_SUIT[self.trump][self.current_trick[0][1]]
+
+    def played_cards(self) -> list[int]:
+        out = [c for _, cards, _ in self.tricks for _, c in cards]
+        out += [c for _, c in self.current_trick]
+        return out
+
+    def voids(self) -> dict[int, set[int]]:
+        """Effective suits each other seat has shown it lacks by not following (seat -> suits).
+
+        Under renege "penalize" a failure to follow proves nothing, so no void is inferred."""
+        out: dict[int, set[int]] = {}
+        if self.trump == NO_TRUMP or self.rules.renege == "penalize":
+            return out
+        from euchre.cards import EFFECTIVE_SUIT
+
+        eff = EFFECTIVE_SUIT[self.trump]
+        tricks = [cards for _, cards, _ in self.tricks]
+        if self.current_trick:
+            tricks.append(self.current_trick)
+        for cards in tricks:
+            led = eff[cards[0][1]]
+            for seat, c in cards[1:]:
+                if eff[c] != led:
+                    out.setdefault(seat, set()).add(led)
+        return out
+
+    def follow_mask(self) -> int:
+        if not self.current_trick:
+            return 0
+        return SUIT_MASK[self.trump][self.led_suit]
+
+    def hand_cards_sorted(self) -> list[int]:
+        from euchre.cards import sort_hand
+
+        return sort_hand(self.hand, self.trump)
+
+
+def public_history(history: list[tuple[int, int]], seat: int) -> tuple[tuple[int, int], ...]:
+    """The acts ``seat`` saw after bidding began: other players' discards are face down."""
+    return tuple(
+        (who, HIDDEN_DISCARD if who != seat and A.is_discard(a) else a) for who, a in history
+    )
+
+
+def make_view(state: object, seat: int, scores: tuple[int, ...] = ()) -> SeatView:
+    """Build ``seat``'s view of a :class:`~euchre.state.HandState`."""
+    from euchre.state import PHASE_NAMES, UPCARD_STATUS_NAMES, HandState
+
+    assert isinstance(state, HandState)
+    s = state
+    if not 0 <= seat < s.n:
+        raise ValueError(f"seat must be 0..{s.n - 1}, not {seat}")
+    hist = s.history
+    n_decl = len(hist) if s.phase == 0 else s.bid_start
+    decl = tuple(
+        (w, a if (w == seat or a < A.SWAP_BASE) else HIDDEN_SWAP)
+        for w, a in hist[:n_decl]
+        if w == seat or a != A.PASS  # a declined declaration is invisible at a real table
+    )
+    visible = (*decl, *public_history(hist[n_decl:], seat))
+    return SeatView(
+        rules=s.rules,
+        seat=seat,
+        dealer=s.dealer,
+        phase=PHASE_NAMES[s.phase],
+        current_player=s.cur,
+        hand=tuple(cards_of(s.hands[seat])),
+        upcard=s.upcard,
+        upcard_status=UPCARD_STATUS_NAMES[s.up_status],
+        trump=s.trump,
+        maker=s.maker,
+        alone=s.alone,
+        lone_defender=s.lone_defender,
+        active=s.active,
+        history=visible,
+        tricks=tuple(s.tricks),
+        current_trick=s.trick,
+        tricks_won=tuple(s.tricks_won),
+        hand_sizes=tuple(h.bit_count() for h in s.hands),
+        discard=s.discarded if seat == s.dealer else -1,
+        swapped_out=s.swap_given if seat == s.swapper else (),
+        swapper=s.swapper,
+        legal_actions=tuple(s.legal_actions()) if s.cur == seat else (),
+        outcome=s.outcome,
+        points=s.points,
+        scores=scores,
+    )
+
