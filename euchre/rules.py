@@ -56,8 +56,9 @@ class Rules:
     """Points to win; passing the target counts (000, 002, 003: 5, 7, 10 and 11 are usual)."""
     stick_the_dealer: bool = False
     """The dealer may not pass in round two (000, 002, 003, 004)."""
-    going_alone: bool = True
-    """The maker may play without partner (all four-handed seeds)."""
+    going_alone: bool = None  # type: ignore[assignment]
+    """The maker may play without partner (all four-handed seeds). Left unset it is on for four
+    players and off for two and three, where the maker already plays alone."""
     defend_alone: bool = False
     """Against a lone maker one defender may go alone; euchring then scores 4 (000, 002, 003)."""
     canadian_loner: bool = False
@@ -93,6 +94,8 @@ class Rules:
                 raise RulesError(msg)
 
         need(self.players in (2, 3, 4), f"players must be 2, 3 or 4, not {self.players!r}")
+        if self.going_alone is None:
+            object.__setattr__(self, "going_alone", self.players == 4)
         need(self.deck in (24, 25, 32), f"deck must be 24, 25 or 32 cards, not {self.deck!r}")
         need(
             isinstance(self.target, int) and not isinstance(self.target, bool) and self.target > 0,
@@ -139,8 +142,8 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Only the fields that differ from the defaults, so records stay short and readable."""
-        base = Rules()
-        out: dict[str, Any] = {}
+        base = Rules(players=self.players)
+        out: dict[str, Any] = {"players": self.players} if self.players != 4 else {}
         for f in fields(self):
             v = getattr(self, f.name)
             if v != getattr(base, f.name):
@@ -179,8 +182,8 @@ class Rules:
 PRESETS: dict[str, Rules] = {
     "standard": Rules(),
     "tournament": Rules(stick_the_dealer=True),
-    "two-handed": Rules(players=2, going_alone=False),
-    "cutthroat": Rules(players=3, going_alone=False),
+    "two-handed": Rules(players=2),
+    "cutthroat": Rules(players=3),
     "joker": Rules(deck=25),
     "openspiel": Rules(
         stick_the_dealer=True,
