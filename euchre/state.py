@@ -109,7 +109,10 @@ class HandState:
 
     __slots__ = (
         "_legal_cache",
+        "_prevent",
         "_stack",
+        "_strength",
+        "_suit_mask",
         "active",
         "alone",
         "bid_start",
@@ -187,33 +190,45 @@ class HandState:
     outcome: str | None
     points: tuple[int, ...]
     _legal_cache: list[int] | None
+    _prevent: bool
     _stack: list[tuple[Any, ...]]
+    _strength: tuple[tuple[int, ...], ...]
+    _suit_mask: tuple[int, ...]
 
     # -----------------------------------------------------------------------------------------
     # Construction
 
-    def __init__(self, rules: Rules, dealer: int, deck: list[int] | tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        deck: list[int] | tuple[int, ...],
+        *,
+        _trusted: bool = False,
+    ) -> None:
         """Deal ``deck`` (top card first) in packets of 3 and 2 from the dealer's left.
 
         The first ``5 * players`` cards go to the hands, the next is the up-card, the rest are
         the face-down kitty in order. Use :meth:`deal` for a seeded random deck.
         """
         n = rules.players
-        if not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise IllegalActionError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
-        full = _DECKS[rules.deck]
-        if len(deck) != len(full) or sorted(deck) != list(full):
-            raise IllegalActionError(
-                f"a deck order must hold each of the {rules.deck} cards of this deck exactly once"
-            )
+        if not _trusted:
+            if not isinstance(dealer, int) or not 0 <= dealer < n:
+                raise IllegalActionError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+            full = _DECKS[rules.deck]
+            if len(deck) != len(full) or sorted(deck) != list(full):
+                raise IllegalActionError(
+                    f"a deck order must hold each of the {rules.deck} cards of this deck "
+                    "exactly once"
+                )
         self.rules = rules
         self.n = n
         self.dealer = dealer
         self.deck = tuple(deck)
         self.deal_seats = _DEAL_MAPS[(n, dealer)]
         hands = [0] * n
-        for i, seat in enumerate(self.deal_seats):
-            hands[seat] |= 1 << deck[i]
+        for seat, c in zip(self.deal_seats, deck, strict=False):
+            hands[seat] |= 1 << c
         self.initial_hands = tuple(hands)
         self.hands = hands
         k = 5 * n
@@ -246,6 +261,9 @@ class HandState:
         self.bid_start = 0
         self._legal_cache = None
         self._stack = []
+        self._prevent = rules.renege == "prevent"
+        self._strength = STRENGTH[0]
+        self._suit_mask = SUIT_MASK[NO_TRUMP]
         self.decl_queue = self._declarers()
         if self.decl_queue:
             self.phase = DECLARE
@@ -261,7 +279,9 @@ class HandState:
         for i in range(len(deck) - 1, 0, -1):
             j = int(rnd() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
-        return cls(rules, dealer, deck)
+        if not 0 <= dealer < rules.players:
+            raise IllegalActionError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer}")
+        return cls(rules, dealer, deck, _trusted=True)
 
     # -----------------------------------------------------------------------------------------
     # Queries
@@ -314,8 +334,8 @@ class HandState:
             return cached
         if self.phase == PLAY:
             hand = self.hands[self.cur]
-            if self.trick and self.rules.renege == "prevent":
-                follow = hand & SUIT_MASK[self.trump][self.led]
+            if self.trick and self._prevent:
+                follow = hand & self._suit_mask[self.led]
                 if follow:
                     hand = follow
             result = cards_of(hand)
@@ -412,10 +432,37 @@ class HandState:
         self._legal_cache = None
         seat = self.cur
         self.history.append((seat, action))
-        if self.phase == PLAY:
-            self._play(seat, action)
-        else:
+        if self.phase != PLAY:
             self._apply_other(seat, action)
+            return
+        # Playing a card: the hot path, kept inline (no further method call unless a trick ends).
+        bit = 1 << action
+        hand = self.hands[seat]
+        self.hands[seat] = hand ^ bit
+        trick = self.trick
+        if not trick:
+            led = EFFECTIVE_SUIT[self.trump][action]
+            self.led = led
+            self.leader = seat
+            self.win_seat = seat
+            self.win_str = self._strength[led][action]
+            self.trick = ((seat, action),)
+            self.cur = self.nxt[seat]
+            return
+        led = self.led
+        follow = hand & self._suit_mask[led]
+        if follow and not bit & follow:
+            self.reneges.append((seat, len(self.tricks), action))
+        st = self._strength[led][action]
+        if st > self.win_str:
+            self.win_str = st
+            self.win_seat = seat
+        trick = (*trick, (seat, action))
+        if len(trick) == len(self.active):
+            self._end_trick(trick)
+        else:
+            self.trick = trick
+            self.cur = self.nxt[seat]
 
     def push(self, action: int) -> None:
         """Apply ``action`` after saving a snapshot that :meth:`pop` restores."""
@@ -435,41 +482,15 @@ class HandState:
         self._restore(snap)
         return action
 
-    def _play(self, seat: int, c: int) -> None:
-        bit = 1 << c
-        hand = self.hands[seat]
-        self.hands[seat] = hand ^ bit
-        trump = self.trump
-        trick = self.trick
-        if not trick:
-            led = EFFECTIVE_SUIT[trump][c]
-            self.led = led
-            self.leader = seat
-            self.win_seat = seat
-            self.win_str = STRENGTH[trump][led][c]
-            self.trick = ((seat, c),)
+    def _end_trick(self, trick: tuple[tuple[int, int], ...]) -> None:
+        winner = self.win_seat
+        self.tricks.append((self.leader, trick, winner))
+        self.tricks_won[winner] += 1
+        self.trick = ()
+        if len(self.tricks) == 5:
+            self._end_of_play()
         else:
-            led = self.led
-            follow = hand & SUIT_MASK[trump][led]
-            if follow and not bit & follow:
-                self.reneges.append((seat, len(self.tricks), c))
-            st = STRENGTH[trump][led][c]
-            if st > self.win_str:
-                self.win_str = st
-                self.win_seat = seat
-            trick = (*trick, (seat, c))
-            self.trick = trick
-            if len(trick) == len(self.active):
-                winner = self.win_seat
-                self.tricks.append((self.leader, trick, winner))
-                self.tricks_won[winner] += 1
-                self.trick = ()
-                if len(self.tricks) == 5:
-                    self._end_of_play()
-                else:
-                    self.cur = winner
-                return
-        self.cur = self.nxt[seat]
+            self.cur = winner
 
     def _apply_other(self, seat: int, a: int) -> None:
         p = self.phase
@@ -594,6 +615,8 @@ class HandState:
 
     def _make(self, seat: int, suit: int, alone: bool) -> None:
         self.trump = suit
+        self._strength = STRENGTH[suit]
+        self._suit_mask = SUIT_MASK[suit]
         self.maker = seat
         if alone:
             self._set_alone()
@@ -724,6 +747,8 @@ class HandState:
          self.outcome, self.points) = s
         self.hands = hands
         self.tricks_won = tw
+        self._strength = STRENGTH[self.trump & 3]
+        self._suit_mask = SUIT_MASK[self.trump]
         del self.history[h:]
         del self.tricks[nt:]
         del self.reneges[nr:]
