@@ -56,7 +56,7 @@ class Rules:
     """Points to win; passing the target counts (000, 002, 003: 5, 7, 10 and 11 are usual)."""
     stick_the_dealer: bool = False
     """The dealer may not pass in round two (000, 002, 003, 004)."""
-    going_alone: bool = None  # type: ignore[assignment]
+    going_alone: bool | None = None
     """The maker may play without partner (all four-handed seeds). Left unset it is on for four
     players and off for two and three, where the maker already plays alone."""
     defend_alone: bool = False
@@ -89,7 +89,7 @@ class Rules:
     thrown-in hand."""
 
     def __post_init__(self) -> None:
-        def need(cond: bool, msg: str) -> None:
+        def need(cond: object, msg: str) -> None:
             if not cond:
                 raise RulesError(msg)
 

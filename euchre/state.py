@@ -756,15 +756,13 @@ class HandState:
 
     def clone(self) -> HandState:
         """An independent copy (the undo stack is not copied)."""
-        other = HandState.__new__(HandState)
-        for name in HandState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.tricks = list(self.tricks)
-        other.tricks_won = list(self.tricks_won)
-        other.reneges = list(self.reneges)
+        # Rebuilt from the same deal, then given this state's snapshot: no __new__/__slots__
+        # tricks, so the class stays compilable with mypyc.
+        other = HandState(self.rules, self.dealer, self.deck, _trusted=True)
         other.history = list(self.history)
-        other._stack = []
+        other.tricks = list(self.tricks)
+        other.reneges = list(self.reneges)
+        other._restore(self._snapshot())
         return other
 
     copy = clone
