@@ -122,14 +122,15 @@ def public_history(history: list[tuple[int, int]], seat: int) -> tuple[tuple[int
 
 def make_view(state: object, seat: int, scores: tuple[int, ...] = ()) -> SeatView:
     """Build ``seat``'s view of a :class:`~euchre.state.HandState`."""
-    from euchre.state import PHASE_NAMES, UPCARD_STATUS_NAMES, HandState
+    from euchre.state import MISDEAL_REDEAL, PHASE_NAMES, UPCARD_STATUS_NAMES, HandState
 
     assert isinstance(state, HandState)
     s = state
     if not 0 <= seat < s.n:
         raise ValueError(f"seat must be 0..{s.n - 1}, not {seat}")
     hist = s.history
-    n_decl = len(hist) if s.phase == 0 else s.bid_start
+    # A misdeal ends the hand during the declarations, before bidding ever begins.
+    n_decl = len(hist) if s.phase == 0 or s.outcome == MISDEAL_REDEAL else s.bid_start
     decl = tuple(
         (w, a if (w == seat or a < A.SWAP_BASE) else HIDDEN_SWAP)
         for w, a in hist[:n_decl]
