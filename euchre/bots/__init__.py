@@ -1,0 +1,33 @@
+"""Computer players. They import the core and see only a seat's view; the core never imports
+them.
+
+``make_bot("rule", seed)`` or ``make_bot("random", seed)``; :data:`BOT_NAMES` lists the names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from euchre.bots.base import Bot
+from euchre.bots.random_bot import RandomBot
+from euchre.bots.rule_based import RuleBasedBot
+
+_FACTORIES: dict[str, Callable[[int | None], Bot]] = {
+    "rule": RuleBasedBot,
+    "random": RandomBot,
+}
+BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A new bot by name; an unknown name raises ValueError listing the known ones."""
+    try:
+        factory = _FACTORIES[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}"
+        ) from None
+    return factory(seed)
+
+
+__all__ = ["BOT_NAMES", "Bot", "RandomBot", "RuleBasedBot", "make_bot"]

@@ -1,0 +1,284 @@
+"""Computer players: legal in every rules variant, sensible in the situations a partner expects,
+strictly behind the seat's view, and measurably better than random."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from euchre import Rules, preset
+from euchre import actions as A
+from euchre.bots import BOT_NAMES, Bot, RandomBot, RuleBasedBot, make_bot
+from euchre.bots.evaluate import evaluate
+from euchre.bots.rule_based import estimate, visible_reneges
+from euchre.cards import HEARTS, deck_cards, parse_card
+from euchre.state import HandState, _deal_map
+
+ROOT = Path(__file__).resolve().parent.parent
+
+VARIANTS: dict[str, Rules] = {
+    **{name: preset(name) for name in ("standard", "tournament", "two-handed", "cutthroat",
+                                       "joker", "openspiel")},
+    "defend-alone": Rules(defend_alone=True),
+    "canadian-loner": Rules(canadian_loner=True),
+    "farmer-redeal": Rules(farmers_hand="redeal"),
+    "farmer-swap": Rules(farmers_hand="swap"),
+    "no-ace-no-face": Rules(no_ace_no_face=True),
+    "renege-penalize": Rules(renege="penalize"),
+    "deck-32": Rules(deck=32),
+    "openspiel-lone-defender": preset("openspiel").replace(
+        defend_alone=True, defend_alone_vs_partners=True),
+    "cutthroat-swap-joker": Rules(players=3, going_alone=False, deck=25, farmers_hand="swap"),
+    "two-handed-stick-32": Rules(players=2, going_alone=False, deck=32, stick_the_dealer=True),
+}
+
+
+def deck_for(rules: Rules, dealer: int, hands: dict[int, list[str]], upcard: str) -> list[int]:
+    """A deck order that deals ``hands`` (seat -> cards) and turns ``upcard``; the rest of the
+    cards fill the other hands and the kitty in id order."""
+    n = rules.players
+    seats = _deal_map(n, dealer)
+    wanted = {s: [parse_card(c) for c in cs] for s, cs in hands.items()}
+    used = {c for cs in wanted.values() for c in cs} | {parse_card(upcard)}
+    spare = [c for c in deck_cards(rules.deck) if c not in used]
+    deck: list[int] = []
+    for s in seats:
+        deck.append(wanted[s].pop(0) if wanted.get(s) else spare.pop(0))
+    return [*deck, parse_card(upcard), *spare]
+
+
+def play_until(h: HandState, seat: int, script: list[str]) -> None:
+    for text in script:
+        h.apply_action(A.action_from_str(text))
+    assert h.cur == seat
+
+
+# --------------------------------------------------------------------------------------------
+# Legal everywhere
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_bots_choose_legal_actions_in_every_variant_and_phase(name: str) -> None:
+    rules = VARIANTS[name]
+    rng = random.Random(name)
+    phases: set[str] = set()
+    for hand_no in range(60):
+        bots: list[Bot] = [make_bot("rule" if (s + hand_no) % 3 else "random", hand_no * 10 + s)
+                           for s in range(rules.players)]
+        h = HandState.deal(rules, hand_no % rules.players, rng)
+        while not h.is_terminal():
+            view = h.view(h.cur)
+            bot = bots[h.cur]
+            a = bot.choose(view)
+            assert a in view.legal_actions
+            if isinstance(bot, RuleBasedBot):
+                phases.add(view.phase)
+                why = bot.explain(view)
+                assert why.endswith(".") and why.count(". ") == 0 and len(why) < 120
+            h.apply_action(a)
+    assert {"bid1", "play"} <= phases
+
+
+def test_rule_bot_meets_every_decision_phase_across_the_variants() -> None:
+    """Declarations, take/decline, the alone question, defend alone, claims: all decided."""
+    seen: set[str] = set()
+    for name, rules in VARIANTS.items():
+        rng = random.Random(name + "phases")
+        bot = RuleBasedBot()
+        for hand_no in range(80):
+            h = HandState.deal(rules, hand_no % rules.players, rng)
+            while not h.is_terminal():
+                view = h.view(h.cur)
+                seen.add(view.phase)
+                h.apply_action(bot.choose(view))
+    assert seen == {"declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend",
+                    "play", "claim"}
+
+
+def test_rule_bot_never_reneges_when_reneging_is_only_penalized() -> None:
+    rules = Rules(renege="penalize")
+    rng = random.Random(3)
+    bot = RuleBasedBot()
+    for hand_no in range(100):
+        h = HandState.deal(rules, hand_no % 4, rng)
+        while not h.is_terminal():
+            h.apply_action(bot.choose(h.view(h.cur)))
+        assert h.reneges == []
+
+
+def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
+    for path in (ROOT / "euchre" / "bots").glob("*.py"):
+        if path.name == "evaluate.py":  # the harness deals hands; bots still get views
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in ("euchre.state", "euchre.match"), path.name
+    for path in (ROOT / "euchre").glob("*.py"):
+        assert "euchre.bots" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_make_bot_registry_and_seeded_random_bot() -> None:
+    assert set(BOT_NAMES) == {"rule", "random"}
+    assert isinstance(make_bot("rule", 1), RuleBasedBot)
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        make_bot("nobody")
+    h = HandState.deal(Rules(), 0, random.Random(1))
+    view = h.view(h.cur)
+    picks_a = [RandomBot(9).choose(view) for _ in range(3)]
+    picks_b = [RandomBot(9).choose(view) for _ in range(3)]
+    assert picks_a == picks_b
+    with pytest.raises(ValueError, match="not its turn"):
+        RuleBasedBot().choose(h.view((h.cur + 1) % 4))
+
+
+# --------------------------------------------------------------------------------------------
+# Bidding
+
+
+def test_rule_bot_goes_alone_with_the_textbook_loner() -> None:
+    """Seed 002's example: J♥ J♦ A♥ A♠ K♠ with hearts trump is a loner."""
+    rules = Rules()
+    deck = deck_for(rules, 3, {0: ["JH", "JD", "AH", "AS", "KS"]}, "9H")
+    h = HandState(rules, 3, deck)
+    view = h.view(0)
+    assert RuleBasedBot().choose(view) == A.ORDER_ALONE
+    assert estimate(view.hand, HEARTS) >= 4.0
+
+
+def test_rule_bot_orders_a_strong_hand_and_passes_a_weak_one() -> None:
+    rules = Rules()
+    strong = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "AH", "KH", "AC", "9S"]}, "9H"))
+    assert RuleBasedBot().choose(strong.view(0)) == A.ORDER
+    weak = HandState(rules, 3, deck_for(rules, 3, {0: ["9C", "TC", "QD", "TS", "9H"]}, "QH"))
+    assert RuleBasedBot().choose(weak.view(0)) == A.PASS
+
+
+def test_rule_bot_counts_who_gets_the_up_card() -> None:
+    """The same middling hand orders a Jack into its partner's hand, not an opponent's."""
+    rules = Rules()
+    hand = ["QH", "TH", "AC", "KC", "9S"]
+    # Seat 0's partner (seat 2) deals: ordering gives partner the right bower.
+    partner_deals = HandState(rules, 2, deck_for(rules, 2, {0: list(hand)}, "JH"))
+    partner_deals.apply_action(A.PASS)  # seat 3 passes; seat 0 to bid
+    assert partner_deals.cur == 0
+    assert RuleBasedBot().choose(partner_deals.view(0)) == A.ORDER
+    # An opponent (seat 3) deals: ordering would hand them the right bower.
+    opponent_deals = HandState(rules, 3, deck_for(rules, 3, {0: list(hand)}, "JH"))
+    assert RuleBasedBot().choose(opponent_deals.view(0)) == A.PASS
+
+
+def test_stuck_dealer_names_its_best_suit() -> None:
+    rules = Rules(stick_the_dealer=True)
+    h = HandState(rules, 3, deck_for(rules, 3, {3: ["9C", "TC", "QS", "KS", "9D"]}, "KH"))
+    play_until(h, 3, ["pass"] * 7)
+    assert A.PASS not in h.legal_actions()
+    bot = RuleBasedBot()
+    assert bot.choose(h.view(3)) == A.call(3)  # spades: the king and queen
+    assert "may not pass" in bot.explain(h.view(3))
+
+
+# --------------------------------------------------------------------------------------------
+# Discarding and play
+
+
+def test_rule_bot_discards_to_create_a_void() -> None:
+    rules = Rules()
+    h = HandState(rules, 3, deck_for(rules, 3, {3: ["JH", "AH", "KH", "QS", "AC"]}, "9H"))
+    play_until(h, 3, ["pass", "pass", "pass", "order"])
+    bot = RuleBasedBot()
+    view = h.view(3)
+    assert bot.choose(view) == A.discard(parse_card("QS"))
+    assert "void in spades" in bot.explain(view)
+
+
+def test_rule_bot_leads_trump_as_maker() -> None:
+    rules = Rules()
+    # Seat 0 (eldest) orders hearts and leads: it holds the right bower.
+    h = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "QH", "TH", "AC", "AS"]}, "9H"))
+    play_until(h, 0, ["order", "discard 9H"])
+    bot = RuleBasedBot()
+    view = h.view(0)
+    assert view.phase == "play" and view.maker == 0
+    assert bot.choose(view) == parse_card("JH")
+    assert "trump" in bot.explain(view)
+
+
+def test_rule_bot_plays_low_under_its_partners_winning_card() -> None:
+    rules = Rules()
+    hands = {0: ["AC", "9S", "TS", "9D", "TD"], 1: ["9C", "QS", "KS", "QD", "KD"],
+             2: ["QC", "KC", "AS", "AD", "9H"], 3: ["TC", "JS", "JC", "TH", "QH"]}
+    h = HandState(rules, 3, deck_for(rules, 3, hands, "AH"))
+    # Seat 0 orders hearts, dealer 3 buries; seat 0 leads the A♣, seat 1 follows low.
+    play_until(h, 2, ["order", "discard TC", "play AC", "play 9C"])
+    bot = RuleBasedBot()
+    view = h.view(2)
+    assert bot.choose(view) == parse_card("QC")  # not the K♣
+    assert "partner is winning" in bot.explain(view)
+
+
+def test_rule_bot_trumps_in_when_the_trick_is_otherwise_lost() -> None:
+    rules = Rules()
+    hands = {1: ["AC", "KS", "QS", "9D", "TD"], 2: ["9C", "TC", "AS", "KD", "QD"],
+             3: ["QC", "KC", "9S", "TS", "JS"], 0: ["9H", "TH", "QH", "AD", "JD"]}
+    h = HandState(rules, 0, deck_for(rules, 0, hands, "KH"))
+    # Seat 1 orders hearts into dealer 0's hand; the dealer (all trumps now) is void in clubs.
+    play_until(h, 1, ["order", "discard AD"])
+    for text in ["play AC", "play 9C", "play QC"]:
+        h.apply_action(A.action_from_str(text))
+    bot = RuleBasedBot()
+    view = h.view(0)
+    assert view.current_player == 0
+    assert bot.choose(view) == parse_card("9H")  # the lowest trump that wins
+    assert "trump in" in bot.explain(view)
+
+
+def test_rule_bot_claims_a_visible_renege_by_the_other_side() -> None:
+    rules = Rules(renege="penalize")
+    hands = {0: ["AC", "9S", "TS", "9D", "TD"], 1: ["9C", "QS", "KS", "QD", "KD"],
+             2: ["QC", "KC", "AS", "AD", "9H"], 3: ["TC", "JS", "JC", "TH", "QH"]}
+    h = HandState(rules, 3, deck_for(rules, 3, hands, "AH"))
+    # Hearts trump, made by seat 0. Seat 1 fails to follow clubs (plays the Q♠) although it
+    # holds the 9♣, which it shows in the next trick: a public, provable renege.
+    script = ["order", "discard TC", "play AC", "play QS", "play KC", "play JC",
+              "play 9S", "play 9C"]
+    for text in script:
+        h.apply_action(A.action_from_str(text))
+    bot = RuleBasedBot()
+    while h.phase_name == "play":  # the rest is played by bots, which never renege
+        h.apply_action(bot.choose(h.view(h.cur)))
+    assert h.phase_name == "claim" and h.cur == 0
+    view = h.view(0)
+    assert visible_reneges(view) == [1]
+    assert bot.choose(view) == A.CLAIM_RENEGE
+    assert "renege" in bot.explain(view)
+
+
+def test_rule_bot_does_not_claim_without_a_visible_renege() -> None:
+    rules = Rules(renege="penalize")
+    rng = random.Random(8)
+    bot = RuleBasedBot()
+    claims = 0
+    for hand_no in range(40):
+        h = HandState.deal(rules, hand_no % 4, rng)
+        while not h.is_terminal():
+            view = h.view(h.cur)
+            a = bot.choose(view)
+            claims += a == A.CLAIM_RENEGE
+            h.apply_action(a)
+    assert claims == 0  # nobody reneged: four rule bots always follow suit
+
+
+# --------------------------------------------------------------------------------------------
+# Strength and speed
+
+
+def test_rule_bot_beats_random_by_a_wide_margin_over_300_hands() -> None:
+    result = evaluate("rule", "random", hands=300, seed=11)
+    assert result.hands == 300
+    assert result.a.low > result.b.high
+    assert result.diff.low > 0.5  # points per hand
+    assert result.mean_decision_ms < 5.0
