@@ -12,6 +12,7 @@ The state is the whole truth, hidden cards included. Players, bots and UIs get
 
 from __future__ import annotations
 
+import operator
 import random
 from itertools import combinations
 from typing import Any, Final
@@ -80,6 +81,19 @@ HIGH_MASK: Final = mask_of(card(s, r) for s in SUITS for r in (JACK, QUEEN, KING
 )
 
 
+def _as_action(action: object) -> int:
+    """Accept integer-like actions (numpy ints from RL code) as plain ints; refuse the rest."""
+    if isinstance(action, bool):
+        raise IllegalActionError(f"an action is an integer id, not {action!r}")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(
+            f"an action is an integer id (see euchre.actions), not {action!r}; "
+            "use euchre.action_from_str to read text"
+        ) from None
+
+
 def seat_name(seat: int, players: int) -> str:
     """North/East/South/West for four players; "Player N" otherwise."""
     return SEAT_NAMES_4[seat] if players == 4 else f"Player {seat + 1}"
@@ -100,6 +114,9 @@ def _deal_map(n: int, dealer: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+_ALL_SEATS: Final = {n: tuple(range(n)) for n in (2, 3, 4)}
+_NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
+_NO_POINTS: Final = {n: (0,) * (2 if n == 4 else n) for n in (2, 3, 4)}
 _DEAL_MAPS: Final = {(n, d): _deal_map(n, d) for n in (2, 3, 4) for d in range(n)}
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
 
@@ -108,7 +125,6 @@ class HandState:
     """A single deal, from the declarations before bidding to the score."""
 
     __slots__ = (
-        "_legal_cache",
         "_prevent",
         "_stack",
         "_strength",
@@ -189,7 +205,6 @@ class HandState:
     history: list[tuple[int, int]]
     outcome: str | None
     points: tuple[int, ...]
-    _legal_cache: list[int] | None
     _prevent: bool
     _stack: list[tuple[Any, ...]]
     _strength: tuple[tuple[int, ...], ...]
@@ -239,8 +254,8 @@ class HandState:
         self.maker = -1
         self.alone = False
         self.lone_defender = -1
-        self.active = tuple(range(n))
-        self.nxt = tuple((s + 1) % n for s in range(n))
+        self.active = _ALL_SEATS[n]
+        self.nxt = _NEXT_SEAT[n]
         self.discarded = -1
         self.swapper = -1
         self.swap_given = ()
@@ -256,10 +271,9 @@ class HandState:
         self.renege_claimed = -1
         self.history = []
         self.outcome = None
-        self.points = (0,) * rules.num_sides
+        self.points = _NO_POINTS[n]
         self.bids = 0
         self.bid_start = 0
-        self._legal_cache = None
         self._stack = []
         self._prevent = rules.renege == "prevent"
         self._strength = STRENGTH[0]
@@ -328,21 +342,17 @@ class HandState:
         return out
 
     def legal_actions(self) -> list[int]:
-        """Sorted action ids the current player may take (empty when the hand is over)."""
-        cached = self._legal_cache
-        if cached is not None:
-            return cached
+        """Sorted action ids the current player may take (empty when the hand is over).
+
+        A fresh list on every call, so a caller may keep or change it without harm."""
         if self.phase == PLAY:
             hand = self.hands[self.cur]
             if self.trick and self._prevent:
                 follow = hand & self._suit_mask[self.led]
                 if follow:
                     hand = follow
-            result = cards_of(hand)
-        else:
-            result = self._legal_non_play()
-        self._legal_cache = result
-        return result
+            return cards_of(hand)
+        return self._legal_non_play()
 
     def _legal_non_play(self) -> list[int]:
         r = self.rules
@@ -424,22 +434,29 @@ class HandState:
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
-        legal = self._legal_cache
-        if legal is None:
-            legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(self.explain_illegal(action))
-        self._legal_cache = None
+        if type(action) is not int:
+            action = _as_action(action)
         seat = self.cur
-        self.history.append((seat, action))
         if self.phase != PLAY:
+            if action not in self._legal_non_play():
+                raise IllegalActionError(self.explain_illegal(action))
+            self.history.append((seat, action))
             self._apply_other(seat, action)
             return
-        # Playing a card: the hot path, kept inline (no further method call unless a trick ends).
-        bit = 1 << action
+        # Playing a card: the hot path, validated by masks and kept inline.
         hand = self.hands[seat]
-        self.hands[seat] = hand ^ bit
+        if not 0 <= action <= 32 or not hand >> action & 1:
+            raise IllegalActionError(self.explain_illegal(action))
+        bit = 1 << action
         trick = self.trick
+        if trick:
+            follow = hand & self._suit_mask[self.led]
+            if follow and not bit & follow:
+                if self._prevent:
+                    raise IllegalActionError(self.explain_illegal(action))
+                self.reneges.append((seat, len(self.tricks), action))
+        self.history.append((seat, action))
+        self.hands[seat] = hand ^ bit
         if not trick:
             led = EFFECTIVE_SUIT[self.trump][action]
             self.led = led
@@ -450,9 +467,6 @@ class HandState:
             self.cur = self.nxt[seat]
             return
         led = self.led
-        follow = hand & self._suit_mask[led]
-        if follow and not bit & follow:
-            self.reneges.append((seat, len(self.tricks), action))
         st = self._strength[led][action]
         if st > self.win_str:
             self.win_str = st
@@ -690,7 +704,11 @@ class HandState:
         self._score()
 
     def maker_tricks(self) -> int:
-        return sum(w for s, w in enumerate(self.tricks_won) if self.is_maker_side(s))
+        m = self.maker
+        if m < 0:
+            return 0
+        won = self.tricks_won
+        return won[m] + won[(m + 2) % 4] if self.n == 4 else won[m]
 
     def _score(self) -> None:
         sc = self.rules.scoring
@@ -752,7 +770,6 @@ class HandState:
         del self.history[h:]
         del self.tricks[nt:]
         del self.reneges[nr:]
-        self._legal_cache = None
 
     def clone(self) -> HandState:
         """An independent copy (the undo stack is not copied)."""
