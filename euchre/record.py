@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from euchre.actions import action_from_str, action_to_str
-from euchre.cards import CardParseError, card_str, parse_card
+from euchre.cards import CardParseError, card_str, deck_cards, parse_card
 from euchre.errors import EuchreError, NotationError, RecordError, RulesError
 from euchre.match import Match
 from euchre.rules import Rules
@@ -66,6 +66,29 @@ def _need(cond: bool, where: str, msg: str) -> None:
         raise RecordError(f"{where}: {msg}")
 
 
+def _is_int(v: Any) -> bool:
+    """JSON ``true`` is a Python int too: a count or a seat must be a real integer."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_list(v: Any) -> bool:
+    return isinstance(v, list) and all(_is_int(x) for x in v)
+
+
+def _check_deck(deck: tuple[int, ...], rules: Rules, where: str) -> None:
+    """Name the card that is doubled or missing, rather than letting the deal fail later
+    (when the hand before it ends) with a message about the wrong hand."""
+    full = deck_cards(rules.deck)
+    seen: set[int] = set()
+    for c in deck:
+        _need(c in full, where, f"deck: {card_str(c)} is not in the {rules.deck}-card deck")
+        _need(c not in seen, where, f"deck: {card_str(c)} appears twice")
+        seen.add(c)
+    missing = [card_str(c) for c in full if c not in seen]
+    _need(not missing, where, f"deck: holds {len(deck)} cards, not {rules.deck}; missing "
+          + " ".join(missing))
+
+
 def replay_record(rec: Any) -> Match:
     """Rebuild the match a record describes, checking every step; raises RecordError."""
     _need(isinstance(rec, dict), "record", "must be a JSON object")
@@ -88,16 +111,20 @@ def replay_record(rec: Any) -> Match:
         _need(isinstance(deck, list) and all(isinstance(c, str) for c in deck), where,
               "'deck' must be a list of cards like \"9C\"")
         try:
-            decks.append(tuple(parse_card(c) for c in deck))
+            parsed = tuple(parse_card(c) for c in deck)
         except CardParseError as exc:
             raise RecordError(f"{where}: deck: {exc}") from None
+        _check_deck(parsed, rules, where)
+        decks.append(parsed)
     first = rec.get("first_dealer")
-    _need(isinstance(first, int) and not isinstance(first, bool)
-          and 0 <= first < rules.players, "record",
+    _need(_is_int(first) and 0 <= first < rules.players, "record",
           f"'first_dealer' must be a seat 0..{rules.players - 1}")
     seed = rec.get("seed")
-    _need(seed is None or (isinstance(seed, int) and not isinstance(seed, bool)), "record",
-          "'seed' must be an integer or null")
+    _need(seed is None or _is_int(seed), "record", "'seed' must be an integer or null")
+    names = rec.get("players")
+    _need(names is None or (isinstance(names, list) and len(names) == rules.players
+                            and all(isinstance(x, str) for x in names)), "record",
+          f"'players' must be a list of {rules.players} names")
     try:
         match = Match(rules, seed=seed if seed is not None else 0, first_dealer=first,
                       decks=decks)
@@ -107,7 +134,7 @@ def replay_record(rec: Any) -> Match:
         where = f"hand {i + 1}"
         _need(match.winner is None, where, "the match was already over before this hand")
         _need(len(match.finished) == i, where, "out of step with the hands before it")
-        _need(h.get("dealer") == match.hand.dealer, where,
+        _need(_is_int(h.get("dealer")) and h.get("dealer") == match.hand.dealer, where,
               f"dealer should be seat {match.hand.dealer} (the deal passes left), "
               f"not {h.get('dealer')!r}")
         acts = h.get("actions")
@@ -125,15 +152,21 @@ def replay_record(rec: Any) -> Match:
         if "points" in h:
             _need(done, where, "has points but its actions do not finish it")
             got = list(match.finished[i].points)
-            _need(got == h["points"], where,
+            _need(_int_list(h["points"]) and got == h["points"], where,
                   f"points {h['points']!r} do not match the replay's {got}")
+        if "outcome" in h:
+            _need(done, where, "has an outcome but its actions do not finish it")
+            outcome = match.finished[i].outcome
+            _need(h["outcome"] == outcome, where,
+                  f"outcome {h['outcome']!r} does not match the replay's {outcome!r}")
         if i < len(hands) - 1:
             _need(done, where, "is unfinished but more hands follow")
     if "scores" in rec:
-        _need(rec["scores"] == list(match.scores), "record",
+        _need(_int_list(rec["scores"]) and rec["scores"] == list(match.scores), "record",
               f"scores {rec['scores']!r} do not match the replay's {match.scores}")
     if "winner" in rec:
-        _need(rec["winner"] == match.winner, "record",
+        winner = rec["winner"]
+        _need((winner is None or _is_int(winner)) and winner == match.winner, "record",
               f"winner {rec['winner']!r} does not match the replay's {match.winner!r}")
     return match
 
@@ -144,4 +177,6 @@ def from_json(text: str) -> Match:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply") from None
     return replay_record(data)

@@ -20,6 +20,10 @@ def _replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"euchre replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"euchre replay: {args.file} is not a valid record: not UTF-8 text (a record is "
+              "JSON)", file=sys.stderr)
+        return 1
     try:
         match = from_json(text)
     except EuchreError as exc:

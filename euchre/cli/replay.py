@@ -59,6 +59,9 @@ def describe_record(match: Match, verbose: bool = True) -> str:
             out.append(describe_hand(replay_finished(match, f)))
             out.append("  Score: " + ", ".join(
                 f"{side_name(s, n)} {v}" for s, v in enumerate(f.scores_after)))
+        if match.winner is None and match.hand.history:
+            out.append(f"Hand {len(match.finished) + 1} (in progress)")
+            out.append(describe_hand(match.hand))
     score = ", ".join(f"{side_name(s, n)} {v}" for s, v in enumerate(match.scores))
     if match.winner is not None and match.winner >= 0:
         out.append(f"Final: {score}; {side_name(match.winner, n)} win")
