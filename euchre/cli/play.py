@@ -1,28 +1,182 @@
-"""``euchre play``: the terminal game. (Minimal watch mode until the terminal UI lands.)"""
+"""``euchre play``: a game at the terminal, or ``--watch`` four computer players.
+
+Every rules option of the engine is a flag layered over ``--preset``; the engine's own checks
+decide what combinations are possible, and their message is what the user sees (exit status 2),
+so the command line never drifts from the rules it drives.
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
+import shutil
+import sys
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
 
+from euchre.errors import EuchreError, RulesError
 from euchre.match import Match
-from euchre.rules import PRESETS, preset
+from euchre.rules import PRESETS, Rules, Scoring, preset
+
+#: Rules fields settable from the command line, with their flag help.
+_BOOL_FLAGS: dict[str, str] = {
+    "stick_the_dealer": "the dealer may not pass in round two (on in the tournament preset)",
+    "going_alone": "allow going alone (off automatically with --players 2 or 3)",
+    "defend_alone": "against a lone maker one defender may go alone; euchring scores 4",
+    "canadian_loner": "in round one the dealer's partner may order up only by going alone",
+    "no_ace_no_face": "a hand with no ace, no face card and no trump may call a misdeal",
+    "dealer_may_discard_upcard": "the dealer may bury the up-card itself (off in openspiel)",
+    "defend_alone_vs_partners": "OpenSpiel: defenders may defend alone against a pair too",
+    "single_hand": "OpenSpiel: one hand is the whole game",
+}
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--preset", choices=sorted(PRESETS), default="standard")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--watch", action="store_true", help="all-computer game")
+    p.description = (
+        "Play Euchre at the terminal: you sit South with a computer partner against two "
+        "computer opponents (with --players 2 or 3 you are Player 1). Type an option's number "
+        "or its notation (JH, pass, order alone, call S); 'hint' asks the computer for advice, "
+        "'last' shows the last trick, 'quit' offers to save."
+    )
+    p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+    r = p.add_argument_group("rules (layered over --preset; the engine refuses impossible mixes)")
+    r.add_argument("--preset", choices=sorted(PRESETS), default="standard",
+                   help="named rule set: standard, tournament (stick the dealer), two-handed, "
+                        "cutthroat (three players), joker (25 cards), openspiel")
+    r.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                   help="4 partnership, 3 cutthroat, 2 two-handed [preset]")
+    r.add_argument("--target", type=int, default=None, metavar="POINTS",
+                   help="points to win (5, 7, 10 and 11 are usual) [preset: 10]")
+    r.add_argument("--deck", type=int, choices=(24, 25, 32), default=None,
+                   help="24 cards 9-A, 25 adds the Joker (top trump), 32 adds 7s and 8s")
+    for name, text in _BOOL_FLAGS.items():
+        r.add_argument("--" + name.replace("_", "-"), dest=name, default=None,
+                       action=argparse.BooleanOptionalAction, help=text + " [preset]")
+    r.add_argument("--farmers-hand", choices=("off", "redeal", "swap"), default=None,
+                   help="off; redeal: a hand of only 9s and 10s may call a redeal; swap: three "
+                        "or more 9s/10s may be swapped, three of them for the kitty")
+    r.add_argument("--renege", choices=("prevent", "penalize"), default=None,
+                   help="prevent: failing to follow suit is refused; penalize: it may be "
+                        "played, and claimed for 2 points (4 if it beat a lone hand)")
+    r.add_argument("--first-dealer", choices=("random", "black_jack", "black-jack"),
+                   default=None, help="how the first dealer is chosen [random]")
+    r.add_argument("--alone-timing", choices=("with_bid", "after_discard"), default=None,
+                   help="with_bid: 'order alone' as a bid; after_discard: OpenSpiel's separate "
+                        "alone question")
+    r.add_argument("--scoring", action="append", default=[], metavar="FIELD=N",
+                   help="change one score value: " + ", ".join(f.name for f in fields(Scoring))
+                        + " (repeatable), e.g. --scoring euchre=3")
+    g = p.add_argument_group("game")
+    g.add_argument("--seed", type=int, default=None,
+                   help="seed of the shuffles: the same seed deals the same game")
+    g.add_argument("--watch", action="store_true",
+                   help="watch four computer players (a demo; readable when piped to a file)")
+    g.add_argument("--resume", metavar="FILE", default=None,
+                   help="continue a game saved with 'quit' (its rules come from the file)")
+    g.add_argument("--save", metavar="FILE", default=None,
+                   help="save the finished game as a record 'euchre replay' reads")
+    g.add_argument("--partner", default="rule", choices=("rule", "random"),
+                   help="your computer partner")
+    g.add_argument("--opponents", default="rule", choices=("rule", "random"),
+                   help="the computer opponents")
+    d = p.add_argument_group("display")
+    d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                   help="pause after each computer move (0 for instant)")
+    d.add_argument("--ascii", action="store_true",
+                   help="plain ASCII: suits as the letters C D H S, no box drawing")
+    d.add_argument("--no-color", action="store_true", help="no colours")
     p.set_defaults(func=run_play)
 
 
-def run_play(args: argparse.Namespace) -> int:
-    from euchre.cli.replay import describe_record
+def build_rules(args: argparse.Namespace) -> Rules:
+    """The preset with every given flag applied; raises RulesError for impossible mixes."""
+    base = preset(args.preset)
+    changes: dict[str, Any] = {}
+    for name in ("players", "target", "deck", "farmers_hand", "renege", "alone_timing",
+                 *_BOOL_FLAGS):
+        value = getattr(args, name)
+        if value is not None:
+            changes[name] = value
+    if args.first_dealer is not None:
+        changes["first_dealer"] = args.first_dealer.replace("-", "_")
+    players = changes.get("players", base.players)
+    if players != 4 and args.going_alone is None:
+        changes["going_alone"] = False  # two- and three-handed euchre have no loners
+    if args.scoring:
+        sc: dict[str, int] = {}
+        known = {f.name for f in fields(Scoring)}
+        for item in args.scoring:
+            key, _, val = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if key not in known or not val.strip().lstrip("-").isdigit():
+                raise RulesError(f"--scoring {item!r}: write FIELD=N with FIELD one of "
+                                 + ", ".join(sorted(known)))
+            sc[key] = int(val)
+        changes["scoring"] = replace(base.scoring, **sc)
+    return base.replace(**changes) if changes else base
 
-    m = Match(preset(args.preset), seed=args.seed)
-    rng = random.Random(m.seed)
-    while not m.is_terminal():
-        la = m.legal_actions()
-        m.apply_action(rng.choice(la))
-    print(describe_record(m))
-    return 0
+
+def _seats(rules: Rules, args: argparse.Namespace) -> list[str]:
+    from euchre.tui import HUMAN, human_seat
+
+    n = rules.players
+    me = human_seat(n)
+    seats = []
+    for s in range(n):
+        ally = s == me or (n == 4 and s == (me + 2) % 4)
+        if s == me and not args.watch:
+            seats.append(HUMAN)
+        else:
+            seats.append(args.partner if ally else args.opponents)
+    return seats
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from euchre.record import from_json
+    from euchre.tui import HUMAN, GameSettings, TerminalGame, seats_from_record
+
+    if args.delay < 0:
+        print("euchre play: --delay must be 0 or more seconds", file=sys.stderr)
+        return 2
+    if args.resume:
+        try:
+            text = Path(args.resume).read_text(encoding="utf-8")
+        except OSError as exc:
+            print(f"euchre play: cannot read {args.resume}: {exc.strerror}", file=sys.stderr)
+            return 2
+        try:
+            match = from_json(text)
+        except EuchreError as exc:
+            print(f"euchre play: {args.resume} is not a saved game: {exc}", file=sys.stderr)
+            return 1
+        rules = match.rules
+        seats = seats_from_record(text, rules.players) or _seats(rules, args)
+        if args.watch:
+            seats = [args.opponents if s == HUMAN else s for s in seats]
+        title = "resumed"
+    else:
+        try:
+            rules = build_rules(args)
+        except RulesError as exc:
+            print(f"euchre play: {exc}", file=sys.stderr)
+            return 2
+        match = Match(rules, seed=args.seed)
+        seats = _seats(rules, args)
+        title = args.preset
+    # One column narrower than the screen (at most 79): a full-width line makes some terminals
+    # wrap, and the table is drawn for 80 columns.
+    columns = shutil.get_terminal_size((80, 24)).columns
+    console = Console(no_color=args.no_color, highlight=False, emoji=False,
+                      width=max(40, min(columns, 80) - 1))
+    settings = GameSettings(
+        seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save, title=title,
+        bot_seed=match.seed,
+    )
+    game = TerminalGame(match, settings, console)
+    if match.is_terminal():
+        console.print("That game is already over.")
+        game.end_of_game()
+        return 0
+    return game.run()

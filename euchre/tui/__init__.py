@@ -1,0 +1,12 @@
+"""Terminal play, drawn with Rich: the table, the prompt, and the game loop.
+
+The package is a client of the library like any other: it reads the player's
+:class:`~euchre.view.SeatView`, asks the bots in :mod:`euchre.bots` for the computer's moves and
+saves games as ordinary records.
+"""
+
+from __future__ import annotations
+
+from euchre.tui.game import HUMAN, GameSettings, TerminalGame, human_seat, seats_from_record
+
+__all__ = ["HUMAN", "GameSettings", "TerminalGame", "human_seat", "seats_from_record"]

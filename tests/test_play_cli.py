@@ -1,0 +1,266 @@
+"""``euchre play`` driven through a pseudo-terminal, the way a person uses it."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+from rich.cells import cell_len
+
+import euchre
+
+ROOT = Path(__file__).resolve().parent.parent
+EUCHRE = str(Path(sys.executable).parent / "euchre")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+CLEAR = "\x1b[2J"
+
+MOVE = r"Your move \(1-(\d+), hint, last, help, quit\) > "
+NEXT = r"Press Enter for the next hand > "
+SAVE = r"File name \([^)]*\) > "
+
+
+def spawn(*args: str, rows: int = 24, cols: int = 80) -> pexpect.spawn:
+    return pexpect.spawn(EUCHRE, ["play", "--delay", "0", *args], cwd=str(ROOT),
+                         dimensions=(rows, cols), encoding="utf-8", timeout=20,
+                         env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color",
+                              "COLUMNS": str(cols), "LINES": str(rows)})
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+def screen_of(child: pexpect.spawn) -> str:
+    """The last full screen drawn before the current prompt, without escape codes."""
+    return plain(child.before.split(CLEAR)[-1] + child.after)
+
+
+def play_to_end(child: pexpect.spawn, save_as: str = "") -> str:
+    """Answer option 1 at every turn and Enter between hands; returns everything shown."""
+    seen = []
+    while True:
+        i = child.expect([MOVE, NEXT, SAVE, pexpect.EOF])
+        seen.append(child.before + (child.after if isinstance(child.after, str) else ""))
+        if i == 0:
+            child.sendline("1")
+        elif i == 1:
+            child.sendline("")
+        elif i == 2:
+            child.sendline(save_as)
+        else:
+            break
+    child.close()
+    return plain("".join(seen))
+
+
+def test_full_game_to_the_target_with_scripted_input_saves_a_replayable_record(
+        tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    child = spawn("--target", "3", "--seed", "11", "--save", str(record))
+    out = play_to_end(child)
+    assert child.exitstatus == 0
+    assert "Traceback" not in out
+    assert "Game over:" in out
+    assert f"Saved the game record to {record}" in " ".join(out.split())
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert data["players"] == ["rule", "rule", "human", "rule"]
+    match = euchre.from_json(record.read_text(encoding="utf-8"))
+    assert match.winner is not None and max(match.scores) >= 3
+    rp = subprocess.run([EUCHRE, "replay", "-q", str(record)], capture_output=True, text=True,
+                        check=False)
+    assert rp.returncode == 0 and "Final:" in rp.stdout
+
+
+def test_finished_game_offers_to_save_when_no_save_flag(tmp_path: Path) -> None:
+    child = spawn("--target", "1", "--seed", "4", "--players", "2")
+    out = play_to_end(child, save_as=str(tmp_path / "two.json"))
+    assert child.exitstatus == 0
+    assert "Save this game as a record?" in out
+    match = euchre.from_json((tmp_path / "two.json").read_text(encoding="utf-8"))
+    assert match.rules.players == 2 and match.winner is not None
+
+
+def test_illegal_and_malformed_input_is_explained_and_asked_again() -> None:
+    child = spawn("--seed", "21")
+    child.expect(MOVE)
+    child.sendline("xyzzy")
+    child.expect(MOVE)
+    assert "'xyzzy' is not a card" in screen_of(child)
+    child.sendline("42")
+    child.expect(MOVE)
+    assert "There is no option 42" in screen_of(child)
+    child.sendline("call")
+    child.expect(MOVE)
+    assert "is not a" in screen_of(child)
+    child.sendline("")
+    child.expect(MOVE)
+    assert "Type a number from 1 to" in screen_of(child)
+    child.sendline("hint")
+    child.expect(MOVE)
+    assert re.search(r"Hint: .+ \(option \d+\)\. \S", screen_of(child))
+    # Play on with option 1; at the first card to play, try a card not held; then wait for a
+    # turn where a held card may not be played (it does not follow suit) and try it.
+    to_letters = str.maketrans("♣♦♥♠", "CDHS")
+    found_not_held = found_follow = False
+    for _ in range(400):
+        scr = screen_of(child)
+        hand = re.search(r"Your hand: (.*)", scr)
+        held = [c.replace("(R)", "").replace("(L)", "").translate(to_letters)
+                for c in (hand.group(1).split() if hand else [])]
+        options = [c.translate(to_letters) for c in re.findall(r"\d+\) (\S+)", scr)]
+        if "Your card." in scr and not found_not_held:
+            missing = next(c for c in ("AS", "AC", "AD", "AH", "KS", "KC") if c not in held)
+            child.sendline(missing)
+            child.expect(MOVE)
+            assert "does not hold" in screen_of(child)
+            found_not_held = True
+            continue
+        unplayable = [c for c in held if c not in options]
+        if "Your card." in scr and unplayable:
+            child.sendline(unplayable[0])
+            child.expect(MOVE)
+            assert "must follow" in screen_of(child)
+            found_follow = True
+            break
+        child.sendline("1")
+        i = child.expect([MOVE, NEXT])
+        while i == 1:
+            child.sendline("")
+            i = child.expect([MOVE, NEXT])
+    assert found_not_held and found_follow
+    child.sendline("quit")
+    child.expect(SAVE)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_quit_saves_and_resume_continues_the_same_position(tmp_path: Path) -> None:
+    saved = tmp_path / "saved.json"
+    child = spawn("--seed", "5")
+    for _ in range(6):
+        i = child.expect([MOVE, NEXT])
+        child.sendline("1" if i == 0 else "")
+    while child.expect([MOVE, NEXT]) == 1:
+        child.sendline("")
+    before = screen_of(child)
+    child.sendline("quit")
+    child.expect(SAVE)
+    child.sendline(str(saved))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert f"euchre play --resume {saved}" in " ".join(plain(child.before).split())
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["players"][2] == "human" and data["winner"] is None
+
+    again = spawn("--resume", str(saved))
+    again.expect(MOVE)
+    after = screen_of(again)
+
+    def pick(scr: str, label: str) -> str:
+        m = re.search(label + r".*", scr)
+        assert m is not None, scr
+        return m.group(0)
+
+    for label in ("Your hand:", "Bidding:", "Tricks this hand:", "Score:"):
+        assert pick(before, label) == pick(after, label)
+    again.sendeof()
+    again.expect(pexpect.EOF)
+    again.close()
+    assert again.exitstatus == 0
+    assert "Input ended" in plain(again.before)
+
+
+def test_ascii_mode_prints_only_ascii_with_suit_letters() -> None:
+    child = spawn("--ascii", "--target", "2", "--seed", "8")
+    out = play_to_end(child, save_as="")
+    assert child.exitstatus == 0
+    assert out.isascii(), {ch for ch in out if not ch.isascii()}
+    assert re.search(r"Your hand: .*\b(9|10|J|Q|K|A)[CDHS]\b", out)
+
+
+def test_the_table_fits_a_narrow_80x24_terminal() -> None:
+    child = spawn("--target", "2", "--seed", "3", "--players", "3", rows=24, cols=80)
+    raw: list[str] = []
+    while True:
+        i = child.expect([MOVE, NEXT, SAVE, pexpect.EOF])
+        raw.append(child.before + (child.after if isinstance(child.after, str) else ""))
+        if i == 3:
+            break
+        child.sendline("" if i else "1")
+    child.close()
+    screens = [plain(s) for s in "".join(raw).split(CLEAR)[1:]]
+    assert len(screens) > 10
+    for scr in screens:
+        lines = scr.split("\n")
+        # 23 lines of table at most, plus the prompt line (the prompt is where input goes).
+        assert len([ln for ln in lines if ln.strip()]) <= 24, scr
+        for ln in lines:
+            assert cell_len(ln) < 80, ln
+
+
+def test_four_handed_table_fits_80x24_and_shows_the_score_markers() -> None:
+    child = spawn("--seed", "12", "--target", "2")
+    out = play_to_end(child, save_as="")
+    screens = [s for s in out.split("Euchre ·")[1:]]
+    assert screens
+    for scr in screens:
+        body = scr.split("\n")
+        assert len(body) <= 24
+        assert all(cell_len(ln) < 80 for ln in body)
+    assert "5[▒▒▒▒▒] 6[" in out
+    assert re.search(r"Score: Us \d+ 5\[", out)
+
+
+def test_eof_at_a_prompt_ends_cleanly() -> None:
+    child = spawn("--seed", "2")
+    child.expect(MOVE)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Input ended" in plain(child.before) and "Traceback" not in plain(child.before)
+
+
+def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
+    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3",
+                        "--seed", "9"], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "\x1b" not in r.stdout
+    assert "Hand 1:" in r.stdout and "Trick 1:" in r.stdout and "Game over:" in r.stdout
+
+
+def test_invalid_rule_combination_prints_the_engine_message_and_exits_2() -> None:
+    r = subprocess.run([EUCHRE, "play", "--players", "2", "--defend-alone"],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 2
+    assert "two-handed euchre has no defending alone" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([EUCHRE, "play", "--canadian-loner", "--no-going-alone"],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 2 and "need going_alone=True" in r.stderr
+
+
+def test_help_explains_every_rules_flag() -> None:
+    r = subprocess.run([EUCHRE, "play", "--help"], capture_output=True, text=True, check=False)
+    assert r.returncode == 0
+    for flag in ("--preset", "--players", "--target", "--stick-the-dealer", "--defend-alone",
+                 "--canadian-loner", "--farmers-hand", "--no-ace-no-face", "--renege",
+                 "--deck", "--first-dealer", "--no-going-alone", "--seed", "--delay",
+                 "--ascii", "--watch", "--resume", "--save", "--alone-timing", "--scoring"):
+        assert flag in r.stdout, flag
+
+
+def test_resume_of_a_file_that_is_not_a_record_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "nope"}', encoding="utf-8")
+    r = subprocess.run([EUCHRE, "play", "--resume", str(bad)], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 1 and "is not a saved game" in r.stderr
+    assert "Traceback" not in r.stderr
