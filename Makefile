@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: play test lint typecheck bench clean
+.PHONY: play test lint typecheck bench bench-compiled clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,5 +32,15 @@ test: $(STAMP_TEST) lint
 bench: $(STAMP_PLAY)
 	$(BIN)/euchre bench engine
 
+# The same engine compiled with mypyc, in its own venv so the editable .venv stays pure Python.
+.venv-compiled/bin/euchre: pyproject.toml setup.py $(wildcard euchre/*.py)
+	$(PY) -m venv .venv-compiled
+	.venv-compiled/bin/python -m pip install -q --upgrade pip setuptools wheel mypy open-spiel
+	EUCHRE_COMPILE=1 .venv-compiled/bin/python -m pip install -q --no-build-isolation '.[cli]'
+	rm -rf build
+
+bench-compiled: .venv-compiled/bin/euchre
+	cd /tmp && $(CURDIR)/.venv-compiled/bin/euchre bench engine
+
 clean:
-	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .venv-compiled build *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -79,8 +79,12 @@ def bench_openspiel(seconds: float, seed: int = 0) -> BenchResult | None:
 def run_engine_bench(seconds: float, preset_name: str, seed: int) -> str:
     rules = preset(preset_name)
     ours = bench_engine(seconds, rules, seed)
+    import euchre.state
+
+    build = "mypyc-compiled" if not euchre.state.__file__.endswith(".py") else "pure Python"
     lines = [
-        f"euchre engine ({preset_name}): {ours.hands:,} random hands in {ours.seconds:.2f}s = "
+        f"euchre engine ({preset_name}, {build}): {ours.hands:,} random hands in "
+        f"{ours.seconds:.2f}s = "
         f"{ours.hands_per_s:,.0f} hands/s ({ours.steps_per_hand:.1f} decisions a hand)"
     ]
     peer = bench_openspiel(seconds, seed)
