@@ -119,6 +119,13 @@ _NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
 _NO_POINTS: Final = {n: (0,) * (2 if n == 4 else n) for n in (2, 3, 4)}
 _DEAL_MAPS: Final = {(n, d): _deal_map(n, d) for n in (2, 3, 4) for d in range(n)}
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
+_SHUFFLE_STEPS: Final = {size: tuple((i, i + 1) for i in range(size - 1, 0, -1)) for size in _DECKS}
+_SEAT_POSITIONS: Final = {
+    key: tuple(
+        (seat, tuple(i for i, s in enumerate(seats) if s == seat)) for seat in range(key[0])
+    )
+    for key, seats in _DEAL_MAPS.items()
+}
 
 
 class HandState:
@@ -242,8 +249,10 @@ class HandState:
         self.deck = tuple(deck)
         self.deal_seats = _DEAL_MAPS[(n, dealer)]
         hands = [0] * n
-        for seat, c in zip(self.deal_seats, deck, strict=False):
-            hands[seat] |= 1 << c
+        for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS[(n, dealer)]:
+            hands[seat] = (
+                1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
+            )
         self.initial_hands = tuple(hands)
         self.hands = hands
         k = 5 * n
@@ -290,8 +299,8 @@ class HandState:
         """Shuffle with ``rng`` (never the global generator) and deal."""
         deck = list(_DECKS[rules.deck])
         rnd = rng.random
-        for i in range(len(deck) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
+        for i, m in _SHUFFLE_STEPS[rules.deck]:  # Fisher-Yates, i from the top down
+            j = int(rnd() * m)
             deck[i], deck[j] = deck[j], deck[i]
         if not 0 <= dealer < rules.players:
             raise IllegalActionError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer}")
