@@ -264,3 +264,21 @@ def test_resume_of_a_file_that_is_not_a_record_is_refused(tmp_path: Path) -> Non
                        check=False)
     assert r.returncode == 1 and "is not a saved game" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_rules_flags_map_onto_the_engine_options() -> None:
+    from euchre.cli import build_parser
+    from euchre.cli.play import build_rules
+
+    args = build_parser().parse_args([
+        "play", "--preset", "tournament", "--target", "7", "--deck", "25", "--defend-alone",
+        "--farmers-hand", "swap", "--no-ace-no-face", "--renege", "penalize",
+        "--first-dealer", "black-jack", "--scoring", "euchre=3"])
+    rules = build_rules(args)
+    assert rules == euchre.Rules(
+        stick_the_dealer=True, target=7, deck=25, defend_alone=True, farmers_hand="swap",
+        no_ace_no_face=True, renege="penalize", first_dealer="black_jack",
+        scoring=euchre.Scoring(euchre=3))
+    cut = build_rules(build_parser().parse_args(["play", "--players", "3"]))
+    assert cut.players == 3 and not cut.going_alone
+    assert build_rules(build_parser().parse_args(["play"])) == euchre.Rules()

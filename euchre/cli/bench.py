@@ -42,7 +42,7 @@ def bench_engine(seconds: float, rules: Rules, seed: int = 0) -> BenchResult:
     while True:
         for _ in range(100):
             s = deal(rules, hands % players, rng)
-            while s.phase != 9:
+            while not s.is_terminal():
                 la = s.legal_actions()
                 s.apply_action(la[int(rnd() * len(la))])
                 decisions += 1

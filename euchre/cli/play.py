@@ -8,6 +8,7 @@ so the command line never drifts from the rules it drives.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import sys
 from dataclasses import fields, replace
@@ -24,7 +25,6 @@ _BOOL_FLAGS: dict[str, str] = {
     "going_alone": "allow going alone (off automatically with --players 2 or 3)",
     "defend_alone": "against a lone maker one defender may go alone; euchring scores 4",
     "canadian_loner": "in round one the dealer's partner may order up only by going alone",
-    "no_ace_no_face": "a hand with no ace, no face card and no trump may call a misdeal",
     "dealer_may_discard_upcard": "the dealer may bury the up-card itself (off in openspiel)",
     "defend_alone_vs_partners": "OpenSpiel: defenders may defend alone against a pair too",
     "single_hand": "OpenSpiel: one hand is the whole game",
@@ -38,11 +38,10 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "or its notation (JH, pass, order alone, call S); 'hint' asks the computer for advice, "
         "'last' shows the last trick, 'quit' offers to save."
     )
-    p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
     r = p.add_argument_group("rules (layered over --preset; the engine refuses impossible mixes)")
     r.add_argument("--preset", choices=sorted(PRESETS), default="standard",
-                   help="named rule set: standard, tournament (stick the dealer), two-handed, "
-                        "cutthroat (three players), joker (25 cards), openspiel")
+                   help="named rule set (standard): standard, tournament (stick the dealer), "
+                        "two-handed, cutthroat (three players), joker (25 cards), openspiel")
     r.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="4 partnership, 3 cutthroat, 2 two-handed [preset]")
     r.add_argument("--target", type=int, default=None, metavar="POINTS",
@@ -52,6 +51,10 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     for name, text in _BOOL_FLAGS.items():
         r.add_argument("--" + name.replace("_", "-"), dest=name, default=None,
                        action=argparse.BooleanOptionalAction, help=text + " [preset]")
+    # Not a --flag/--no-flag pair: argparse reads any "--no-..." spelling as "off".
+    r.add_argument("--no-ace-no-face", dest="no_ace_no_face", action="store_const", const=True,
+                   default=None,
+                   help="a hand with no ace, no face card and no trump may call a misdeal")
     r.add_argument("--farmers-hand", choices=("off", "redeal", "swap"), default=None,
                    help="off; redeal: a hand of only 9s and 10s may call a redeal; swap: three "
                         "or more 9s/10s may be swapped, three of them for the kitty")
@@ -76,12 +79,12 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--save", metavar="FILE", default=None,
                    help="save the finished game as a record 'euchre replay' reads")
     g.add_argument("--partner", default="rule", choices=("rule", "random"),
-                   help="your computer partner")
+                   help="your computer partner (rule)")
     g.add_argument("--opponents", default="rule", choices=("rule", "random"),
-                   help="the computer opponents")
+                   help="the computer opponents (rule)")
     d = p.add_argument_group("display")
     d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
-                   help="pause after each computer move (0 for instant)")
+                   help="pause after each computer move (0.6; 0 for instant)")
     d.add_argument("--ascii", action="store_true",
                    help="plain ASCII: suits as the letters C D H S, no box drawing")
     d.add_argument("--no-color", action="store_true", help="no colours")
@@ -93,7 +96,7 @@ def build_rules(args: argparse.Namespace) -> Rules:
     base = preset(args.preset)
     changes: dict[str, Any] = {}
     for name in ("players", "target", "deck", "farmers_hand", "renege", "alone_timing",
-                 *_BOOL_FLAGS):
+                 "no_ace_no_face", *_BOOL_FLAGS):
         value = getattr(args, name)
         if value is not None:
             changes[name] = value
@@ -177,6 +180,7 @@ def run_play(args: argparse.Namespace) -> int:
     game = TerminalGame(match, settings, console)
     if match.is_terminal():
         console.print("That game is already over.")
-        game.end_of_game()
+        with contextlib.suppress(EOFError):  # end of input at the save prompt: just stop
+            game.end_of_game()
         return 0
     return game.run()

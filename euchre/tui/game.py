@@ -437,7 +437,8 @@ class TerminalGame:
                                       "your opponents win"), style="bold")
         else:
             who = self.side_long(w)
-            t = Text(f"Game over: {who} win{'' if who == 'You' else 's'}", style="bold")
+            plural = who == "You" or self.n == 4  # "You win", "East-West win"
+            t = Text(f"Game over: {who} win{'' if plural else 's'}", style="bold")
         t.append(" " + "-".join(str(v) for v in m.scores) + ".")
         self.say(t)
         if self.settings.save_path:

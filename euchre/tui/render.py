@@ -270,11 +270,11 @@ def bidding_line(view: SeatView, ctx: TableContext) -> Text:
 def event_short(a: int, g: Glyphs) -> Text:
     """A compact bid for the bidding line."""
     if a == HIDDEN_DISCARD:
-        return Text("discards")
+        return Text("discard")
     if a == HIDDEN_SWAP or a >= A.SWAP_BASE:
-        return Text("swaps")
+        return Text("swap")
     if A.is_discard(a):
-        return Text("buries ").append_text(card_text(a - A.DISCARD_BASE, g))
+        return Text("discard ").append_text(card_text(a - A.DISCARD_BASE, g))
     if a == A.ORDER:
         return Text("order")
     if a == A.ORDER_ALONE:
