@@ -52,7 +52,7 @@ def _positions(game: Any, count: int, seed: int) -> list[tuple[Any, HandState]]:
     rng = random.Random(seed)
     params = game.get_parameters()
     rules = rules_for(params["allow_lone_defender"], params["stick_the_dealer"])
-    out = []
+    out: list[tuple[Any, HandState]] = []
     while len(out) < count:
         s = game.new_initial_state()
         while s.is_chance_node():
