@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.cards import NO_TRUMP, SUIT_MASK, cards_of
+from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, SUIT_MASK, cards_of, sort_hand
 from euchre.rules import Rules
 
 HIDDEN_DISCARD = -1
@@ -73,8 +73,6 @@ class SeatView:
         """Effective suit of the card led to the current trick, or -1."""
         if not self.current_trick or self.trump == NO_TRUMP:
             return -1
-        from euchre.cards import EFFECTIVE_SUIT
-
         return EFFECTIVE_SUIT[self.trump][self.current_trick[0][1]]
 
     def played_cards(self) -> list[int]:
@@ -89,8 +87,6 @@ class SeatView:
         out: dict[int, set[int]] = {}
         if self.trump == NO_TRUMP or self.rules.renege == "penalize":
             return out
-        from euchre.cards import EFFECTIVE_SUIT
-
         eff = EFFECTIVE_SUIT[self.trump]
         tricks = [cards for _, cards, _ in self.tricks]
         if self.current_trick:
@@ -108,8 +104,6 @@ class SeatView:
         return SUIT_MASK[self.trump][self.led_suit]
 
     def hand_cards_sorted(self) -> list[int]:
-        from euchre.cards import sort_hand
-
         return sort_hand(self.hand, self.trump)
 
 
