@@ -674,7 +674,8 @@ class HandState:
 
     def _after_trump(self) -> None:
         r = self.rules
-        if r.alone_timing == "after_discard" and r.going_alone:
+        # A Canadian loner already went alone with the bid: nothing left to ask.
+        if r.alone_timing == "after_discard" and r.going_alone and not self.alone:
             self.phase = ALONE
             self.cur = self.maker
             return

@@ -364,3 +364,24 @@ def test_openspiel_stick_the_dealer_is_on() -> None:
     h = build([None] * 4, "AH", rules=preset("openspiel"))
     act(h, *["pass"] * 7)
     assert A.PASS not in h.legal_actions()
+
+
+def test_canadian_loner_with_openspiel_alone_timing_is_not_asked_twice() -> None:
+    """The dealer's partner can only order alone (Canadian loner); with the alone question moved
+    after the discard, that loner must not be asked again (and so cannot take a partner back)."""
+    import random as _random
+
+    from euchre import actions as A
+    from euchre.rules import Rules
+    from euchre.state import ALONE, HandState
+
+    rules = Rules(canadian_loner=True, alone_timing="after_discard")
+    rng = _random.Random(11)
+    for _ in range(20):
+        s = HandState.deal(rules, 0, rng)  # North deals
+        s.apply_action(A.PASS)  # East (eldest) passes; South, the dealer's partner, is next
+        assert s.legal_actions() == [A.PASS, A.ORDER_ALONE]
+        s.apply_action(A.ORDER_ALONE)
+        assert s.alone and 0 not in s.active  # the dealer sits out
+        assert s.phase != ALONE
+        assert s.phase_name == "play"
