@@ -176,6 +176,11 @@ class Rules:
             raise RulesError(str(exc)) from None
 
     def replace(self, **changes: Any) -> Rules:
+        """A copy with ``changes``. A new player count re-derives ``going_alone`` when it was
+        the old count's default, so ``Rules().replace(players=3)`` is ``Rules(players=3)``."""
+        if ("players" in changes and "going_alone" not in changes
+                and self.going_alone == (self.players == 4)):
+            changes["going_alone"] = None
         return replace(self, **changes)
 
 
