@@ -247,6 +247,15 @@ def test_invalid_rule_combination_prints_the_engine_message_and_exits_2() -> Non
     assert r.returncode == 2 and "need going_alone=True" in r.stderr
 
 
+def test_delay_must_be_a_finite_number_of_seconds() -> None:
+    # An infinite delay once crashed the first computer move with OverflowError from sleep.
+    for bad in ("inf", "nan", "-1", "1e9"):
+        r = subprocess.run([EUCHRE, "play", "--watch", "--delay", bad, "--seed", "1"],
+                           capture_output=True, text=True, check=False, timeout=20)
+        assert r.returncode == 2, (bad, r.stdout[-300:], r.stderr)
+        assert "--delay must be 0 to 60 seconds" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_help_explains_every_rules_flag() -> None:
     r = subprocess.run([EUCHRE, "play", "--help"], capture_output=True, text=True, check=False)
     assert r.returncode == 0

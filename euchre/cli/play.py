@@ -19,6 +19,9 @@ from euchre.errors import EuchreError, RulesError
 from euchre.match import Match
 from euchre.rules import PRESETS, Rules, Scoring, preset
 
+#: The longest pause after a computer move that --delay accepts.
+MAX_DELAY = 60.0
+
 #: Rules fields settable from the command line, with their flag help.
 _BOOL_FLAGS: dict[str, str] = {
     "stick_the_dealer": "the dealer may not pass in round two (on in the tournament preset)",
@@ -140,8 +143,10 @@ def run_play(args: argparse.Namespace) -> int:
     from euchre.record import from_json
     from euchre.tui import HUMAN, GameSettings, TerminalGame, seats_from_record
 
-    if args.delay < 0:
-        print("euchre play: --delay must be 0 or more seconds", file=sys.stderr)
+    # "nan" and "inf" parse as floats; a sleep of either fails (or never ends) mid-game.
+    if not 0 <= args.delay <= MAX_DELAY:
+        print(f"euchre play: --delay must be 0 to {MAX_DELAY:g} seconds, not {args.delay:g}",
+              file=sys.stderr)
         return 2
     if args.resume:
         try:
