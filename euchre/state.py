@@ -830,7 +830,39 @@ class HandState:
                 extra = f"; {card_symbol(action)} is a trump"
             return f"must follow {sym}: you hold {held}{extra}"
         doing = PHASE_NAMES[self.phase]
-        return f"{label} is not allowed now ({who} to {doing}); allowed: {allowed}"
+        why = self._rule_against(action)
+        return f"{label} is not allowed now ({who} to {doing}){why}; allowed: {allowed}"
+
+    def _rule_against(self, action: int) -> str:
+        """The table rule that forbids ``action`` when one does, so a refusal of a bid that is
+        legal elsewhere (a pass, ordering up, a suit) says why, not only what is allowed."""
+        r = self.rules
+        p = self.phase
+        cur = self.cur
+        if p == BID1 and self.upcard == JOKER and action in (A.PASS, A.ORDER, A.ORDER_ALONE):
+            return ": the Joker was turned up, so the dealer names trump"
+        alone_bids = (A.ORDER_ALONE, *range(A.CALL_ALONE_BASE, A.CALL_ALONE_BASE + 4))
+        if p in (BID1, BID2) and action in alone_bids:
+            if not r.going_alone:
+                return ": going alone is off in these rules"
+            if r.alone_timing == "after_discard":
+                return ": in these rules the maker is asked about going alone once trump is fixed"
+        if p == BID1 and action == A.ORDER and r.canadian_loner and self.n == 4 \
+                and cur == (self.dealer + 2) % 4:
+            return (": under the Canadian loner the dealer's partner may order up only by going "
+                    "alone")
+        if p == BID2 and action == A.PASS and r.stick_the_dealer and cur == self.dealer:
+            return ": under stick the dealer the dealer must name trump in round two"
+        if p == BID2 and A.CALL_BASE <= action < A.DEFEND_ALONE \
+                and (action - A.CALL_BASE) % 4 == self.upcard >> 3:
+            return f": {SUIT_SYMBOLS[self.upcard >> 3]} was turned down, name another suit"
+        if p == DISCARD and A.is_discard(action):
+            c = action - A.DISCARD_BASE
+            if not self.hands[cur] >> c & 1:
+                return f": the dealer does not hold {card_symbol(c)}"
+            if c == self.upcard:
+                return ": in these rules the dealer may not bury the up-card just picked up"
+        return ""
 
     def __repr__(self) -> str:
         return (

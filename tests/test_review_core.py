@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from helpers import act, build
 
+from euchre.actions import action_from_str
+from euchre.cards import JOKER
+from euchre.errors import IllegalActionError
 from euchre.rules import PRESETS, Rules, preset
+from euchre.state import HandState
 
 
 def test_rules_replace_players_reapplies_the_going_alone_default() -> None:
@@ -27,3 +32,67 @@ def test_rules_replace_players_keeps_an_explicit_going_alone_choice() -> None:
 def test_rules_replace_without_players_changes_nothing_else(name: str) -> None:
     r = preset(name)
     assert r.replace(target=r.target) == r
+
+
+# ---------------------------------------------------------------------------------------------
+# An illegal bid says which rule forbids it, not only what is allowed
+
+
+def _refusal(h: HandState, text: str) -> str:
+    before = (h.phase, h.cur, len(h.history))
+    with pytest.raises(IllegalActionError) as info:
+        h.apply_action(action_from_str(text))
+    assert (h.phase, h.cur, len(h.history)) == before
+    return str(info.value)
+
+
+def test_stick_the_dealer_refusal_says_the_dealer_must_name_trump() -> None:
+    h = build([None] * 4, "AH", rules=Rules(stick_the_dealer=True), dealer=0)
+    act(h, *["pass"] * 7)
+    msg = _refusal(h, "pass")
+    assert "stick the dealer" in msg and "must name trump" in msg
+    assert "allowed: call C" in msg
+
+
+def test_round_two_refusal_names_the_turned_down_suit() -> None:
+    h = build([None] * 4, "AH", dealer=0)
+    act(h, *["pass"] * 4)
+    msg = _refusal(h, "call H")
+    assert "♥ was turned down" in msg and "name another suit" in msg
+    assert "call H" not in msg.split("allowed:")[1]
+
+
+def test_canadian_loner_refusal_says_the_dealers_partner_orders_only_alone() -> None:
+    h = build([None] * 4, "AH", rules=Rules(canadian_loner=True), dealer=0)
+    act(h, "pass")  # East; South, the dealer's partner, is next
+    msg = _refusal(h, "order")
+    assert "Canadian loner" in msg and "only by going alone" in msg
+    assert msg.endswith("allowed: pass, order alone")
+
+
+def test_going_alone_off_refusal_says_so() -> None:
+    h = build([None] * 4, "AH", rules=Rules(going_alone=False), dealer=0)
+    assert "going alone is off" in _refusal(h, "order alone")
+
+
+def test_joker_upcard_refusal_says_the_dealer_names_trump() -> None:
+    h = build([None] * 4, JOKER, rules=Rules(deck=25), dealer=3)
+    msg = _refusal(h, "pass")
+    assert "Joker" in msg and "dealer names trump" in msg
+
+
+def test_openspiel_refusal_says_the_dealer_may_not_bury_the_upcard() -> None:
+    h = build([None] * 4, "AH", rules=preset("openspiel"), dealer=0)
+    act(h, "order")
+    assert "may not bury the up-card" in _refusal(h, "discard AH")
+
+
+def test_discard_refusal_names_a_card_the_dealer_does_not_hold() -> None:
+    h = build(["9C TC JC QC KC", None, None, None], "AH", dealer=0)
+    act(h, "order")
+    assert "does not hold A♠" in _refusal(h, "discard AS")
+
+
+def test_openspiel_alone_bid_refusal_says_the_maker_is_asked_later() -> None:
+    h = build([None] * 4, "AH", rules=preset("openspiel"), dealer=0)
+    assert "going alone once trump is fixed" in _refusal(h, "order alone")
