@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, build
+from helpers import act, build, deck_for
 
 from euchre.actions import action_from_str
 from euchre.cards import JOKER
 from euchre.errors import IllegalActionError
+from euchre.match import Match
 from euchre.rules import PRESETS, Rules, preset
 from euchre.state import HandState
 
@@ -96,3 +97,18 @@ def test_discard_refusal_names_a_card_the_dealer_does_not_hold() -> None:
 def test_openspiel_alone_bid_refusal_says_the_maker_is_asked_later() -> None:
     h = build([None] * 4, "AH", rules=preset("openspiel"), dealer=0)
     assert "going alone once trump is fixed" in _refusal(h, "order alone")
+
+
+def test_cutthroat_both_defenders_pass_the_target_the_higher_score_wins() -> None:
+    # docs/rules.md: when both defenders reach the target on one euchre, the higher score wins;
+    # only an equal score goes to the first of them to the maker's left.
+    rules = preset("cutthroat").replace(target=10)
+    deck = deck_for(rules, 2, ["9C TC 9D TD 9S", "JH JD AH KH QH", "TH AC AD AS KS"], "9H")
+    m = Match(rules, seed=0, first_dealer=2, decks=[deck])
+    m.scores[:] = [0, 8, 9]
+    act(m, "order", "discard AC")  # seat 0, the maker, has no trump at all
+    while m.winner is None:
+        m.apply_action(m.legal_actions()[0])
+    assert m.finished[-1].points == (0, 2, 2)
+    assert m.scores == [0, 10, 11]
+    assert m.winner == 2  # not seat 1, the first defender to the maker's left
