@@ -89,16 +89,21 @@ def test_illegal_and_malformed_input_is_explained_and_asked_again() -> None:
     child.expect(MOVE)
     child.sendline("xyzzy")
     child.expect(MOVE)
-    assert "'xyzzy' is not a card" in screen_of(child)
+    # A word that is no option is answered with what may be typed (not "is not a card").
+    assert re.search(r"'xyzzy' is not one of your options\. Type 1 to \d+ or one of: pass,",
+                     " ".join(screen_of(child).split()))
+    child.sendline("1z")
+    child.expect(MOVE)
+    assert "'1z' is not a card" in screen_of(child)
     child.sendline("42")
     child.expect(MOVE)
     assert "There is no option 42" in screen_of(child)
     child.sendline("call")
     child.expect(MOVE)
-    assert "is not a" in screen_of(child)
+    assert "'call' is not one of your options" in screen_of(child)
     child.sendline("")
     child.expect(MOVE)
-    assert "Type a number from 1 to" in screen_of(child)
+    assert re.search(r"Type 1 to \d+ or one of: pass", screen_of(child))
     child.sendline("hint")
     child.expect(MOVE)
     assert re.search(r"Hint: .+ \(option \d+\)\. \S", screen_of(child))
@@ -116,14 +121,14 @@ def test_illegal_and_malformed_input_is_explained_and_asked_again() -> None:
             missing = next(c for c in ("AS", "AC", "AD", "AH", "KS", "KC") if c not in held)
             child.sendline(missing)
             child.expect(MOVE)
-            assert "does not hold" in screen_of(child)
+            assert f"You do not hold {missing[0]}" in screen_of(child).translate(to_letters)
             found_not_held = True
             continue
         unplayable = [c for c in held if c not in options]
         if "Your card." in scr and unplayable:
             child.sendline(unplayable[0])
             child.expect(MOVE)
-            assert "must follow" in screen_of(child)
+            assert "Must follow " in screen_of(child)
             found_follow = True
             break
         child.sendline("1")
@@ -138,6 +143,75 @@ def test_illegal_and_malformed_input_is_explained_and_asked_again() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def flat(child: pexpect.spawn) -> str:
+    """The current screen as one line (messages wrap at 79 columns)."""
+    return " ".join(screen_of(child).split())
+
+
+def test_bidding_mistakes_are_explained_in_the_players_terms() -> None:
+    # Seed 1: East deals the J♣ and South bids first.
+    child = spawn("--seed", "1")
+    child.expect(MOVE)
+    child.sendline("call H")
+    child.expect(MOVE)
+    assert ("In the first round you may only order up the J♣ or pass; a suit is named in the "
+            "second round. Type 1 to 3 or one of: pass, order, order alone.") in flat(child)
+    assert "bid1" not in flat(child)  # no engine phase names
+    child.sendline("JH")
+    child.expect(MOVE)
+    assert "Cards are played after the bidding." in flat(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
+def test_joker_up_card_asks_the_dealer_to_name_trump() -> None:
+    # Seed 45 with the Joker deck: South deals and turns up the Joker.
+    child = spawn("--deck", "25", "--seed", "45")
+    child.expect(MOVE)
+    assert "The Joker turned up: name trump." in flat(child)
+    assert "Pick it up?" not in flat(child)
+    child.sendline("order")
+    child.expect(MOVE)
+    assert "The Joker turned up: as dealer you name trump." in flat(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
+def test_farmers_swap_is_offered_by_name_and_typed_as_swap() -> None:
+    # Seed 3 with the farmer's swap: South holds 9♦ 10♥ 9♥ and may swap them.
+    child = spawn("--farmers-hand", "swap", "--seed", "3")
+    child.expect(MOVE)
+    assert "Farmer's hand: swap three low cards for the kitty?" in flat(child)
+    child.sendline("swap")  # the only swap on offer: no need to spell out the cards
+    child.expect(MOVE)
+    assert "Bidding: You swap" in flat(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
+def test_penalized_renege_is_marked_and_a_failed_claim_is_explained() -> None:
+    # Seed 1: South passes, West orders clubs; South leads K♠. West then leads A♦ and South,
+    # holding Q♦, may renege with a heart: the menu says which cards would renege.
+    child = spawn("--seed", "1", "--renege", "penalize")
+    child.expect(MOVE)
+    child.sendline("pass")
+    child.expect(MOVE)
+    child.sendline("KS")
+    child.expect(MOVE)
+    assert "1) Q♦ 2) K♥ (renege) 3) J♥ (renege) 4) 9♥ (renege)" in flat(child)
+    child.sendline("QD")
+    for _ in range(6):
+        child.expect(MOVE)
+        if "Claim a renege?" in flat(child):
+            break
+        child.sendline("1")
+    child.sendline("claim renege")
+    child.expect(NEXT)
+    assert "You claimed a renege, but the other side followed suit: no change." in flat(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
 
 
 def test_quit_saves_and_resume_continues_the_same_position(tmp_path: Path) -> None:

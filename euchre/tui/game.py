@@ -22,7 +22,7 @@ from rich.text import Text
 from euchre import actions as A
 from euchre.bots import Bot, make_bot
 from euchre.bots.rule_based import RuleBasedBot
-from euchre.cards import sort_hand
+from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_NAMES, sort_hand
 from euchre.errors import NotationError
 from euchre.match import Match
 from euchre.record import to_json
@@ -33,6 +33,7 @@ from euchre.tui.render import (
     Glyphs,
     TableContext,
     action_text,
+    card_plain,
     card_text,
     event_text,
     render_table,
@@ -43,6 +44,10 @@ from euchre.view import SeatView
 
 HUMAN = "human"
 DEFAULT_SAVE = "euchre-save.json"
+
+#: First words of the notation: input starting with one is a try at an option, not a card.
+_VERBS = frozenset({"play", "discard", "call", "name", "order", "pick", "pass", "swap", "take",
+                    "decline", "defend", "claim", "farmer", "misdeal", "alone", "go"})
 
 HELP = (
     "Type the number of an option, or its notation: a card (JH, 10D, AS), pass, order, "
@@ -288,15 +293,35 @@ class TerminalGame:
 
     def options(self, view: SeatView) -> list[Text]:
         items = []
+        reneges = self.renege_cards(view)
         for i, a in enumerate(self.menu(view), 1):
-            items.append(Text(f"{i}) ", style="bold cyan").append_text(
-                action_text(a, self.g, view.dealer == view.seat)))
+            item = Text(f"{i}) ", style="bold cyan").append_text(
+                action_text(a, self.g, view.dealer == view.seat))
+            if a in reneges:
+                item.append(" (renege)", style="yellow")
+            items.append(item)
         return wrap_items(items)
+
+    @staticmethod
+    def renege_cards(view: SeatView) -> set[int]:
+        """Cards that would fail to follow suit: offered when reneging is only penalized, and
+        marked, so nobody reneges without knowing it."""
+        if view.phase != "play" or not view.current_trick:
+            return set()
+        eff = EFFECTIVE_SUIT[view.trump]
+        led = eff[view.current_trick[0][1]]
+        if not any(eff[c] == led for c in view.hand):
+            return set()
+        return {c for c in view.legal_actions if eff[c] != led}
 
     def phase_question(self, view: SeatView) -> str:
         return {
-            "declare": "Declare before bidding?",
-            "bid1": "Pick it up?" if view.dealer == view.seat else "Order up the up-card?",
+            "declare": ("Farmer's hand: swap three low cards for the kitty?"
+                        if any(a >= A.SWAP_BASE for a in view.legal_actions)
+                        else "Declare before bidding?"),
+            "bid1": ("The Joker turned up: name trump." if view.upcard == JOKER
+                     else "Pick it up?" if view.dealer == view.seat
+                     else "Order up the up-card?"),
             "bid2": "Name a trump suit?",
             "discard": "Discard a card (face down).",
             "dealer_take": "Take the up-card?",
@@ -342,8 +367,8 @@ class TerminalGame:
                 message = [Text("Not quitting: the game goes on.")]
                 continue
             if not low:
-                message = [Text(f"Type a number from 1 to {len(legal)}, a card or bid, or help.",
-                                style="yellow")]
+                message = wrap_text(Text(self.choices_text(view) + " Or: hint, help.",
+                                         style="yellow"))
                 continue
             action, error = self.parse(low, view, hand)
             if action is not None:
@@ -357,18 +382,75 @@ class TerminalGame:
             k = int(text)
             if 1 <= k <= len(legal):
                 return legal[k - 1], ""
-            return None, f"There is no option {k}: choose 1 to {len(legal)}."
+            return None, f"There is no option {k}. {self.choices_text(view)}"
         try:
             a = A.action_from_str(text)
         except NotationError as exc:
+            # "swap" or "call" alone names an option when only one option starts with it.
+            starts = [x for x in legal if A.action_to_str(x).startswith(text + " ")]
+            if len(starts) == 1:
+                return starts[0], ""
+            word = text.split()[0]
+            if len(word) > 3 or word in _VERBS:
+                return None, f"'{text}' is not one of your options. {self.choices_text(view)}"
             return None, self.g_text(str(exc))
         if view.phase == "discard" and A.is_play(a):
             a += A.DISCARD_BASE  # "9C" while discarding means bury the 9C
-        if view.phase == "play" and A.is_discard(a):
-            return None, "Discarding is over: play a card to the trick (e.g. JH)."
         if a in legal:
             return a, ""
-        return None, self.g_text(hand.explain_illegal(a))
+        return None, self.why_not(a, view, hand)
+
+    def choices_text(self, view: SeatView) -> str:
+        """What may be typed now: the option numbers and their notation."""
+        legal = self.menu(view)
+        words = [A.action_to_str(a).removeprefix("play ") for a in legal]
+        if len(legal) == 1:
+            return f"Type 1 or {words[0]} (the only option)."
+        return f"Type 1 to {len(legal)} or one of: {', '.join(words)}."
+
+    def why_not(self, a: int, view: SeatView, hand: HandState) -> str:
+        """Why a well-formed action is illegal now, in the player's terms."""
+        g = self.g
+        phase = view.phase
+        choices = self.choices_text(view)
+        up = card_plain(view.upcard, g) if view.upcard >= 0 else ""
+        held = set(view.hand)
+        card = a - A.DISCARD_BASE if A.is_discard(a) else a
+        is_call = A.CALL_BASE <= a < A.CALL_ALONE_BASE + 4
+        if phase == "play":
+            if not A.is_play(a):
+                return f"Bidding is over: play a card. {choices}"
+            if a not in held:
+                return f"You do not hold {card_plain(a, g)}. {choices}"
+            why = self.g_text(hand.explain_illegal(a))
+            return f"{why[:1].upper()}{why[1:]}. {choices}"
+        if A.is_play(a) or A.is_discard(a):
+            if phase == "discard" and card not in held:
+                return f"You do not hold {card_plain(card, g)}. {choices}"
+            return f"Cards are played after the bidding. {choices}"
+        if phase == "bid1":
+            if view.upcard == JOKER and a in (A.ORDER, A.ORDER_ALONE, A.PASS):
+                return f"The Joker turned up: as dealer you name trump. {choices}"
+            if is_call:
+                return (f"In the first round you may only order up the {up} or pass; a suit "
+                        f"is named in the second round. {choices}")
+            if a == A.ORDER and A.ORDER_ALONE in view.legal_actions:
+                return ("Canadian loner: the dealer's partner may order up only by going "
+                        f"alone. {choices}")
+        if phase == "bid2":
+            if is_call and view.upcard != JOKER and (a - A.CALL_BASE) % 4 == view.upcard >> 3:
+                return (f"{SUIT_NAMES[view.upcard >> 3].capitalize()} was turned down: name "
+                        f"another suit. {choices}")
+            if a == A.PASS:
+                return f"Stick the dealer: the dealer may not pass and must name trump. {choices}"
+            if a in (A.ORDER, A.ORDER_ALONE):
+                return f"The {up} was turned down: now you may name another suit. {choices}"
+            if is_call:
+                return f"Going alone is not allowed with these rules. {choices}"
+        if phase == "bid1" and a == A.ORDER_ALONE:
+            return f"Going alone is not allowed with these rules. {choices}"
+        return f"{action_text(a, g).plain} is not possible now: {self.phase_question(view)} " \
+            + choices
 
     def last_trick(self, view: SeatView) -> Text:
         if view.tricks:
@@ -415,13 +497,21 @@ class TerminalGame:
                 t.append(" alone")
             t.append(f" and took {made} trick{'s' if made != 1 else ''}")
             if h.renege_claimed >= 0:
-                t.append(f"; {self.plain_name(h.renege_claimed)} proved a renege")
+                claimant_makers = h.is_maker_side(h.renege_claimed)
+                by = [s for s, _, _ in h.reneges if h.is_maker_side(s) != claimant_makers]
+                names = ", ".join(dict.fromkeys(self.plain_name(s) for s in by))
+                t.append(f"; {self.plain_name(h.renege_claimed)} proved a renege by "
+                         + names.replace("You", "you"))
             elif made < 3:
                 t.append(": euchred")
             elif made == 5:
                 t.append(": a march")
             pts = [f"{self.side_long(s)} +{p}" for s, p in enumerate(h.points) if p]
             t.append(". " + ", ".join(pts) + ".")
+            failed = [s for s, a in h.history if a == A.CLAIM_RENEGE and s != h.renege_claimed]
+            for s in failed:
+                t.append(f" {self.plain_name(s)} claimed a renege, but the other side "
+                         "followed suit: no change.")
         score = Text("Score: " + ", ".join(
             f"{self.side_long(s)} {v}" for s, v in enumerate(self.match.scores)))
         return [*wrap_text(t), score]
