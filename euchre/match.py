@@ -70,9 +70,10 @@ class Match:
             drawn, self.first_dealer_cards = self.rng.randrange(self.rules.players), []
         if first_dealer is None:
             first_dealer = drawn
-        if not 0 <= first_dealer < self.rules.players:
+        if (isinstance(first_dealer, bool) or not isinstance(first_dealer, int)
+                or not 0 <= first_dealer < self.rules.players):
             raise IllegalActionError(
-                f"first_dealer must be a seat 0..{self.rules.players - 1}, not {first_dealer}"
+                f"first_dealer must be a seat 0..{self.rules.players - 1}, not {first_dealer!r}"
             )
         self.first_dealer = first_dealer
         self.scores = [0] * self.rules.num_sides

@@ -235,7 +235,7 @@ class HandState:
         """
         n = rules.players
         if not _trusted:
-            if not isinstance(dealer, int) or not 0 <= dealer < n:
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
                 raise IllegalActionError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
             full = _DECKS[rules.deck]
             if len(deck) != len(full) or sorted(deck) != list(full):

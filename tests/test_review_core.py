@@ -6,7 +6,7 @@ import pytest
 from helpers import act, build, deck_for
 
 from euchre.actions import action_from_str
-from euchre.cards import JOKER
+from euchre.cards import JOKER, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.match import Match
 from euchre.rules import PRESETS, Rules, preset
@@ -112,3 +112,15 @@ def test_cutthroat_both_defenders_pass_the_target_the_higher_score_wins() -> Non
     assert m.finished[-1].points == (0, 2, 2)
     assert m.scores == [0, 10, 11]
     assert m.winner == 2  # not seat 1, the first defender to the maker's left
+
+
+@pytest.mark.parametrize("bad", ["1", 1.0, True, -1, 4])
+def test_match_first_dealer_must_be_a_seat_number(bad: object) -> None:
+    # A float or a bool seat used to slip through and later broke the record (dealer 1.0).
+    with pytest.raises(IllegalActionError, match=r"first_dealer must be a seat 0\.\.3"):
+        Match(Rules(), seed=1, first_dealer=bad)  # type: ignore[arg-type]
+
+
+def test_hand_dealer_must_be_a_seat_number_not_a_bool() -> None:
+    with pytest.raises(IllegalActionError, match=r"dealer must be a seat 0\.\.3, not True"):
+        HandState(Rules(), True, deck_cards(24))
