@@ -171,6 +171,28 @@ def test_rule_bot_counts_who_gets_the_up_card() -> None:
     assert RuleBasedBot().choose(opponent_deals.view(0)) == A.PASS
 
 
+def test_rule_bot_does_not_go_alone_when_the_opponent_dealer_gets_the_right_bower() -> None:
+    """Left bower, A K Q of clubs and an ace count as a loner, but with the J♣ turned up by an
+    opponent the dealer holds the top trump: a march is impossible, so order up with partner."""
+    rules = Rules()
+    h = HandState(rules, 3, deck_for(rules, 3, {0: ["JS", "AC", "KC", "QC", "AH"]}, "JC"))
+    view = h.view(0)
+    assert estimate(view.hand, 0) >= 4.0  # alone it would look like a march
+    bot = RuleBasedBot()
+    assert bot.choose(view) == A.ORDER
+    assert "the dealer getting the J♣" in bot.explain(view)
+
+
+def test_rule_bot_reasons_never_count_negative_tricks() -> None:
+    rules = Rules()
+    # A hand with nothing in clubs while the opponent dealer turns up the J♣ (seed 1's deal).
+    h = HandState(rules, 1, deck_for(rules, 1, {2: ["QD", "KH", "JH", "9H", "KS"]}, "JC"))
+    view = h.view(2)
+    why = RuleBasedBot().explain(view)
+    assert RuleBasedBot().choose(view) == A.PASS
+    assert "-" not in why and "about 0.0 tricks" in why
+
+
 def test_stuck_dealer_names_its_best_suit() -> None:
     rules = Rules(stick_the_dealer=True)
     h = HandState(rules, 3, deck_for(rules, 3, {3: ["9C", "TC", "QS", "KS", "9D"]}, "KH"))
@@ -220,6 +242,19 @@ def test_rule_bot_plays_low_under_its_partners_winning_card() -> None:
     assert "partner is winning" in bot.explain(view)
 
 
+def test_cutthroat_defender_does_not_call_the_other_defender_its_partner() -> None:
+    rules = preset("cutthroat")
+    hands = {0: ["AC", "9S", "TS", "9D", "TD"], 1: ["9C", "QS", "KS", "QD", "KD"],
+             2: ["QC", "KC", "AS", "AD", "9H"]}
+    h = HandState(rules, 2, deck_for(rules, 2, hands, "AH"))
+    # Seat 0 orders hearts into dealer 2's hand (the dealer defends with seat 1) and leads the
+    # 9♠; seat 1 wins the trick so far with the K♠; the dealer follows with its only spade.
+    play_until(h, 2, ["order", "discard 9H", "play 9S", "play KS"])
+    view = h.view(2)
+    why = RuleBasedBot().explain(view)
+    assert "partner" not in why and why.startswith("The other defender is winning")
+
+
 def test_rule_bot_trumps_in_when_the_trick_is_otherwise_lost() -> None:
     rules = Rules()
     hands = {1: ["AC", "KS", "QS", "9D", "TD"], 2: ["9C", "TC", "AS", "KD", "QD"],
@@ -254,7 +289,7 @@ def test_rule_bot_claims_a_visible_renege_by_the_other_side() -> None:
     view = h.view(0)
     assert visible_reneges(view) == [1]
     assert bot.choose(view) == A.CLAIM_RENEGE
-    assert "renege" in bot.explain(view)
+    assert bot.explain(view).startswith("East failed to follow suit")  # a name, not a number
 
 
 def test_rule_bot_does_not_claim_without_a_visible_renege() -> None:

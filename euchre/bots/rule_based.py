@@ -197,10 +197,13 @@ class RuleBasedBot:
             if n == 4 and dealer == (me + 2) % 4:
                 est = base + 0.6 * value
                 who = f"my partner picking up the {sym(up)}"
+                alone_est = base  # the partner sits out: the up-card helps nobody
             else:
+                # An opponent's up-card beats a lone hand as surely as a pair: with it the
+                # dealer may even hold the top trump, and then a march is impossible.
                 est = base - 0.5 * value
                 who = f"the dealer getting the {sym(up)}"
-            alone_est = base
+                alone_est = est
         threshold = self._call_threshold(view)
         if A.ORDER_ALONE in legal and alone_est >= ALONE_THRESHOLD:
             return A.ORDER_ALONE, (
@@ -217,7 +220,8 @@ class RuleBasedBot:
                     f"I could only order {name} alone here and my hand (about {alone_est:.1f} "
                     "tricks) is not strong enough.")
             return A.PASS, (
-                f"With {name} as trump and {who} I count only about {est:.1f} tricks: I pass.")
+                f"With {name} as trump and {who} I count only about {max(est, 0.0):.1f} "
+                "tricks: I pass.")
         return legal[0], "This is the only bid allowed."  # pragma: no cover
 
     def _bid2(self, view: SeatView) -> Decision:
@@ -293,8 +297,8 @@ class RuleBasedBot:
         against = [s for s in offenders if _maker_side(view, s) != mine]
         if against and A.CLAIM_RENEGE in view.legal_actions:
             return A.CLAIM_RENEGE, (
-                f"Seat {against[0]} failed to follow suit and later showed that suit: "
-                "I claim the renege.")
+                f"{_seat_name(against[0], view.players)} failed to follow suit and later "
+                "showed that suit: I claim the renege.")
         return A.PASS, "No renege by the other side shows in the tricks, so I do not claim."
 
     def _declare(self, view: SeatView) -> Decision:
@@ -316,6 +320,11 @@ class RuleBasedBot:
             shown = " ".join(sym(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
             return a, f"I swap my weakest low cards, {shown}, for the kitty: anything is better."
         return A.PASS, "Nothing to declare."
+
+
+def _seat_name(seat: int, players: int) -> str:
+    """As the table names seats: North/East/South/West, or Player N."""
+    return ("North", "East", "South", "West")[seat] if players == 4 else f"Player {seat + 1}"
 
 
 def _card_value(c: int, trump: int) -> float:
@@ -452,8 +461,9 @@ class _Play:
         low = min(cands, key=lambda c: self.pw[c])
         if win_seat in self.allies:
             c = low if follow else self.throw_off(cands)
+            ally = "My partner" if view.players == 4 else "The other defender"
             return c, (
-                f"My partner is winning with the {sym(win_card)}, so I play low: the {sym(c)}.")
+                f"{ally} is winning with the {sym(win_card)}, so I play low: the {sym(c)}.")
         if beat:
             if not follow:
                 c = beat[0]
