@@ -193,6 +193,19 @@ def test_rule_bot_reasons_never_count_negative_tricks() -> None:
     assert "-" not in why and "about 0.0 tricks" in why
 
 
+def test_canadian_loner_partner_of_the_dealer_passes_saying_it_could_only_go_alone() -> None:
+    rules = Rules(canadian_loner=True)
+    # North deals the K♥; East passes; South, the dealer's partner, holds a middling hand.
+    h = HandState(rules, 0, deck_for(rules, 0, {2: ["TC", "QD", "QH", "JH", "KS"]}, "KH"))
+    play_until(h, 2, ["pass"])
+    view = h.view(2)
+    assert A.ORDER not in view.legal_actions
+    bot = RuleBasedBot()
+    assert bot.choose(view) == A.PASS
+    # Not "my partner picking up the K♥": ordering here means going alone.
+    assert bot.explain(view).startswith("I could only order hearts alone here")
+
+
 def test_stuck_dealer_names_its_best_suit() -> None:
     rules = Rules(stick_the_dealer=True)
     h = HandState(rules, 3, deck_for(rules, 3, {3: ["9C", "TC", "QS", "KS", "9D"]}, "KH"))

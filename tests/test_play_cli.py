@@ -166,6 +166,20 @@ def test_bidding_mistakes_are_explained_in_the_players_terms() -> None:
     child.expect(pexpect.EOF)
 
 
+def test_canadian_loner_order_is_explained_and_the_dealer_partner_label_reads_well() -> None:
+    # Seed 2: North, South's partner, deals; under the Canadian loner South may order only alone.
+    child = spawn("--canadian-loner", "--seed", "2")
+    child.expect(MOVE)
+    assert "North (partner, dealer) 5 cards" in flat(child)
+    assert "(partner) (dealer)" not in flat(child)
+    child.sendline("order")
+    child.expect(MOVE)
+    assert ("Canadian loner: the dealer's partner may order up only by going alone. Type 1 to "
+            "2 or one of: pass, order alone.") in flat(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
 def test_joker_up_card_asks_the_dealer_to_name_trump() -> None:
     # Seed 45 with the Joker deck: South deals and turns up the Joker.
     child = spawn("--deck", "25", "--seed", "45")

@@ -215,7 +215,7 @@ class RuleBasedBot:
                 f"With {name} as trump and {who}, I count about {est:.1f} tricks, "
                 f"enough to {verb}.")
         if A.PASS in legal:
-            if A.ORDER not in legal and est >= threshold:
+            if A.ORDER not in legal:  # Canadian loner: the dealer's partner orders only alone
                 return A.PASS, (
                     f"I could only order {name} alone here and my hand (about {alone_est:.1f} "
                     "tricks) is not strong enough.")

@@ -369,8 +369,12 @@ def _table_area(view: SeatView, ctx: TableContext) -> list[Text]:
         turn = view.current_player == s
         if turn:
             t.append(g.arrow + " ", style=TURN)
-        t.append(ctx.name(s), style=TURN if turn else "bold")
-        if s == view.dealer:
+        name = ctx.name(s)
+        dealer = s == view.dealer and name.endswith(")")
+        if dealer:  # "North (partner, dealer)", not "North (partner) (dealer)"
+            name = name[:-1] + ", dealer)"
+        t.append(name, style=TURN if turn else "bold")
+        if s == view.dealer and not dealer:
             t.append(" (dealer)", style=DIM)
         if s not in view.active:
             return t.append(" sits out", style=DIM)
