@@ -228,6 +228,32 @@ def test_penalized_renege_is_marked_and_a_failed_claim_is_explained() -> None:
     child.expect(pexpect.EOF)
 
 
+def test_replay_wording_for_one_finished_hand_and_a_single_player_winner(
+        tmp_path: Path) -> None:
+    partial = tmp_path / "partial.json"
+    child = spawn("--seed", "1")  # hand 1 ends after South's five cards; quit in hand 2
+    for _ in range(40):
+        i = child.expect([MOVE, NEXT])
+        if "hand 2" in flat(child) and i == 0:
+            break
+        child.sendline("" if i else "1")
+    child.sendline("quit")
+    child.expect(SAVE)
+    child.sendline(str(partial))
+    child.expect(pexpect.EOF)
+    rp = subprocess.run([EUCHRE, "replay", "-q", str(partial)], capture_output=True, text=True,
+                        check=False)
+    assert rp.stdout.startswith("In progress after 1 hand: "), rp.stdout
+    two = tmp_path / "two.json"
+    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--players", "2",
+                        "--target", "2", "--seed", "3", "--save", str(two)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    rp = subprocess.run([EUCHRE, "replay", "-q", str(two)], capture_output=True, text=True,
+                        check=False)
+    assert re.fullmatch(r"Final: Player 1 \d+, Player 2 \d+; Player [12] wins\n", rp.stdout)
+
+
 def test_quit_saves_and_resume_continues_the_same_position(tmp_path: Path) -> None:
     saved = tmp_path / "saved.json"
     child = spawn("--seed", "5")

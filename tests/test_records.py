@@ -318,7 +318,8 @@ def test_replay_command_shows_a_match_in_progress(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert f"Hand {len(m.finished) + 1} (in progress)" in done.stdout
     assert done.stdout.rstrip().splitlines()[-1].startswith(
-        f"In progress after {len(m.finished)} hands: Player 1 "
+        f"In progress after {len(m.finished)} hand{'' if len(m.finished) == 1 else 's'}: "
+        "Player 1 "
     )
 
 

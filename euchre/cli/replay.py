@@ -64,9 +64,11 @@ def describe_record(match: Match, verbose: bool = True) -> str:
             out.append(describe_hand(match.hand))
     score = ", ".join(f"{side_name(s, n)} {v}" for s, v in enumerate(match.scores))
     if match.winner is not None and match.winner >= 0:
-        out.append(f"Final: {score}; {side_name(match.winner, n)} win")
+        verb = "win" if n == 4 else "wins"  # "East-West win", "Player 2 wins"
+        out.append(f"Final: {score}; {side_name(match.winner, n)} {verb}")
     elif match.winner is not None:
         out.append(f"Final: {score}; no side scored")
     else:
-        out.append(f"In progress after {len(match.finished)} hands: {score}")
+        k = len(match.finished)
+        out.append(f"In progress after {k} hand{'' if k == 1 else 's'}: {score}")
     return "\n".join(out)
