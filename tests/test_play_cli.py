@@ -265,6 +265,15 @@ def test_quit_saves_and_resume_continues_the_same_position(tmp_path: Path) -> No
     before = screen_of(child)
     child.sendline("quit")
     child.expect(SAVE)
+    # The prompt says how to take the quit back, on one line of the 80-column screen.
+    prompt = plain(child.before.split("\n")[-1] + child.after)
+    assert prompt.startswith("Save first? File name (")
+    assert "c: keep playing" in prompt and cell_len(prompt) < 80, prompt
+    child.sendline("c")
+    child.expect(MOVE)
+    assert "Not quitting: the game goes on." in screen_of(child)
+    child.sendline("quit")
+    child.expect(SAVE)
     child.sendline(str(saved))
     child.expect(pexpect.EOF)
     child.close()

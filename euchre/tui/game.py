@@ -362,7 +362,7 @@ class TerminalGame:
                 message = wrap_text(Text(HELP))
                 continue
             if low in ("quit", "q", "exit"):
-                if self.offer_save("Save to resume later? "):
+                if self.offer_save("Save first? "):
                     return None
                 message = [Text("Not quitting: the game goes on.")]
                 continue
@@ -539,7 +539,8 @@ class TerminalGame:
 
     def offer_save(self, question: str, default: str | None = DEFAULT_SAVE) -> bool:
         """Ask for a file name and save; True when the caller may go on (saved or declined)."""
-        hint = f"Enter for {default}, n for no" if default else "Enter to skip"
+        # Fits one 80-column line with the default name, and says how to take back a 'quit'.
+        hint = f"Enter: {default}, n: no, c: keep playing" if default else "Enter to skip"
         while True:
             text = self._read(f"{question}File name ({hint}) > ").strip()
             if text.lower() in ("n", "no"):
