@@ -792,7 +792,10 @@ class HandState:
         other._restore(self._snapshot())
         return other
 
-    copy = clone
+    def copy(self) -> HandState:
+        """The same as :meth:`clone`, under the name ``copy`` users reach for. A def, not
+        ``copy = clone``: mypyc compiles such an alias into a class that cannot be built."""
+        return self.clone()
 
     def view(self, seat: int, scores: tuple[int, ...] = ()) -> SeatView:
         """What ``seat`` may know now: the only thing to hand a bot or a user interface."""

@@ -124,3 +124,20 @@ def test_match_first_dealer_must_be_a_seat_number(bad: object) -> None:
 def test_hand_dealer_must_be_a_seat_number_not_a_bool() -> None:
     with pytest.raises(IllegalActionError, match=r"dealer must be a seat 0\.\.3, not True"):
         HandState(Rules(), True, deck_cards(24))
+
+
+def test_core_classes_define_no_method_aliases_mypyc_cannot_compile() -> None:
+    # `copy = clone` in a class body compiles under mypyc ("unsupported default attribute
+    # value") but every HandState() then fails with KeyError 'clone', so the compiled core of
+    # `make bench-compiled` was broken. Each method must be its own def.
+    for cls in (HandState, Match):
+        for name, value in vars(cls).items():
+            if callable(value) and hasattr(value, "__name__") and not name.startswith("__"):
+                assert value.__name__ == name, f"{cls.__name__}.{name} aliases {value.__name__}"
+
+
+def test_hand_copy_is_an_independent_clone() -> None:
+    h = build([None] * 4, "AH")
+    c = h.copy()
+    act(c, "pass")
+    assert len(h.history) == 0 and len(c.history) == 1
