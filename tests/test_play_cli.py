@@ -201,6 +201,7 @@ def test_farmers_swap_is_offered_by_name_and_typed_as_swap() -> None:
     child.sendline("swap")  # the only swap on offer: no need to spell out the cards
     child.expect(MOVE)
     assert "Bidding: You swap" in flat(child)
+    assert "You swap 9♦ 9♥ 10♥ for the kitty" in flat(child)  # the player sees own cards
     child.sendeof()
     child.expect(pexpect.EOF)
 

@@ -128,8 +128,11 @@ def event_text(a: int, g: Glyphs, by_dealer: bool = False) -> Text:
         return Text("calls ").append_text(suit_text(a - A.CALL_BASE, g))
     if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
         return Text("calls ").append_text(suit_text(a - A.CALL_ALONE_BASE, g)).append(" alone")
-    if a >= A.SWAP_BASE:
-        return Text("swaps three low cards for the kitty")
+    if a >= A.SWAP_BASE:  # the player's own swap: which cards went (others' stay hidden)
+        t = Text("swaps")
+        for c in A.SWAP_SETS[a - A.SWAP_BASE]:
+            t.append(" ").append_text(card_text(c, g))
+        return t.append(" for the kitty")
     return Text(A.action_to_str(a))  # pragma: no cover
 
 
