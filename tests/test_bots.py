@@ -242,6 +242,21 @@ def test_rule_bot_leads_trump_as_maker() -> None:
     assert "trump" in bot.explain(view)
 
 
+def test_rule_bot_calls_a_singleton_lead_a_singleton_not_a_low_card() -> None:
+    rules = Rules()
+    # Seed 1's first hand: West orders clubs, South leads with Q♦ K♥ J♥ 9♥ K♠ (no trump).
+    hands = {2: ["QD", "KH", "JH", "9H", "KS"]}
+    h = HandState(rules, 1, deck_for(rules, 1, hands, "JC"))
+    play_until(h, 1, ["pass", "order"])  # South passes, West orders; East discards
+    h.apply_action(A.discard(h.view(1).hand[0]))
+    view = h.view(2)
+    assert view.phase == "play" and not view.current_trick
+    bot = RuleBasedBot()
+    assert bot.choose(view) == parse_card("QD")
+    assert bot.explain(view) == "I lead my singleton Q♦ to void myself in diamonds, so I can " \
+        "trump it later."
+
+
 def test_rule_bot_plays_low_under_its_partners_winning_card() -> None:
     rules = Rules()
     hands = {0: ["AC", "9S", "TS", "9D", "TD"], 1: ["9C", "QS", "KS", "QD", "KD"],

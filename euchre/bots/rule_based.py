@@ -436,6 +436,10 @@ class _Play:
             return c, f"I lead the {sym(c)}, the best card left in its suit."
         if offs:
             c = min(offs, key=lambda x: (self.suit_len(x), self.pw[x]))
+            if self.suit_len(c) == 1:
+                return c, (
+                    f"I lead my singleton {sym(c)} to void myself in "
+                    f"{SUIT_NAMES[self.eff[c]]}, so I can trump it later.")
             return c, f"I lead a low card, the {sym(c)}, from my shortest suit."
         c = trumps[0] if self.boss(trumps[0]) else trumps[-1]
         return c, f"I hold only trumps, so I lead the {sym(c)}."
