@@ -48,7 +48,10 @@ def first_dealer_by_black_jack(rules: Rules, rng: random.Random) -> tuple[int, l
 
 
 class Match:
-    """Hands until a side reaches ``rules.target`` (or one hand under ``single_hand``)."""
+    """Hands until a side reaches ``rules.target`` (or one hand under ``single_hand``).
+
+    ``winner`` is None while the match runs, then the winning side; -1 when a ``single_hand``
+    game ends with nobody scoring (all passed with stick the dealer off), OpenSpiel's draw."""
 
     def __init__(
         self,
