@@ -206,6 +206,20 @@ def test_canadian_loner_partner_of_the_dealer_passes_saying_it_could_only_go_alo
     assert bot.explain(view).startswith("I could only order hearts alone here")
 
 
+def test_two_handed_maker_leads_trump_against_one_defender() -> None:
+    rules = preset("two-handed")
+    # Seat 0 (eldest against dealer 1) orders hearts with two low trumps and leads.
+    h = HandState(rules, 1, deck_for(rules, 1, {0: ["TH", "9H", "AC", "KC", "AS"]}, "QH"))
+    play_until(h, 1, ["order"])
+    while h.cur == 1:  # the dealer takes (or declines) the up-card and discards
+        h.apply_action(RuleBasedBot().choose(h.view(1)))
+    view = h.view(0)
+    assert view.phase == "play" and view.maker == 0
+    bot = RuleBasedBot()
+    assert bot.choose(view) == parse_card("9H")
+    assert bot.explain(view).endswith("to pull the defender's trumps.")  # one defender
+
+
 def test_stuck_dealer_names_its_best_suit() -> None:
     rules = Rules(stick_the_dealer=True)
     h = HandState(rules, 3, deck_for(rules, 3, {3: ["9C", "TC", "QS", "KS", "9D"]}, "KH"))

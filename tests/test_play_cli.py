@@ -180,6 +180,29 @@ def test_canadian_loner_order_is_explained_and_the_dealer_partner_label_reads_we
     child.expect(pexpect.EOF)
 
 
+def test_hint_names_the_option_as_the_menu_does() -> None:
+    # Seed 16: South deals the 9♣ and, after three passes, would pick it up.
+    child = spawn("--seed", "16")
+    child.expect(MOVE)
+    child.sendline("hint")
+    child.expect(MOVE)
+    assert ("Hint: pick it up (option 2). With clubs as trump and me picking up the 9♣, I count "
+            "about 3.6 tricks, enough to pick it up.") in flat(child)
+    assert "2) pick it up" in flat(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
+def test_openspiel_alone_question_options_read_as_words() -> None:
+    from euchre import actions as A
+    from euchre.tui.render import UNICODE, action_text
+
+    assert action_text(A.GO_ALONE, UNICODE).plain == "go alone"
+    assert action_text(A.WITH_PARTNER, UNICODE).plain == "with partner"
+    for a in (A.GO_ALONE, A.WITH_PARTNER):  # what the menu shows can also be typed
+        assert A.action_from_str(action_text(a, UNICODE).plain) == a
+
+
 def test_joker_up_card_asks_the_dealer_to_name_trump() -> None:
     # Seed 45 with the Joker deck: South deals and turns up the Joker.
     child = spawn("--deck", "25", "--seed", "45")

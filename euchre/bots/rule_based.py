@@ -190,7 +190,7 @@ class RuleBasedBot:
             keep = -1 if view.rules.dealer_may_discard_upcard else up
             est, _ = best_discard([*hand, up], t, deck, keep=keep)
             alone_est = est
-            who = "picking up the " + sym(up)
+            who = "me picking up the " + sym(up)
         else:
             base = estimate(hand, t, deck)
             value = _card_value(up, t)
@@ -389,6 +389,7 @@ class _Play:
         else:
             self.allies = {me}
         self.maker_side = view.maker in self.allies
+        self.defenders = "defender's" if view.players == 2 else "defenders'"
 
     def boss(self, c: int) -> bool:
         """No outstanding card of its suit ranks higher."""
@@ -420,12 +421,12 @@ class _Play:
             if self.boss(top):
                 return top, (
                     f"I lead the {sym(top)}, the highest trump left, to draw the "
-                    "defenders' trumps.")
+                    f"{self.defenders} trumps.")
             if me == self.view.maker and len(trumps) >= 2:
                 low = trumps[-1]
                 return low, (
                     f"As maker I lead a low trump, the {sym(low)}, to pull the "
-                    "defenders' trumps.")
+                    f"{self.defenders} trumps.")
             if me != self.view.maker and not any(self.boss(c) for c in offs):
                 return top, (
                     f"My partner made trump, so I lead trump to help: the {sym(top)}.")

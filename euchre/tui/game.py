@@ -351,7 +351,8 @@ class TerminalGame:
             low = " ".join(text.lower().split())
             if low in ("hint", "h"):
                 a, why = self.adviser.decide(view)
-                t = Text("Hint: ", style="bold").append_text(action_text(a, self.g))
+                t = Text("Hint: ", style="bold").append_text(
+                    action_text(a, self.g, view.dealer == view.seat))  # as the menu says it
                 t.append(f" (option {legal.index(a) + 1}). {self.g_text(why)}")
                 message = wrap_text(t)
                 continue

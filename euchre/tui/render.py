@@ -96,6 +96,10 @@ def action_text(a: int, g: Glyphs, dealer_is_me: bool = False) -> Text:
         return Text("pick it up" if dealer_is_me else "order up")
     if a == A.ORDER_ALONE:
         return Text("pick up alone" if dealer_is_me else "order up alone")
+    if a == A.GO_ALONE:
+        return Text("go alone")
+    if a == A.WITH_PARTNER:
+        return Text("with partner")
     return Text(A.action_to_str(a))
 
 
