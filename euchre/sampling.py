@@ -227,18 +227,7 @@ class DealSampler:
                 forbidden[w] |= all_mask & ~LOW_MASK
             elif w != seat and a == A.MISDEAL:
                 forbidden[w] |= all_mask & ~nanf
-        cur = view.current_player
-        if view.phase == PHASE_NAMES[DECLARE] and cur != seat and 0 <= cur < n:
-            # The seat being asked now must hold a hand that offers a declaration.
-            if r.farmers_hand == "swap" and view.swapper < 0:
-                self.exact = False  # three low cards or more: a count, checked by the replay
-            else:
-                ok = 0
-                if r.farmers_hand == "redeal":
-                    ok |= LOW_MASK
-                if r.no_ace_no_face:
-                    ok |= nanf
-                forbidden[cur] |= all_mask & ~ok
+        # Every seat is asked about declarations, so being asked says nothing about a hand.
         for s in range(n):
             if s == seat and own & forbidden[s]:
                 raise ValueError("the seat's own hand breaks a void it showed")

@@ -404,7 +404,7 @@ class HandState:
         if p == CLAIM:
             return [A.PASS, A.CLAIM_RENEGE]
         if p == DECLARE:
-            return self._declarations(cur)
+            return self._declarations(cur) or [A.PASS]
         return []
 
     # -----------------------------------------------------------------------------------------
@@ -432,11 +432,14 @@ class HandState:
         return not hand & SUIT_PLAIN_MASK[self.upcard >> 3]
 
     def _declarers(self) -> tuple[int, ...]:
+        """Every seat from the dealer's left, when a declaration option is on.
+
+        Asking only the seats whose hands qualify would tell the table who holds a farmer's hand:
+        so everyone is asked, and a seat with nothing to declare can only pass (privately)."""
         r = self.rules
         if r.farmers_hand == "off" and not r.no_ace_no_face:
             return ()
-        order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
-        return tuple(s for s in order if self._declarations(s))
+        return tuple((self.dealer + 1 + i) % self.n for i in range(self.n))
 
     # -----------------------------------------------------------------------------------------
     # Applying actions
@@ -617,7 +620,7 @@ class HandState:
                 self.kitty = (*given, *self.kitty[3:])
                 self.swapper = seat
                 self.swap_given = given
-            rest = tuple(s for s in self.decl_queue[1:] if self._declarations(s))
+            rest = self.decl_queue[1:]
             self.decl_queue = rest
             if rest:
                 self.cur = rest[0]

@@ -112,13 +112,31 @@ def test_farmers_hand_redeal_a_hand_of_nines_and_tens_may_call_a_redeal() -> Non
 def test_farmers_hand_redeal_is_declared_before_bidding_and_may_be_declined() -> None:
     h = build([None, "9C TC 9D TD 9S", None, None], "AH", rules=Rules(farmers_hand="redeal"))
     act(h, "pass")
+    while h.phase == DECLARE:  # the other seats are asked too; none of them qualifies
+        assert h.legal_actions() == [A.PASS]
+        act(h, "pass")
     assert h.phase == BID1 and h.current_player == E
     assert A.FARMER not in h.legal_actions()
 
 
 def test_farmers_hand_redeal_needs_only_low_cards() -> None:
     h = build([None, "9C TC 9D TD JS", None, None], "AH", rules=Rules(farmers_hand="redeal"))
-    assert h.phase == BID1  # nobody qualifies, nobody is asked
+    assert h.phase == DECLARE and h.current_player == E
+    assert h.legal_actions() == [A.PASS]  # a Jack spoils it: East may only pass
+
+
+def test_every_seat_is_asked_to_declare_so_being_asked_reveals_nothing() -> None:
+    """Asking only qualifying hands would tell the table who holds a farmer's hand: every seat
+    is asked in turn from the dealer's left, and a pass is seen only by the seat that made it."""
+    h = build([None, None, "9C TC 9D TD 9S", None], "AH", rules=Rules(farmers_hand="redeal"))
+    asked = []
+    while h.phase == DECLARE:
+        asked.append(h.current_player)
+        act(h, "pass")
+    assert asked == [E, S, W, N]
+    assert h.phase == BID1
+    for seat in (N, E, W):
+        assert all(who == seat for who, _ in h.view(seat).history)
 
 
 def test_farmers_hand_swap_three_low_cards_for_the_face_down_kitty() -> None:
@@ -131,6 +149,9 @@ def test_farmers_hand_swap_three_low_cards_for_the_face_down_kitty() -> None:
     assert h.hands[E] == mask("AS KS JC JD JS")
     assert sorted(h.kitty) == sorted(cards("9C TC 9D"))
     assert h.swapper == E
+    while h.phase == DECLARE:  # the kitty is used: the others may only pass
+        assert h.legal_actions() == [A.PASS]
+        act(h, "pass")
     assert h.phase == BID1
 
 
@@ -145,8 +166,13 @@ def test_farmers_hand_swap_needs_three_low_cards() -> None:
     rules = Rules(farmers_hand="swap")
     h = build(["AC KC QC AD KD", "9C TC AS KS QS", "JC JD AH KH QH", "JS TS JH 9H TH"], "QD",
               rules=rules)
-    # Only West holds three low cards (10♠ 9♥ 10♥).
-    assert h.phase == DECLARE and h.current_player == W
+    # Only West holds three low cards (10♠ 9♥ 10♥): East and South may only pass.
+    for seat in (E, S):
+        assert h.phase == DECLARE and h.current_player == seat
+        assert h.legal_actions() == [A.PASS]
+        act(h, "pass")
+    assert h.current_player == W
+    assert A.swap(cards("TS 9H TH")) in h.legal_actions()
 
 
 def test_farmers_hand_swap_is_private_to_the_swapper() -> None:
@@ -166,7 +192,11 @@ def test_farmers_hand_only_one_swap_per_hand() -> None:
     h = build(["9H TH 9S AC KC", "9C TC 9D AS KS", None, None], "AH", rules=rules)
     assert h.current_player == E
     act(h, "swap 9C TC 9D")
-    # North also held three low cards but the kitty has been used: bidding starts.
+    # North also holds three low cards but the kitty has been used: North may only pass.
+    while h.current_player != N:
+        act(h, "pass")
+    assert h.phase == DECLARE and h.legal_actions() == [A.PASS]
+    act(h, "pass")
     assert h.phase == BID1
 
 
@@ -183,12 +213,12 @@ def test_no_ace_no_face_no_trump_may_call_a_misdeal() -> None:
 
 def test_no_ace_no_face_no_trump_a_card_of_the_upcard_suit_is_a_trump() -> None:
     h = build([None, "9C TC 9D TD 9H", None, None], "AH", rules=Rules(no_ace_no_face=True))
-    assert h.phase == BID1
+    assert h.current_player == E and h.legal_actions() == [A.PASS]
 
 
 def test_no_ace_no_face_no_trump_a_face_card_spoils_it() -> None:
     h = build([None, "9C TC 9D TD QS", None, None], "AH", rules=Rules(no_ace_no_face=True))
-    assert h.phase == BID1
+    assert h.current_player == E and h.legal_actions() == [A.PASS]
 
 
 # -------------------------------------------------------------------------------------------
