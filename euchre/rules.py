@@ -35,7 +35,8 @@ class Scoring:
     renege: int = 2
     """A proven renege: the other side scores this."""
     renege_lone: int = 4
-    """A proven renege by defenders that defeated a lone hand."""
+    """A proven renege by the defenders of a lone hand that then failed to take all five tricks
+    (the seeds' "a renege that defeated a lone hand")."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
