@@ -216,6 +216,21 @@ def test_joker_up_card_asks_the_dealer_to_name_trump() -> None:
     child.expect(pexpect.EOF)
 
 
+def test_nothing_to_declare_is_not_asked_nor_shown_as_bids() -> None:
+    # Seed 1 with farmer's hands on: South (Q♦ K♥ J♥ 9♥ K♠) has nothing to declare, so the
+    # first question is the bid, and nobody's declaration pass reads like a bid.
+    child = spawn("--farmers-hand", "swap", "--seed", "1")
+    child.expect(MOVE)
+    assert "Order up the up-card?" in flat(child) and "Declare" not in flat(child)
+    assert "Bidding: none yet" in flat(child)
+    child.sendline("pass")
+    child.expect(MOVE)
+    assert re.search(r"Bidding: You pass · W order · E discard", flat(child)), flat(child)
+    assert "North passes" not in flat(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
 def test_farmers_swap_is_offered_by_name_and_typed_as_swap() -> None:
     # Seed 3 with the farmer's swap: South holds 9♦ 10♥ 9♥ and may swap them.
     child = spawn("--farmers-hand", "swap", "--seed", "3")

@@ -196,13 +196,24 @@ class TerminalGame:
         while not m.is_terminal():
             seat = m.current_player
             before = m.hand
-            if seat == self.human:
-                action = self.ask(before)
-                if action is None:
+            # With farmer's hands or no-ace-no-face on, every seat is asked before the bidding
+            # (so being asked reveals nothing); a hand with nothing to declare can only pass,
+            # which the player is not made to type, and which is not news worth a line.
+            declaring = before.phase_name == "declare"
+            if declaring and m.legal_actions() == [A.PASS]:
+                action = A.PASS
+            elif seat == self.human:
+                asked = self.ask(before)
+                if asked is None:
                     return 0
+                action = asked
             else:
                 action = self.bots[seat].choose(m.hand.view(seat))
             m.apply_action(action)
+            if declaring and action == A.PASS:
+                # Every declaration pass alike: a line only for seats that had a choice would
+                # tell the table who held a farmer's hand.
+                continue
             self.after_action(seat, action, before)
             if m.hand is not before or m.is_terminal():
                 self.end_of_hand(before)

@@ -255,7 +255,15 @@ def hand_line(view: SeatView, g: Glyphs) -> Text:
 def bidding_line(view: SeatView, ctx: TableContext) -> Text:
     g = ctx.glyphs
     parts: list[Text] = []
+    r = view.rules
+    # With declarations on every seat is asked first; the view keeps only this seat's own
+    # answer (and swaps), and a pass there is no bid.
+    own_declaration = r.farmers_hand != "off" or r.no_ace_no_face
     for seat, a in view.history:
+        if own_declaration and seat == view.seat:
+            own_declaration = False
+            if a == A.PASS:
+                continue
         if A.is_play(a):
             continue
         ph = Text(ctx.short(seat) + " ", style="bold")
