@@ -58,6 +58,13 @@ PHASE_NAMES: Final = (
     "declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend", "play", "claim", "over",
 )
 
+#: What the player to act is asked to do in each phase, for error messages.
+PHASE_TASKS: Final = (
+    "declare before bidding", "order up or pass", "name trump or pass",
+    "take or decline the up-card", "discard", "decide whether to go alone",
+    "decide whether to defend alone", "play a card", "claim a renege or pass", "",
+)
+
 # Outcomes of a finished hand
 SCORED: Final = "scored"
 THROWN_IN: Final = "thrown_in"
@@ -835,7 +842,9 @@ class HandState:
             elif EFFECTIVE_SUIT[self.trump][action] == self.trump:
                 extra = f"; {card_symbol(action)} is a trump"
             return f"must follow {sym}: you hold {held}{extra}"
-        doing = PHASE_NAMES[self.phase]
+        doing = "name trump" if self.upcard == JOKER and self.phase == BID1 else (
+            PHASE_TASKS[self.phase]
+        )
         why = self._rule_against(action)
         return f"{label} is not allowed now ({who} to {doing}){why}; allowed: {allowed}"
 

@@ -94,8 +94,8 @@ def test_every_illegal_action_in_every_phase_leaves_the_state_unchanged() -> Non
 def test_illegal_bid_message_lists_what_is_allowed() -> None:
     h = build([None] * 4, "AH")
     with pytest.raises(IllegalActionError,
-                       match=r"call H is not allowed now \(East to bid1\); allowed: pass, "
-                             r"order, order alone"):
+                       match=r"call H is not allowed now \(East to order up or pass\); "
+                             r"allowed: pass, order, order alone"):
         h.apply_action(A.CALL_BASE + 2)
 
 

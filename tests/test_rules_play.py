@@ -298,7 +298,7 @@ def test_playing_a_card_not_held_is_refused() -> None:
 
 def test_actions_out_of_turn_or_phase_are_refused() -> None:
     h = build([None] * 4, "9H")
-    with pytest.raises(IllegalActionError, match=r"not allowed now \(East to bid1\)"):
+    with pytest.raises(IllegalActionError, match=r"not allowed now \(East to order up or pass\)"):
         h.apply_action(A.DISCARD_BASE + parse_card("9H"))
     with pytest.raises(IllegalActionError):
         h.apply_action(parse_card("9H"))
