@@ -18,7 +18,7 @@ EUCHRE = str(Path(sys.executable).parent / "euchre")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 CLEAR = "\x1b[2J"
 
-MOVE = r"Your move \(1-(\d+), hint, last, help, quit\) > "
+MOVE = r"Your move \((?:1-)?(\d+), hint, last, help, quit\) > "
 NEXT = r"Press Enter for the next hand > "
 SAVE = r"File name \([^)]*\) > "
 

@@ -357,7 +357,8 @@ class TerminalGame:
             if not self.live:
                 self.out("")
             self.draw(view, ctx)
-            text = self._read(f"Your move (1-{len(legal)}, hint, last, help, quit) > ")
+            numbers = "1" if len(legal) == 1 else f"1-{len(legal)}"
+            text = self._read(f"Your move ({numbers}, hint, last, help, quit) > ")
             recent = []
             low = " ".join(text.lower().split())
             if low in ("hint", "h"):
