@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, Final
 
@@ -88,6 +89,54 @@ HIGH_MASK: Final = mask_of(card(s, r) for s in SUITS for r in (JACK, QUEEN, KING
 )
 
 
+_BidTables = tuple[
+    tuple[int, ...],  # round one
+    tuple[int, ...],  # round one, the dealer's partner under the Canadian loner
+    tuple[int, ...],  # round one under a turned-up Joker (the dealer names trump)
+    tuple[tuple[int, ...], ...],  # round two, by turned-down suit
+    tuple[tuple[int, ...], ...],  # round two for the dealer, by turned-down suit
+    bool,  # the Canadian loner applies
+]
+_BID_TABLES: dict[int, tuple[Rules, _BidTables]] = {}
+
+
+def _bid_tables(rules: Rules) -> _BidTables:
+    """The bids each seat may make under ``rules``, worked out once per rules object.
+
+    Bidding asks for legal actions twice a decision (to list them, then to check the choice);
+    these few tuples turn both into a lookup. Keyed by identity (hashing a dataclass of every
+    option costs more than the work it saves), with the rules kept alive in the entry."""
+    hit = _BID_TABLES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    with_bid = bool(rules.going_alone) and rules.alone_timing == "with_bid"
+    round_one = (A.PASS, A.ORDER, *((A.ORDER_ALONE,) if with_bid else ()))
+    canadian = rules.canadian_loner and rules.players == 4
+    canadian_one = (A.PASS, *((A.ORDER_ALONE,) if rules.going_alone else ()))
+    joker = tuple(A.CALL_BASE + s for s in SUITS) + (
+        tuple(A.CALL_ALONE_BASE + s for s in SUITS) if with_bid else ()
+    )
+
+    def round_two(dead: int, may_pass: bool) -> tuple[int, ...]:
+        calls = [A.CALL_BASE + s for s in SUITS if s != dead]
+        if with_bid:
+            calls += [A.CALL_ALONE_BASE + s for s in SUITS if s != dead]
+        return (A.PASS, *calls) if may_pass else tuple(calls)
+
+    tables: _BidTables = (
+        round_one,
+        canadian_one,
+        joker,
+        tuple(round_two(d, True) for d in SUITS),
+        tuple(round_two(d, not rules.stick_the_dealer) for d in SUITS),
+        canadian,
+    )
+    if len(_BID_TABLES) > 256:
+        _BID_TABLES.clear()
+    _BID_TABLES[id(rules)] = (rules, tables)
+    return tables
+
+
 def _as_action(action: object) -> int:
     """Accept integer-like actions (numpy ints from RL code) as plain ints; refuse the rest."""
     if isinstance(action, bool):
@@ -139,6 +188,7 @@ class HandState:
     """A single deal, from the declarations before bidding to the score."""
 
     __slots__ = (
+        "_bids",
         "_prevent",
         "_stack",
         "_strength",
@@ -219,6 +269,7 @@ class HandState:
     history: list[tuple[int, int]]
     outcome: str | None
     points: tuple[int, ...]
+    _bids: _BidTables
     _prevent: bool
     _stack: list[tuple[Any, ...]]
     _strength: tuple[tuple[int, ...], ...]
@@ -292,6 +343,7 @@ class HandState:
         self.bid_start = 0
         self._stack = []
         self._prevent = rules.renege == "prevent"
+        self._bids = _bid_tables(rules)
         self._strength = STRENGTH[0]
         self._suit_mask = SUIT_MASK[NO_TRUMP]
         self.decl_queue = self._declarers()
@@ -368,35 +420,21 @@ class HandState:
                 if follow:
                     hand = follow
             return cards_of(hand)
-        return self._legal_non_play()
+        return list(self._legal_non_play())
 
-    def _legal_non_play(self) -> list[int]:
+    def _legal_non_play(self) -> Sequence[int]:
         r = self.rules
         p = self.phase
         cur = self.cur
         if p == BID1:
+            bids = self._bids
             if self.upcard == JOKER:
-                # A turned-up Joker: the dealer names trump (002).
-                out = [A.CALL_BASE + s for s in SUITS]
-                if r.going_alone and r.alone_timing == "with_bid":
-                    out += [A.CALL_ALONE_BASE + s for s in SUITS]
-                return out
-            out = [A.PASS]
-            canadian = r.canadian_loner and self.n == 4 and cur == (self.dealer + 2) % 4
-            if not canadian:
-                out.append(A.ORDER)
-            if r.going_alone and (r.alone_timing == "with_bid" or canadian):
-                out.append(A.ORDER_ALONE)
-            return out
+                return bids[2]  # a turned-up Joker: the dealer names trump (002)
+            if bids[5] and cur == (self.dealer + 2) % 4:
+                return bids[1]  # Canadian loner: the dealer's partner orders only alone
+            return bids[0]
         if p == BID2:
-            out = []
-            if not (r.stick_the_dealer and cur == self.dealer):
-                out.append(A.PASS)
-            dead = self.upcard >> 3
-            out += [A.CALL_BASE + s for s in SUITS if s != dead]
-            if r.going_alone and r.alone_timing == "with_bid":
-                out += [A.CALL_ALONE_BASE + s for s in SUITS if s != dead]
-            return out
+            return (self._bids[4] if cur == self.dealer else self._bids[3])[self.upcard >> 3]
         if p == DISCARD:
             hand = self.hands[cur]
             if not r.dealer_may_discard_upcard:
@@ -474,7 +512,8 @@ class HandState:
                 if self._prevent:
                     raise IllegalActionError(self.explain_illegal(action))
                 self.reneges.append((seat, len(self.tricks), action))
-        self.history.append((seat, action))
+        entry = (seat, action)
+        self.history.append(entry)
         self.hands[seat] = hand ^ bit
         if not trick:
             led = EFFECTIVE_SUIT[self.trump][action]
@@ -482,20 +521,27 @@ class HandState:
             self.leader = seat
             self.win_seat = seat
             self.win_str = self._strength[led][action]
-            self.trick = ((seat, action),)
+            self.trick = (entry,)
             self.cur = self.nxt[seat]
             return
-        led = self.led
-        st = self._strength[led][action]
+        st = self._strength[self.led][action]
         if st > self.win_str:
             self.win_str = st
             self.win_seat = seat
-        trick = (*trick, (seat, action))
-        if len(trick) == len(self.active):
-            self._end_trick(trick)
-        else:
+        trick = (*trick, entry)
+        if len(trick) != len(self.active):
             self.trick = trick
             self.cur = self.nxt[seat]
+            return
+        winner = self.win_seat
+        tricks = self.tricks
+        tricks.append((self.leader, trick, winner))
+        self.tricks_won[winner] += 1
+        self.trick = ()
+        if len(tricks) == 5:
+            self._end_of_play()
+        else:
+            self.cur = winner
 
     def push(self, action: int) -> None:
         """Apply ``action`` after saving a snapshot that :meth:`pop` restores."""
@@ -514,16 +560,6 @@ class HandState:
         action: int = self.history[snap[0]][1]
         self._restore(snap)
         return action
-
-    def _end_trick(self, trick: tuple[tuple[int, int], ...]) -> None:
-        winner = self.win_seat
-        self.tricks.append((self.leader, trick, winner))
-        self.tricks_won[winner] += 1
-        self.trick = ()
-        if len(self.tricks) == 5:
-            self._end_of_play()
-        else:
-            self.cur = winner
 
     def _apply_other(self, seat: int, a: int) -> None:
         p = self.phase
