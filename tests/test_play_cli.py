@@ -398,6 +398,18 @@ def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
     assert "Hand 1:" in r.stdout and "Trick 1:" in r.stdout and "Game over:" in r.stdout
 
 
+def test_watch_save_to_an_unwritable_path_fails_with_status_1(tmp_path: Path) -> None:
+    target = tmp_path / "no-such-dir" / "game.json"
+    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3", "--seed",
+                        "9", "--save", str(target)], capture_output=True, text=True, check=False)
+    assert r.returncode == 1
+    assert "Could not save" in r.stdout and "Traceback" not in r.stderr
+    ok = tmp_path / "game.json"
+    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3", "--seed",
+                        "9", "--save", str(ok)], capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and ok.exists()
+
+
 def test_invalid_rule_combination_prints_the_engine_message_and_exits_2() -> None:
     r = subprocess.run([EUCHRE, "play", "--players", "2", "--defend-alone"],
                        capture_output=True, text=True, check=False)

@@ -219,8 +219,8 @@ class TerminalGame:
                 self.end_of_hand(before)
                 if not m.is_terminal():
                     self.announce_hand()
-        self.end_of_game()
-        return 0
+        # A record asked for with --save that could not be written is a failed run.
+        return 0 if self.end_of_game() else 1
 
     def announce_hand(self) -> None:
         h = self.match.hand
@@ -529,7 +529,7 @@ class TerminalGame:
             f"{self.side_long(s)} {v}" for s, v in enumerate(self.match.scores)))
         return [*wrap_text(t), score]
 
-    def end_of_game(self) -> None:
+    def end_of_game(self) -> bool:
         m = self.match
         w = m.winner
         if w is None or w < 0:
@@ -545,10 +545,10 @@ class TerminalGame:
         t.append(" " + "-".join(str(v) for v in m.scores) + ".")
         self.say(t)
         if self.settings.save_path:
-            self.save(self.settings.save_path)
-        elif self.human is not None:
-            self.offer_save("Save this game as a record? ",
-                            default=None)
+            return self.save(self.settings.save_path)
+        if self.human is not None:
+            self.offer_save("Save this game as a record? ", default=None)
+        return True
 
     def offer_save(self, question: str, default: str | None = DEFAULT_SAVE) -> bool:
         """Ask for a file name and save; True when the caller may go on (saved or declined)."""
