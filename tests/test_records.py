@@ -368,3 +368,4 @@ def test_replay_command_missing_file_exits_2(tmp_path: Path) -> None:
     assert done.stderr.strip() == (
         f"euchre replay: cannot read {path}: No such file or directory"
     )
+

@@ -41,6 +41,17 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_seconds(text: str) -> float:
+    """A measurement time: a finite number of seconds worth measuring."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.1 <= value <= 3600:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be between 0.1 and 3600 seconds, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="euchre",
@@ -60,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bp = sub.add_parser("bench", help="measure speed against a named peer in the same run")
     bp.add_argument("what", choices=["engine"], help="engine: random full hands per second")
-    bp.add_argument("--seconds", type=float, default=5.0, help="time per measurement (5)")
+    bp.add_argument("--seconds", type=_positive_seconds, default=5.0,
+                    help="time per measurement, 0.1 to 3600 (5)")
     bp.add_argument("--preset", choices=sorted(PRESETS), default="standard",
                     help="rules preset for our engine (standard)")
     bp.add_argument("--seed", type=int, default=0, help="random seed (0)")

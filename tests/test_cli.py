@@ -1,0 +1,29 @@
+"""The `euchre` command's own argument checks (play and replay have files of their own)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+EUCHRE = Path(sys.executable).parent / "euchre"
+
+
+def test_bench_refuses_a_measurement_time_that_is_not_a_positive_number() -> None:
+    for bad in ("-1", "0", "nan", "inf", "abc"):
+        r = subprocess.run([EUCHRE, "bench", "engine", "--seconds", bad],
+                           capture_output=True, text=True, check=False)
+        assert r.returncode == 2, bad
+        assert "--seconds" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bench_engine_reports_hands_per_second_and_the_peer() -> None:
+    r = subprocess.run([EUCHRE, "bench", "engine", "--seconds", "0.2"],
+                       capture_output=True, text=True, check=True)
+    assert "hands/s" in r.stdout
+    assert "OpenSpiel" in r.stdout  # measured or said to be missing, never silently skipped
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    r = subprocess.run([EUCHRE, "bogus"], capture_output=True, text=True, check=False)
+    assert r.returncode == 2 and "invalid choice" in r.stderr
