@@ -465,3 +465,12 @@ def test_rules_flags_map_onto_the_engine_options() -> None:
     cut = build_rules(build_parser().parse_args(["play", "--players", "3"]))
     assert cut.players == 3 and not cut.going_alone
     assert build_rules(build_parser().parse_args(["play"])) == euchre.Rules()
+
+
+def test_resume_from_a_binary_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "game.json"
+    bad.write_bytes(b"\xff\xfe\x00binary")
+    r = subprocess.run([EUCHRE, "play", "--resume", str(bad)], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 1 and "is not a saved game: not UTF-8 text" in r.stderr
+    assert "Traceback" not in r.stderr

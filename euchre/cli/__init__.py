@@ -5,30 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from euchre.errors import EuchreError
 from euchre.rules import PRESETS
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from euchre.cli.replay import describe_record
-    from euchre.record import from_json
+    from euchre.cli.replay import RecordFileError, describe_record, read_record_file
 
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except OSError as exc:
-        print(f"euchre replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"euchre replay: {args.file} is not a valid record: not UTF-8 text (a record is "
-              "JSON)", file=sys.stderr)
-        return 1
-    try:
-        match = from_json(text)
-    except EuchreError as exc:
-        print(f"euchre replay: {args.file} is not a valid record: {exc}", file=sys.stderr)
-        return 1
+        match, _ = read_record_file(args.file)
+    except RecordFileError as exc:
+        print(f"euchre replay: {exc}", file=sys.stderr)
+        return exc.status
     print(describe_record(match, verbose=not args.quiet))
     return 0
 

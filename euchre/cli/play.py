@@ -12,10 +12,9 @@ import contextlib
 import shutil
 import sys
 from dataclasses import fields, replace
-from pathlib import Path
 from typing import Any
 
-from euchre.errors import EuchreError, RulesError
+from euchre.errors import RulesError
 from euchre.match import Match
 from euchre.rules import PRESETS, Rules, Scoring, preset
 
@@ -140,7 +139,7 @@ def _seats(rules: Rules, args: argparse.Namespace) -> list[str]:
 def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from euchre.record import from_json
+    from euchre.cli.replay import RecordFileError, read_record_file
     from euchre.tui import HUMAN, GameSettings, TerminalGame, seats_from_record
 
     # "nan" and "inf" parse as floats; a sleep of either fails (or never ends) mid-game.
@@ -150,15 +149,10 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
     if args.resume:
         try:
-            text = Path(args.resume).read_text(encoding="utf-8")
-        except OSError as exc:
-            print(f"euchre play: cannot read {args.resume}: {exc.strerror}", file=sys.stderr)
-            return 2
-        try:
-            match = from_json(text)
-        except EuchreError as exc:
-            print(f"euchre play: {args.resume} is not a saved game: {exc}", file=sys.stderr)
-            return 1
+            match, text = read_record_file(args.resume, "is not a saved game")
+        except RecordFileError as exc:
+            print(f"euchre play: {exc}", file=sys.stderr)
+            return exc.status
         rules = match.rules
         seats = seats_from_record(text, rules.players) or _seats(rules, args)
         if args.watch:

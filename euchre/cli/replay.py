@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from euchre.actions import action_label
 from euchre.cards import SUIT_SYMBOLS, card_symbol, cards_of, sort_hand
+from euchre.errors import EuchreError
 from euchre.match import FinishedHand, Match
+from euchre.record import from_json
 from euchre.state import HandState, seat_name
 
 
@@ -72,3 +76,28 @@ def describe_record(match: Match, verbose: bool = True) -> str:
         k = len(match.finished)
         out.append(f"In progress after {k} hand{'' if k == 1 else 's'}: {score}")
     return "\n".join(out)
+
+
+class RecordFileError(Exception):
+    """A record file that cannot be used: the message to print and the exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def read_record_file(path: str, invalid: str = "is not a valid record") -> tuple[Match, str]:
+    """Read and replay a record file; the match and the file's text (for extra keys).
+
+    Unreadable files are status 2 (a usage problem), bad contents status 1; ``invalid`` words
+    the second case for the command at hand ("is not a saved game")."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordFileError(f"cannot read {path}: {exc.strerror}", 2) from None
+    except UnicodeDecodeError:
+        raise RecordFileError(f"{path} {invalid}: not UTF-8 text (a record is JSON)", 1) from None
+    try:
+        return from_json(text), text
+    except EuchreError as exc:
+        raise RecordFileError(f"{path} {invalid}: {exc}", 1) from None
