@@ -49,10 +49,6 @@ def same_colour(suit: int) -> int:
     return 3 - suit
 
 
-def is_red(suit: int) -> bool:
-    return suit in (DIAMONDS, HEARTS)
-
-
 def deck_cards(size: int) -> tuple[int, ...]:
     """The cards of a 24-, 25- (with Joker) or 32-card deck, in id order."""
     if size not in (24, 25, 32):
@@ -159,10 +155,6 @@ def cards_of(mask: int) -> list[int]:
     if mask < 2048:
         return list(_CHUNK0[mask])
     return [*_CHUNK0[mask & 2047], *_CHUNK1[(mask >> 11) & 2047], *_CHUNK2[mask >> 22]]
-
-
-def count(mask: int) -> int:
-    return mask.bit_count()
 
 
 # ---------------------------------------------------------------------------------------------

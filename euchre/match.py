@@ -153,9 +153,5 @@ class Match:
         return leaders[0]  # pragma: no cover
 
     @property
-    def last_hand(self) -> FinishedHand | None:
-        return self.finished[-1] if self.finished else None
-
-    @property
     def hands_played(self) -> int:
         return sum(1 for f in self.finished if f.outcome not in (THROWN_IN, MISDEAL_REDEAL))

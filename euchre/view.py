@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, SUIT_MASK, cards_of, sort_hand
+from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, cards_of
 from euchre.rules import Rules
 
 HIDDEN_DISCARD = -1
@@ -97,14 +97,6 @@ class SeatView:
                 if eff[c] != led:
                     out.setdefault(seat, set()).add(led)
         return out
-
-    def follow_mask(self) -> int:
-        if not self.current_trick:
-            return 0
-        return SUIT_MASK[self.trump][self.led_suit]
-
-    def hand_cards_sorted(self) -> list[int]:
-        return sort_hand(self.hand, self.trump)
 
 
 def public_history(history: list[tuple[int, int]], seat: int) -> tuple[tuple[int, int], ...]:
