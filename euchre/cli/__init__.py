@@ -1,35 +1,29 @@
-"""The ``euchre`` command: play, watch, replay, bench. A thin client of the library."""
+"""The ``euchre`` command. A thin client of the library: each subcommand is one module of this
+package with a ``register(subparsers)`` function, so adding a command touches one line here.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from euchre.rules import PRESETS
+#: Subcommand modules, in the order ``euchre --help`` lists them: ``euchre.cli.<name>``, each
+#: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
+COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench")
 
+#: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
+BENCH_MODULES: tuple[str, ...] = ("engine",)
 
-def _replay(args: argparse.Namespace) -> int:
-    from euchre.cli.replay import RecordFileError, describe_record, read_record_file
-
-    try:
-        match, _ = read_record_file(args.file)
-    except RecordFileError as exc:
-        print(f"euchre replay: {exc}", file=sys.stderr)
-        return exc.status
-    print(describe_record(match, verbose=not args.quiet))
-    return 0
-
-
-def _bench(args: argparse.Namespace) -> int:
-    from euchre.cli.bench import run_engine_bench
-
-    if args.what == "engine":
-        print(run_engine_bench(args.seconds, args.preset, args.seed))
-    return 0
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    Subparsers = argparse._SubParsersAction
 
 
-def _positive_seconds(text: str) -> float:
+def positive_seconds(text: str) -> float:
     """A measurement time: a finite number of seconds worth measuring."""
     try:
         value = float(text)
@@ -46,25 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Euchre: play in the terminal, replay records, measure speed.",
     )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    from euchre.cli.play import add_play_arguments
-
-    play = sub.add_parser("play", help="play a game in the terminal (or --watch the computer)")
-    add_play_arguments(play)
-
-    rp = sub.add_parser("replay", help="validate a game record and print its hands and score")
-    rp.add_argument("file", help="a JSON record written by 'euchre play' or the library")
-    rp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
-    rp.set_defaults(func=_replay)
-
-    bp = sub.add_parser("bench", help="measure speed against a named peer in the same run")
-    bp.add_argument("what", choices=["engine"], help="engine: random full hands per second")
-    bp.add_argument("--seconds", type=_positive_seconds, default=5.0,
-                    help="time per measurement, 0.1 to 3600 (5)")
-    bp.add_argument("--preset", choices=sorted(PRESETS), default="standard",
-                    help="rules preset for our engine (standard)")
-    bp.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    bp.set_defaults(func=_bench)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"euchre.cli.{name}").register(sub)
     return p
 
 

@@ -14,6 +14,7 @@ import sys
 from dataclasses import fields, replace
 from typing import Any
 
+from euchre.cli import Subparsers
 from euchre.errors import RulesError
 from euchre.match import Match
 from euchre.rules import PRESETS, Rules, Scoring, preset
@@ -31,6 +32,11 @@ _BOOL_FLAGS: dict[str, str] = {
     "defend_alone_vs_partners": "OpenSpiel: defenders may defend alone against a pair too",
     "single_hand": "OpenSpiel: one hand is the whole game",
 }
+
+
+def register(sub: Subparsers) -> None:
+    play = sub.add_parser("play", help="play a game in the terminal (or --watch the computer)")
+    add_play_arguments(play)
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
 from pathlib import Path
 
 from euchre.actions import action_label
 from euchre.cards import SUIT_SYMBOLS, card_symbol, cards_of, sort_hand
+from euchre.cli import Subparsers
 from euchre.errors import EuchreError
 from euchre.match import FinishedHand, Match
 from euchre.record import from_json
@@ -101,3 +104,20 @@ def read_record_file(path: str, invalid: str = "is not a valid record") -> tuple
         return from_json(text), text
     except EuchreError as exc:
         raise RecordFileError(f"{path} {invalid}: {exc}", 1) from None
+
+
+def register(sub: Subparsers) -> None:
+    rp = sub.add_parser("replay", help="validate a game record and print its hands and score")
+    rp.add_argument("file", help="a JSON record written by 'euchre play' or the library")
+    rp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
+    rp.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        match, _ = read_record_file(args.file)
+    except RecordFileError as exc:
+        print(f"euchre replay: {exc}", file=sys.stderr)
+        return exc.status
+    print(describe_record(match, verbose=not args.quiet))
+    return 0
