@@ -8,6 +8,7 @@ from euchre import actions
 from euchre.actions import action_from_str, action_label, action_to_str
 from euchre.cards import (
     JOKER,
+    CardParseError,
     card_str,
     card_symbol,
     cards_of,
@@ -26,6 +27,7 @@ __all__ = [
     "JOKER",
     "PRESETS",
     "TERMINAL",
+    "CardParseError",
     "EuchreError",
     "FinishedHand",
     "HandState",

@@ -36,7 +36,7 @@ from euchre.cards import (
     parse_suit,
     suit_str,
 )
-from euchre.errors import NotationError
+from euchre.errors import NotationError, quote
 
 PLAY_BASE = 0
 DISCARD_BASE = 40
@@ -134,6 +134,8 @@ _PARSE_WORDS = {**{w: a for a, w in _WORDS.items()}, **_ALIASES}
 
 def action_to_str(a: int) -> str:
     """The canonical ASCII text of an action: what records store."""
+    if isinstance(a, bool) or not isinstance(a, int):
+        raise NotationError(f"an action is an integer id (0..{NUM_ACTIONS - 1}), not {quote(a)}")
     if 0 <= a <= 32:
         return "play " + card_str(a)
     if DISCARD_BASE <= a <= DISCARD_BASE + 32:
@@ -146,11 +148,13 @@ def action_to_str(a: int) -> str:
         return "swap " + " ".join(card_str(c) for c in SWAP_SETS[a - SWAP_BASE])
     if a in _WORDS:
         return _WORDS[a]
-    raise NotationError(f"{a!r} is not an action id (0..{NUM_ACTIONS - 1})")
+    raise NotationError(f"{quote(a)} is not an action id (0..{NUM_ACTIONS - 1})")
 
 
 def action_label(a: int) -> str:
     """Display text with suit symbols, for people."""
+    if isinstance(a, bool) or not isinstance(a, int):
+        return action_to_str(a)  # raises NotationError naming the value
     if 0 <= a <= 32:
         return card_symbol(a)
     if DISCARD_BASE <= a <= DISCARD_BASE + 32:
@@ -162,6 +166,8 @@ def action_label(a: int) -> str:
 
 def action_from_str(text: str) -> int:
     """Parse an action's text (canonical or a documented alias); raises NotationError."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is written as text (e.g. 'JH', 'pass'), not {quote(text)}")
     t = " ".join(text.strip().lower().replace(",", " ").split())
     if not t:
         raise NotationError("empty action: type a card to play (e.g. JH) or a bid such as pass")
@@ -177,7 +183,7 @@ def action_from_str(text: str) -> int:
         if head in ("call", "name") and len(words) in (2, 3):
             alone = len(words) == 3
             if alone and words[2] != "alone":
-                raise NotationError(f"{text.strip()!r}: write 'call H' or 'call H alone'")
+                raise NotationError(f"{quote(text.strip())}: write 'call H' or 'call H alone'")
             return call(parse_suit(words[1]), alone)
         if head == "swap" and len(words) == 4:
             return swap([parse_card(w) for w in words[1:]])
@@ -186,7 +192,7 @@ def action_from_str(text: str) -> int:
     except CardParseError as exc:
         raise NotationError(str(exc)) from None
     raise NotationError(
-        f"{text.strip()!r} is not an action; write a card (JH, 10D), 'pass', 'order', "
+        f"{quote(text.strip())} is not an action; write a card (JH, 10D), 'pass', 'order', "
         "'order alone', 'call H', 'call H alone', 'discard 9C', 'defend alone', 'take', "
         "'decline', 'farmer', 'misdeal', 'swap 9C TC 9D' or 'claim renege'"
     )

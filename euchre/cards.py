@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from euchre.errors import NotationError, quote
+
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
 SUIT_LETTERS = "CDHS"
@@ -76,34 +78,44 @@ _RANK_PARSE = {
 }
 
 
-class CardParseError(ValueError):
-    """Raised for text that is not a card; the message says what is accepted."""
+class CardParseError(NotationError):
+    """Raised for text that is not a card or suit; the message says what is accepted.
+
+    A :class:`~euchre.errors.NotationError` (so ``except euchre.NotationError`` catches every
+    notation problem), kept as its own name for code that already catches it."""
+
+
+def _need_text(text: object, what: str) -> str:
+    if not isinstance(text, str):
+        raise CardParseError(f"a {what} is written as text, not {quote(text)}")
+    return text
 
 
 def parse_card(text: str) -> int:
     """Read ``9C``, ``TC``, ``10C``, ``10♣``, ``c9`` or ``JOKER``/``BENNY``, in any case."""
-    t = text.strip().upper().replace(" ", "")
+    t = _need_text(text, "card").strip().upper().replace(" ", "")
     if t in ("JOKER", "BENNY", "JK", "BEN", "★", "🃏"):
         return JOKER
     for rank_text, suit_text in ((t[:-1], t[-1:]), (t[1:], t[:1])):
         if suit_text in _SUIT_PARSE and rank_text in _RANK_PARSE:
             return card(_SUIT_PARSE[suit_text], _RANK_PARSE[rank_text])
     raise CardParseError(
-        f"{text.strip()!r} is not a card: write rank then suit, e.g. 9C TC 10C JD QH KS AS or J♥,"
-        " or JOKER"
+        f"{quote(text.strip())} is not a card: write rank then suit, e.g. 9C TC 10C JD QH KS AS"
+        " or J♥, or JOKER"
     )
 
 
 def parse_suit(text: str) -> int:
     """Read ``H``, ``hearts``, ``♥``; case-insensitive."""
-    t = text.strip()
+    t = _need_text(text, "suit").strip()
     up = t.upper()
     if up in _SUIT_PARSE:
         return _SUIT_PARSE[up]
     for s, name in enumerate(SUIT_NAMES):
         if t.lower() in (name, name[:-1]):
             return s
-    raise CardParseError(f"{t!r} is not a suit: use C, D, H, S (or ♣ ♦ ♥ ♠, or clubs...spades)")
+    raise CardParseError(
+        f"{quote(t)} is not a suit: use C, D, H, S (or ♣ ♦ ♥ ♠, or clubs...spades)")
 
 
 def card_str(c: int) -> str:

@@ -10,12 +10,25 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
-from euchre.errors import RulesError
+from euchre.errors import RulesError, quote
 
 FarmersHand = Literal["off", "redeal", "swap"]
 Renege = Literal["prevent", "penalize"]
 FirstDealer = Literal["random", "black_jack"]
 AloneTiming = Literal["with_bid", "after_discard"]
+
+
+MAX_TARGET = 1000
+"""The highest target a match may have: games run to 5-11, and a bound keeps every record of a
+finished game within the record limits of :mod:`euchre.record`."""
+MAX_POINTS = 100
+"""The most a scoring value may be worth."""
+
+
+def _is_int(v: object) -> bool:
+    """A real integer: JSON ``true`` and ``4.0`` are not (``4.0 in (2, 3, 4)`` is true, and a
+    float count breaks the deal much later, far from the option that caused it)."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +54,9 @@ class Scoring:
     def __post_init__(self) -> None:
         for f in fields(self):
             v = getattr(self, f.name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise RulesError(f"scoring.{f.name} must be a non-negative integer, not {v!r}")
+            if not _is_int(v) or not 0 <= v <= MAX_POINTS:
+                raise RulesError(f"scoring.{f.name} must be a non-negative integer "
+                                 f"(0..{MAX_POINTS}), not {quote(v)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,27 +108,29 @@ class Rules:
             if not cond:
                 raise RulesError(msg)
 
-        need(self.players in (2, 3, 4), f"players must be 2, 3 or 4, not {self.players!r}")
+        def choice(name: str, allowed: tuple[str, ...]) -> None:
+            v = getattr(self, name)
+            # isinstance first: a hostile object's __eq__ is never called.
+            need(isinstance(v, str) and v in allowed,
+                 f"{name} must be {', '.join(allowed[:-1])} or {allowed[-1]}, not {quote(v)}")
+
+        need(_is_int(self.players) and self.players in (2, 3, 4),
+             f"players must be 2, 3 or 4, not {quote(self.players)}")
         if self.going_alone is None:
             object.__setattr__(self, "going_alone", self.players == 4)
-        need(self.deck in (24, 25, 32), f"deck must be 24, 25 or 32 cards, not {self.deck!r}")
-        need(
-            isinstance(self.target, int) and not isinstance(self.target, bool) and self.target > 0,
-            f"target must be a positive integer, not {self.target!r}",
-        )
-        need(self.farmers_hand in ("off", "redeal", "swap"),
-             f"farmers_hand must be off, redeal or swap, not {self.farmers_hand!r}")
-        need(self.renege in ("prevent", "penalize"),
-             f"renege must be prevent or penalize, not {self.renege!r}")
-        need(self.first_dealer in ("random", "black_jack"),
-             f"first_dealer must be random or black_jack, not {self.first_dealer!r}")
-        need(self.alone_timing in ("with_bid", "after_discard"),
-             f"alone_timing must be with_bid or after_discard, not {self.alone_timing!r}")
+        need(_is_int(self.deck) and self.deck in (24, 25, 32),
+             f"deck must be 24, 25 or 32 cards, not {quote(self.deck)}")
+        need(_is_int(self.target) and 0 < self.target <= MAX_TARGET,
+             f"target must be a positive integer (1..{MAX_TARGET}), not {quote(self.target)}")
+        choice("farmers_hand", ("off", "redeal", "swap"))
+        choice("renege", ("prevent", "penalize"))
+        choice("first_dealer", ("random", "black_jack"))
+        choice("alone_timing", ("with_bid", "after_discard"))
         for name in ("stick_the_dealer", "going_alone", "defend_alone", "canadian_loner",
                      "no_ace_no_face", "dealer_may_discard_upcard", "defend_alone_vs_partners",
                      "single_hand"):
             v = getattr(self, name)
-            need(isinstance(v, bool), f"{name} must be true or false, not {v!r}")
+            need(isinstance(v, bool), f"{name} must be true or false, not {quote(v)}")
         need(isinstance(self.scoring, Scoring), "scoring must be a Scoring object")
         if self.players != 4:
             who = "two-handed" if self.players == 2 else "cutthroat (three-handed)"
@@ -153,28 +169,18 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a JSON-style dict of the fields that differ from the defaults (what
+        :meth:`to_dict` writes). Any input ends in Rules or a one-line RulesError."""
         if not isinstance(data, dict):
-            raise RulesError(f"rules must be an object of options, not {type(data).__name__}")
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise RulesError(f"unknown rules option(s) {', '.join(unknown)}; known: "
-                             + ", ".join(sorted(names)))
-        kwargs = dict(data)
+            raise RulesError(f"rules must be an object of options, not {quote(data)}")
+        kwargs = _known_keys(data, "rules option", [f.name for f in fields(cls)])
         if "scoring" in kwargs:
             sc = kwargs["scoring"]
             if not isinstance(sc, dict):
-                raise RulesError("scoring must be an object of point values")
-            snames = {f.name for f in fields(Scoring)}
-            bad = sorted(set(sc) - snames)
-            if bad:
-                raise RulesError(f"unknown scoring field(s) {', '.join(bad)}; known: "
-                                 + ", ".join(sorted(snames)))
-            kwargs["scoring"] = Scoring(**sc)
-        try:
-            return cls(**kwargs)
-        except TypeError as exc:  # pragma: no cover - names were checked above
-            raise RulesError(str(exc)) from None
+                raise RulesError(f"scoring must be an object of point values, not {quote(sc)}")
+            kwargs["scoring"] = Scoring(
+                **_known_keys(sc, "scoring field", [f.name for f in fields(Scoring)]))
+        return cls(**kwargs)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with ``changes``. A new player count re-derives ``going_alone`` when it was
@@ -183,6 +189,16 @@ class Rules:
                 and self.going_alone == (self.players == 4)):
             changes["going_alone"] = None
         return replace(self, **changes)
+
+
+def _known_keys(data: dict[Any, Any], what: str, names: list[str]) -> dict[str, Any]:
+    """``data`` as keyword arguments, refusing a key that is not one of ``names``; unknown keys
+    are quoted (never echoed raw) and at most three are named."""
+    unknown = [k for k in data if not isinstance(k, str) or k not in names]
+    if unknown:
+        shown = ", ".join(quote(k) for k in unknown[:3]) + (", ..." if len(unknown) > 3 else "")
+        raise RulesError(f"unknown {what}(s) {shown}; known: {', '.join(sorted(names))}")
+    return dict(data)
 
 
 PRESETS: dict[str, Rules] = {
@@ -204,9 +220,6 @@ alone decision after the discard, no burying the up-card, one hand per game); ad
 
 
 def preset(name: str) -> Rules:
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise RulesError(
-            f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}"
-        ) from None
+    if not isinstance(name, str) or name not in PRESETS:
+        raise RulesError(f"unknown preset {quote(name)}; choose one of: {', '.join(PRESETS)}")
+    return PRESETS[name]

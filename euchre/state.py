@@ -40,7 +40,7 @@ from euchre.cards import (
     mask_of,
     sort_hand,
 )
-from euchre.errors import IllegalActionError
+from euchre.errors import IllegalActionError, quote
 from euchre.rules import Rules
 from euchre.view import SeatView, make_view
 
@@ -142,10 +142,11 @@ def _as_action(action: object) -> int:
     if isinstance(action, bool):
         raise IllegalActionError(f"an action is an integer id, not {action!r}")
     try:
+        # Any failure of a hostile __index__ (not only TypeError) is the caller's bad action.
         return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
+    except Exception:
         raise IllegalActionError(
-            f"an action is an integer id (see euchre.actions), not {action!r}; "
+            f"an action is an integer id (see euchre.actions), not {quote(action)}; "
             "use euchre.action_from_str to read text"
         ) from None
 
@@ -548,7 +549,7 @@ class HandState:
         self._stack.append(self._snapshot())
         try:
             self.apply_action(action)
-        except IllegalActionError:
+        except BaseException:  # whatever failed, the state is unchanged: so is the stack
             self._stack.pop()
             raise
 
@@ -859,7 +860,7 @@ class HandState:
         try:
             label = action_label(action)
         except Exception:
-            label = repr(action)
+            label = quote(action)
         who = seat_name(self.cur, self.n)
         allowed = ", ".join(action_label(a) for a in self.legal_actions())
         if self.phase == PLAY:

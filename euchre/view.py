@@ -112,8 +112,10 @@ def make_view(state: object, seat: int, scores: tuple[int, ...] = ()) -> SeatVie
 
     assert isinstance(state, HandState)
     s = state
-    if not 0 <= seat < s.n:
-        raise ValueError(f"seat must be 0..{s.n - 1}, not {seat}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+        from euchre.errors import IllegalActionError, quote
+
+        raise IllegalActionError(f"seat must be 0..{s.n - 1}, not {quote(seat)}")
     hist = s.history
     # A misdeal ends the hand during the declarations, before bidding ever begins.
     n_decl = len(hist) if s.phase == 0 or s.outcome == MISDEAL_REDEAL else s.bid_start

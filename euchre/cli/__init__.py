@@ -30,7 +30,7 @@ def positive_seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0.1 <= value <= 3600:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"must be between 0.1 and 3600 seconds, not {text}")
+        raise argparse.ArgumentTypeError(f"must be between 0.1 and 3600 seconds, not {text!r}")
     return value
 
 

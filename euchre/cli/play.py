@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import shutil
 import sys
 from dataclasses import fields, replace
 from typing import Any
 
 from euchre.cli import Subparsers
-from euchre.errors import RulesError
+from euchre.errors import RulesError, quote
 from euchre.match import Match
 from euchre.rules import PRESETS, Rules, Scoring, preset
 
 #: The longest pause after a computer move that --delay accepts.
 MAX_DELAY = 60.0
+
+#: A --scoring value: ASCII digits only (``str.isdigit`` also accepts "²" and "٣"), and short.
+_POINTS = re.compile(r"[0-9]{1,6}")
 
 #: Rules fields settable from the command line, with their flag help.
 _BOOL_FLAGS: dict[str, str] = {
@@ -119,10 +123,10 @@ def build_rules(args: argparse.Namespace) -> Rules:
         for item in args.scoring:
             key, _, val = item.partition("=")
             key = key.strip().replace("-", "_")
-            if key not in known or not val.strip().lstrip("-").isdigit():
-                raise RulesError(f"--scoring {item!r}: write FIELD=N with FIELD one of "
-                                 + ", ".join(sorted(known)))
-            sc[key] = int(val)
+            if key not in known or not _POINTS.fullmatch(val.strip()):
+                raise RulesError(f"--scoring {quote(item)}: write FIELD=N with N a whole "
+                                 "number and FIELD one of " + ", ".join(sorted(known)))
+            sc[key] = int(val.strip())
         changes["scoring"] = replace(base.scoring, **sc)
     return base.replace(**changes) if changes else base
 
@@ -142,6 +146,25 @@ def _seats(rules: Rules, args: argparse.Namespace) -> list[str]:
     return seats
 
 
+def _resume_seats(names: list[str] | None, rules: Rules,
+                  args: argparse.Namespace) -> tuple[list[str], str]:
+    """Who sits where in a resumed game, and a note when the record's seating is not used.
+
+    A record written by the library may name people ("alice") rather than computer players;
+    those seats cannot be filled as written, so the game is seated as a new one would be (you
+    in your usual seat) and the note says so."""
+    from euchre.bots import BOT_NAMES
+    from euchre.tui import HUMAN
+
+    if names is None:
+        return _seats(rules, args), ""
+    if all(n == HUMAN or n in BOT_NAMES for n in names):
+        return names, ""
+    shown = ", ".join(quote(n, 24) for n in names)
+    return _seats(rules, args), (f"The saved players ({shown}) are not 'human' and computer "
+                                 "players, so you take your usual seat against the computer.")
+
+
 def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -153,6 +176,14 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"euchre play: --delay must be 0 to {MAX_DELAY:g} seconds, not {args.delay:g}",
               file=sys.stderr)
         return 2
+    for flag, path in (("--resume", args.resume), ("--save", args.save)):
+        # A file name is echoed in later messages: one with control characters could drive
+        # the terminal, so it is refused before anything is read or written.
+        if path is not None and (not path or not path.isprintable()):
+            print(f"euchre play: {flag} {quote(path)}: a file name must be printable text",
+                  file=sys.stderr)
+            return 2
+    note = ""
     if args.resume:
         try:
             match, text = read_record_file(args.resume, "is not a saved game")
@@ -160,7 +191,7 @@ def run_play(args: argparse.Namespace) -> int:
             print(f"euchre play: {exc}", file=sys.stderr)
             return exc.status
         rules = match.rules
-        seats = seats_from_record(text, rules.players) or _seats(rules, args)
+        seats, note = _resume_seats(seats_from_record(text, rules.players), rules, args)
         if args.watch:
             seats = [args.opponents if s == HUMAN else s for s in seats]
         title = "resumed"
@@ -183,6 +214,8 @@ def run_play(args: argparse.Namespace) -> int:
         bot_seed=match.seed,
     )
     game = TerminalGame(match, settings, console)
+    if note:
+        console.print(note)
     if match.is_terminal():
         console.print("That game is already over.")
         with contextlib.suppress(EOFError):  # end of input at the save prompt: just stop

@@ -9,7 +9,7 @@ from pathlib import Path
 from euchre.actions import action_label
 from euchre.cards import SUIT_SYMBOLS, card_symbol, cards_of, sort_hand
 from euchre.cli import Subparsers
-from euchre.errors import EuchreError
+from euchre.errors import EuchreError, quote
 from euchre.match import FinishedHand, Match
 from euchre.record import from_json
 from euchre.state import HandState, seat_name
@@ -94,16 +94,19 @@ def read_record_file(path: str, invalid: str = "is not a valid record") -> tuple
 
     Unreadable files are status 2 (a usage problem), bad contents status 1; ``invalid`` words
     the second case for the command at hand ("is not a saved game")."""
+    shown = path if path.isprintable() else quote(path)  # never echo a control character
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise RecordFileError(f"cannot read {path}: {exc.strerror}", 2) from None
+        raise RecordFileError(f"cannot read {shown}: {exc.strerror}", 2) from None
     except UnicodeDecodeError:
-        raise RecordFileError(f"{path} {invalid}: not UTF-8 text (a record is JSON)", 1) from None
+        raise RecordFileError(f"{shown} {invalid}: not UTF-8 text (a record is JSON)", 1) from None
+    except ValueError:  # a NUL in the name
+        raise RecordFileError(f"cannot read {shown}: a file name cannot hold a NUL", 2) from None
     try:
         return from_json(text), text
     except EuchreError as exc:
-        raise RecordFileError(f"{path} {invalid}: {exc}", 1) from None
+        raise RecordFileError(f"{shown} {invalid}: {exc}", 1) from None
 
 
 def register(sub: Subparsers) -> None:
