@@ -17,6 +17,7 @@ OpenSpiel's. The text form round-trips: ``action_from_str(action_to_str(a)) == a
 | 95, 96    | ``decline``, ``take``    | two-handed: the dealer declines or takes an ordered card|
 | 97        | ``farmer``               | farmer's hand: call a redeal                            |
 | 98        | ``misdeal``              | no ace, no face, no trump: call a misdeal               |
+| 79        | ``fix renege``           | take back a renege before the trick is quitted (fix)    |
 | 99        | ``claim renege``         | claim the other side reneged (penalize mode)            |
 | 100..     | ``swap 9C TC 9D``        | farmer's swap of three low cards for the kitty          |
 """
@@ -40,6 +41,7 @@ from euchre.errors import NotationError, quote
 
 PLAY_BASE = 0
 DISCARD_BASE = 40
+FIX_RENEGE = 79
 PASS = 80
 ORDER = 81
 ORDER_ALONE = 82
@@ -109,6 +111,7 @@ _WORDS = {
     FARMER: "farmer",
     MISDEAL: "misdeal",
     CLAIM_RENEGE: "claim renege",
+    FIX_RENEGE: "fix renege",
 }
 _ALIASES = {
     "p": PASS,
@@ -128,6 +131,8 @@ _ALIASES = {
     "redeal": FARMER,
     "renege": CLAIM_RENEGE,
     "claim": CLAIM_RENEGE,
+    "take back": FIX_RENEGE,
+    "fix": FIX_RENEGE,
 }
 _PARSE_WORDS = {**{w: a for a, w in _WORDS.items()}, **_ALIASES}
 
@@ -194,5 +199,5 @@ def action_from_str(text: str) -> int:
     raise NotationError(
         f"{quote(text.strip())} is not an action; write a card (JH, 10D), 'pass', 'order', "
         "'order alone', 'call H', 'call H alone', 'discard 9C', 'defend alone', 'take', "
-        "'decline', 'farmer', 'misdeal', 'swap 9C TC 9D' or 'claim renege'"
+        "'decline', 'farmer', 'misdeal', 'swap 9C TC 9D', 'fix renege' or 'claim renege'"
     )

@@ -4,7 +4,7 @@ The match owns the random generator (seeded, never the global one) and the list 
 hands; it is itself OpenSpiel-shaped (``current_player``, ``legal_actions``, ``apply_action``)
 and deals the next hand as soon as one ends, so a driver loop never has to. A thrown-in hand moves
 the deal left without a score; a misdeal (farmer's hand, no ace no face) is redealt by the same
-dealer.
+dealer (or, under ``misdeal_passes``, by the next one).
 """
 
 from __future__ import annotations
@@ -139,7 +139,9 @@ class Match:
         if self.rules.single_hand and h.outcome != MISDEAL_REDEAL:
             self.winner = -1 if best == 0 else self.scores.index(best)
             return
-        dealer = h.dealer if h.outcome == MISDEAL_REDEAL else (h.dealer + 1) % self.rules.players
+        # A misdeal is redealt by the same dealer, unless the table passes the deal (002).
+        same = h.outcome == MISDEAL_REDEAL and not self.rules.misdeal_passes
+        dealer = h.dealer if same else (h.dealer + 1) % self.rules.players
         self.hand = self._deal(dealer)
 
     def _tie_break(self, leaders: list[int]) -> int:

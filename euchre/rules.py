@@ -16,6 +16,7 @@ FarmersHand = Literal["off", "redeal", "swap"]
 Renege = Literal["prevent", "penalize"]
 FirstDealer = Literal["random", "black_jack"]
 AloneTiming = Literal["with_bid", "after_discard"]
+RenegePenalty = Literal["points", "deduct", "tricks"]
 
 
 MAX_TARGET = 1000
@@ -87,6 +88,23 @@ class Rules:
     renege: Renege = "prevent"
     """'prevent' refuses a failure to follow suit (online play, 002); 'penalize' lets it be
     played and claimed before the hand is scored (000, 002)."""
+    renege_fix: bool = False
+    """Under renege 'penalize': a player who failed to follow may take the card back and play a
+    legal one before the trick is turned and quitted (000); see docs/rules.md for who else may
+    take a card back."""
+    renege_penalty: RenegePenalty = "points"
+    """What a proven renege costs (000: "tricks or points by table agreement"; 002): 'points',
+    the other side scores ``scoring.renege`` (``renege_lone`` if it defeated a lone hand);
+    'deduct', the offending side loses those points instead (002: "the offending team is
+    penalized 2 points"), so a score can go below zero; 'tricks', the offending side gives two
+    of its tricks (all it took, if fewer) to the other side and the hand is scored on that."""
+    misdeal_passes: bool = False
+    """After a misdeal (a farmer's hand redeal or a no-ace-no-face call) the deal passes left
+    instead of the same dealer dealing again (002: "some tables pass the deal instead")."""
+    rows: bool = False
+    """Two-handed with rows (002): each player has four cards face down in a row, four face up
+    on top of them and four in hand, and may play from the hand or the face-up cards; a
+    face-down card is turned up when the card on it is played. The ``two-handed-rows`` preset."""
     first_dealer: FirstDealer = "random"
     """'random', or 'black_jack': deal face up until a black Jack appears; that player deals
     (002)."""
@@ -126,9 +144,10 @@ class Rules:
         choice("renege", ("prevent", "penalize"))
         choice("first_dealer", ("random", "black_jack"))
         choice("alone_timing", ("with_bid", "after_discard"))
+        choice("renege_penalty", ("points", "deduct", "tricks"))
         for name in ("stick_the_dealer", "going_alone", "defend_alone", "canadian_loner",
                      "no_ace_no_face", "dealer_may_discard_upcard", "defend_alone_vs_partners",
-                     "single_hand"):
+                     "single_hand", "renege_fix", "misdeal_passes", "rows"):
             v = getattr(self, name)
             need(isinstance(v, bool), f"{name} must be true or false, not {quote(v)}")
         need(isinstance(self.scoring, Scoring), "scoring must be a Scoring object")
@@ -148,6 +167,23 @@ class Rules:
             need(self.defend_alone, "defend_alone_vs_partners needs defend_alone=True")
         if self.alone_timing == "after_discard":
             need(self.going_alone, "alone_timing='after_discard' needs going_alone=True")
+        if self.renege_fix:
+            need(self.renege == "penalize",
+                 "renege_fix needs renege='penalize' (with 'prevent' a renege cannot be played)")
+        if self.renege_penalty != "points":
+            need(self.renege == "penalize",
+                 "renege_penalty needs renege='penalize' (with 'prevent' there is no renege)")
+        if self.misdeal_passes:
+            need(self.farmers_hand == "redeal" or self.no_ace_no_face,
+                 "misdeal_passes needs a misdeal: farmers_hand='redeal' or no_ace_no_face=True")
+        if self.rows:
+            need(self.players == 2, "rows is a two-handed game: set players=2")
+            need(self.deck == 24, "rows deals the 24-card deck out (12 cards each): deck=24")
+            need(self.farmers_hand == "off" and not self.no_ace_no_face,
+                 "rows has no up-card or kitty: no farmer's hand and no no-ace-no-face misdeal")
+            need(not self.renege_fix,
+                 "rows cannot take a card back: a row card played has turned the one under it")
+            need(self.dealer_may_discard_upcard, "rows has no up-card to discard")
         if self.deck == 25 and not self.dealer_may_discard_upcard:
             need(False, "a Joker deck needs dealer_may_discard_upcard=True "
                  "(a turned-up Joker is picked up by the dealer like any up-card)")
@@ -207,6 +243,7 @@ PRESETS: dict[str, Rules] = {
     "two-handed": Rules(players=2),
     "cutthroat": Rules(players=3),
     "joker": Rules(deck=25),
+    "two-handed-rows": Rules(players=2, rows=True),
     "openspiel": Rules(
         stick_the_dealer=True,
         alone_timing="after_discard",

@@ -53,8 +53,9 @@ from euchre.state import (
     UPCARD_STATUS_NAMES,
     HandState,
     _deal_map,
+    _rows_layout,
 )
-from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
+from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 __all__ = ["DealSampler", "sample_hand_states"]
 
@@ -65,8 +66,8 @@ _FACT = [1]
 for _i in range(1, 40):
     _FACT.append(_FACT[-1] * _i)
 
-# Location kinds
-_HAND, _KITTY, _SWAP, _DISCARD = range(4)
+# Location kinds (_DOWN: a seat's face-down row cards, two-handed with rows)
+_HAND, _KITTY, _SWAP, _DISCARD, _DOWN = range(5)
 
 
 def _is_declaration(a: int) -> bool:
@@ -104,6 +105,18 @@ def _distributions(
     return out
 
 
+def _keep_taken_back(hist: tuple[tuple[int, int], ...], played_all: int, seat: int,
+                     locs: list[tuple[int, int, int]], allowed: list[int]) -> None:
+    """A card played and then taken back (a renege fixed in time, or a card played after it)
+    was seen by everyone: it is in the hand of the player who played it, nowhere else."""
+    for w, a in hist:
+        if w == seat or not A.is_play(a) or played_all >> a & 1:
+            continue
+        for i, (kind, s, _) in enumerate(locs):
+            if not (kind == _HAND and s == w):
+                allowed[i] &= ~(1 << a)
+
+
 class DealSampler:
     """Uniform sampler of full hand states consistent with one :class:`SeatView`.
 
@@ -121,12 +134,15 @@ class DealSampler:
         self.n = n
         if not 0 <= seat < n or len(view.hand_sizes) != n:
             raise ValueError(f"the view's seat {seat} or hand sizes do not fit {n} players")
+        self.exact = True
+        self.rejections = 0
+        if r.rows:
+            self._init_rows()
+            return
         trump = view.trump
         eff = EFFECTIVE_SUIT[trump] if trump != NO_TRUMP else EFFECTIVE_SUIT[NO_TRUMP]
         all_mask = mask_of(deck_cards(r.deck))
         hist = view.history
-        self.exact = True
-        self.rejections = 0
 
         # ---- cards whose place the seat knows
         played_by = [0] * n
@@ -245,8 +261,16 @@ class DealSampler:
             else:
                 m = unknown & ~(0 if r.dealer_may_discard_upcard else upbit)
             allowed.append(m)
+        _keep_taken_back(hist, played_all, seat, locs, allowed)
+        self.played_by = played_by
+        self.own = own
+        self.own_discard = own_discard
+        self.up_hidden = up_hidden
+        self._setup_counts(unknown, locs, allowed)
 
-        # ---- group interchangeable cards, then count completions
+    def _setup_counts(self, unknown: int, locs: list[tuple[int, int, int]],
+                      allowed: list[int]) -> None:
+        """Group the unknown cards by where they may be, and count the completions."""
         groups: dict[int, list[int]] = {}
         for c in cards_of(unknown):
             locmask = 0
@@ -269,10 +293,93 @@ class DealSampler:
             raise ValueError("no deal is consistent with this view: its voids and hidden cards "
                              "cannot all be met")
         self.allowed = allowed
+        self.locs = locs
+
+    def _init_rows(self) -> None:
+        """Two-handed with rows: the hidden places are the other player's hand (its part not
+        lying face up) and both players' face-down row cards (the seat's own are hidden from it
+        too). Failing to follow shows the hand (not the row) void, under 'prevent' only."""
+        view = self.view
+        r = view.rules
+        seat = view.seat
+        opp = 1 - seat
+        all_mask = mask_of(deck_cards(r.deck))
+        if len(view.rows) != 2:
+            raise ValueError("a rows view must show both players' rows")
+        played_by = [0, 0]
+        played_all = 0
+        tricks = [cards for _, cards, _ in view.tricks]
+        if view.current_trick:
+            tricks.append(view.current_trick)
+        for cards in tricks:
+            for w, c in cards:
+                bit = 1 << c
+                if played_all & bit or not all_mask & bit or not 0 <= w < 2:
+                    raise ValueError(f"card {card_str(c)} is played twice or is not in the deck")
+                played_all |= bit
+                played_by[w] |= bit
+        own = mask_of(view.hand)
+        row_cards = [0, 0]
+        for w in range(2):
+            for top, under in view.rows[w]:
+                row_cards[w] |= 1 << top | (1 << under if under != FACE_DOWN else 0)
+        known = own | played_all | row_cards[0] | row_cards[1]
+        unknown = all_mask & ~known
+        own_private = own & ~mask_of(view.face_up(seat))
+        opp_private = view.hand_sizes[opp] - len(view.face_up(opp))
+        locs = [(_HAND, opp, opp_private), (_DOWN, opp, view.face_down_count(opp)),
+                (_DOWN, seat, view.face_down_count(seat))]
+        room = sum(cap for _, _, cap in locs)
+        if opp_private < 0 or room != unknown.bit_count():
+            raise ValueError(f"the view leaves room for {room} hidden cards but "
+                             f"{unknown.bit_count()} cards are unaccounted for")
+        from_hand = [played_by[w] & ~row_cards[w] for w in range(2)]
+        if (own_private | from_hand[seat]).bit_count() != 4 or \
+                opp_private + from_hand[opp].bit_count() != 4:
+            raise ValueError("no deal is consistent with this view: a hand of four does not fit "
+                             "its plays")
+        forbidden = 0
+        if view.trump != NO_TRUMP and r.renege == "prevent":
+            for w, led, _t in self._failures(tricks, EFFECTIVE_SUIT[view.trump], view.trump):
+                if w == opp:
+                    forbidden |= SUIT_MASK[view.trump][led]
+                elif own_private & SUIT_MASK[view.trump][led]:
+                    raise ValueError("the seat's own hand breaks a void it showed")
+        allowed = [unknown & ~forbidden, unknown, unknown]
         self.played_by = played_by
         self.own = own
-        self.own_discard = own_discard
-        self.up_hidden = up_hidden
+        self.own_discard = -1
+        self.up_hidden = False
+        self.taken = False
+        self._own_private = own_private
+        self._from_hand = from_hand
+        self._setup_counts(unknown, locs, allowed)
+
+    def _build_rows(self, rng: random.Random, assignment: list[list[int]]) -> HandState | None:
+        v = self.view
+        seat = v.seat
+        opp = 1 - seat
+        private = [0, 0]
+        private[seat] = self._own_private | self._from_hand[seat]
+        private[opp] = mask_of(assignment[0]) | self._from_hand[opp]
+        downs = {opp: list(assignment[1]), seat: list(assignment[2])}
+        deck = [0] * v.rules.deck
+        for w, down_pos, up_pos, hand_pos in _rows_layout(v.dealer):
+            hidden = downs[w]
+            rng.shuffle(hidden)
+            for c, (top, under) in enumerate(v.rows[w]):
+                deck[up_pos[c]] = top
+                deck[down_pos[c]] = hidden.pop() if under == FACE_DOWN else under
+            cards = cards_of(private[w])
+            if len(cards) != len(hand_pos):
+                return None
+            rng.shuffle(cards)
+            for pos, card in zip(hand_pos, cards, strict=True):
+                deck[pos] = card
+        state = HandState(v.rules, v.dealer, deck)
+        if not self._replay(state, -1, -1):
+            return None
+        return state
 
     # ---- constraint helpers
 
@@ -385,7 +492,9 @@ class DealSampler:
         out: list[frozenset[int]] = []
         for kind, s, _ in self.locs:
             if kind == _HAND:
-                out.append(frozenset(cards_of(state.hands[s])))
+                out.append(frozenset(cards_of(state.hands[s])) - set(state.face_up(s)))
+            elif kind == _DOWN:
+                out.append(frozenset(state.face_down(s)))
             elif kind == _KITTY:
                 out.append(frozenset(state.kitty[3:] if state.swapper >= 0 else state.kitty))
             elif kind == _SWAP:
@@ -420,6 +529,8 @@ class DealSampler:
     def _build(self, rng: random.Random, assignment: list[list[int]]) -> HandState | None:
         v = self.view
         r = v.rules
+        if r.rows:
+            return self._build_rows(rng, assignment)
         n = self.n
         seat = v.seat
         dealer = v.dealer

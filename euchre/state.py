@@ -55,8 +55,10 @@ DEFEND: Final = 6
 PLAY: Final = 7
 CLAIM: Final = 8
 OVER: Final = 9
+FIX: Final = 10
 PHASE_NAMES: Final = (
     "declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend", "play", "claim", "over",
+    "fix",
 )
 
 #: What the player to act is asked to do in each phase, for error messages.
@@ -64,6 +66,7 @@ PHASE_TASKS: Final = (
     "declare before bidding", "order up or pass", "name trump or pass",
     "take or decline the up-card", "discard", "decide whether to go alone",
     "decide whether to defend alone", "play a card", "claim a renege or pass", "",
+    "fix a renege or let the trick stand",
 )
 
 # Outcomes of a finished hand
@@ -76,7 +79,13 @@ UP_FACE: Final = 0
 UP_TAKEN: Final = 1
 UP_TURNED_DOWN: Final = 2
 UP_LEFT: Final = 3
-UPCARD_STATUS_NAMES: Final = ("face up", "taken by the dealer", "turned down", "left in the kitty")
+UP_NONE: Final = 4
+UPCARD_STATUS_NAMES: Final = (
+    "face up", "taken by the dealer", "turned down", "left in the kitty", "none (rows)",
+)
+
+ROW_COLUMNS: Final = 4
+"""Two-handed with rows: columns of a face-down card under a face-up one, per player."""
 
 TERMINAL: Final = -4
 """``current_player`` of a finished hand (OpenSpiel's marker)."""
@@ -93,7 +102,7 @@ _BidTables = tuple[
     tuple[int, ...],  # round one
     tuple[int, ...],  # round one, the dealer's partner under the Canadian loner
     tuple[int, ...],  # round one under a turned-up Joker (the dealer names trump)
-    tuple[tuple[int, ...], ...],  # round two, by turned-down suit
+    tuple[tuple[int, ...], ...],  # round two, by turned-down suit (NO_TRUMP: none, rows)
     tuple[tuple[int, ...], ...],  # round two for the dealer, by turned-down suit
     bool,  # the Canadian loner applies
 ]
@@ -127,8 +136,8 @@ def _bid_tables(rules: Rules) -> _BidTables:
         round_one,
         canadian_one,
         joker,
-        tuple(round_two(d, True) for d in SUITS),
-        tuple(round_two(d, not rules.stick_the_dealer) for d in SUITS),
+        tuple(round_two(d, True) for d in (*SUITS, NO_TRUMP)),
+        tuple(round_two(d, not rules.stick_the_dealer) for d in (*SUITS, NO_TRUMP)),
         canadian,
     )
     if len(_BID_TABLES) > 256:
@@ -177,6 +186,22 @@ _NO_POINTS: Final = {n: (0,) * (2 if n == 4 else n) for n in (2, 3, 4)}
 _DEAL_MAPS: Final = {(n, d): _deal_map(n, d) for n in (2, 3, 4) for d in range(n)}
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
 _SHUFFLE_STEPS: Final = {size: tuple((i, i + 1) for i in range(size - 1, 0, -1)) for size in _DECKS}
+
+
+def _rows_layout(dealer: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...],
+                                              tuple[int, ...]], ...]:
+    """Two-handed with rows: (seat, face-down positions, face-up positions, hand positions) in
+    the deck. The dealer deals alternately from the non-dealer: a row of four face down each,
+    four face up on top of them (column by column), then four to each hand."""
+    out = []
+    for k, seat in enumerate(((dealer + 1) % 2, dealer)):
+        down = tuple(2 * c + k for c in range(ROW_COLUMNS))
+        up = tuple(8 + 2 * c + k for c in range(ROW_COLUMNS))
+        hand = tuple(16 + 2 * c + k for c in range(ROW_COLUMNS))
+        out.append((seat, down, up, hand))
+    return tuple(out)
+
+
 _SEAT_POSITIONS: Final = {
     key: tuple(
         (seat, tuple(i for i, s in enumerate(seats) if s == seat)) for seat in range(key[0])
@@ -190,21 +215,28 @@ class HandState:
 
     __slots__ = (
         "_bids",
+        "_fix",
+        "_need",
+        "_ntricks",
         "_prevent",
+        "_rows",
         "_stack",
         "_strength",
         "_suit_mask",
+        "_under",
         "active",
         "alone",
         "bid_start",
         "bids",
         "claimants",
+        "columns",
         "cur",
         "deal_seats",
         "dealer",
         "deck",
         "decl_queue",
         "discarded",
+        "forced",
         "hands",
         "history",
         "initial_hands",
@@ -266,11 +298,22 @@ class HandState:
     tricks: list[tuple[int, tuple[tuple[int, int], ...], int]]
     tricks_won: list[int]
     reneges: list[tuple[int, int, int]]
+    """(seat, trick index, card) of every renege still standing (a fixed one is removed)."""
+    forced: int
+    """Bit per seat that fixed a renege in the current trick and so must follow suit."""
+    columns: tuple[tuple[tuple[int, int], ...], ...]
+    """Two-handed with rows: per seat, the four (face-up card, face-down card under it) as
+    dealt; empty otherwise."""
     renege_claimed: int
     history: list[tuple[int, int]]
     outcome: str | None
     points: tuple[int, ...]
     _bids: _BidTables
+    _fix: bool
+    _need: int
+    _ntricks: int
+    _rows: bool
+    _under: tuple[int, ...]
     _prevent: bool
     _stack: list[tuple[Any, ...]]
     _strength: tuple[tuple[int, ...], ...]
@@ -306,18 +349,28 @@ class HandState:
         self.n = n
         self.dealer = dealer
         self.deck = tuple(deck)
-        self.deal_seats = _DEAL_MAPS[(n, dealer)]
-        hands = [0] * n
-        for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS[(n, dealer)]:
-            hands[seat] = (
-                1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
-            )
-        self.initial_hands = tuple(hands)
-        self.hands = hands
-        k = 5 * n
-        self.upcard = deck[k]
-        self.kitty = tuple(deck[k + 1 :])
-        self.up_status = UP_FACE
+        self._rows = rules.rows
+        if rules.rows:
+            self._deal_rows(dealer)
+        else:
+            self.deal_seats = _DEAL_MAPS[(n, dealer)]
+            hands = [0] * n
+            for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS[(n, dealer)]:
+                hands[seat] = (
+                    1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
+                )
+            self.initial_hands = tuple(hands)
+            self.hands = hands
+            k = 5 * n
+            self.upcard = deck[k]
+            self.kitty = tuple(deck[k + 1 :])
+            self.up_status = UP_FACE
+            self.columns = ()
+            self._under = ()
+        self._ntricks = 12 if rules.rows else 5
+        self._need = 7 if rules.rows else 3
+        self._fix = rules.renege_fix
+        self.forced = 0
         self.trump = NO_TRUMP
         self.maker = -1
         self.alone = False
@@ -353,6 +406,53 @@ class HandState:
             self.cur = self.decl_queue[0]
         else:
             self._start_bidding()
+
+    def _deal_rows(self, dealer: int) -> None:
+        """Two-handed with rows: every card is dealt (no up-card, no kitty). A seat may play
+        what it holds in hand and its face-up cards, so ``hands`` holds both; a face-down card
+        joins ``hands`` when the card on it is played (``_under``)."""
+        deck = self.deck
+        hands = [0, 0]
+        initial = [0, 0]
+        seats = [0] * len(deck)
+        under = [-1] * 33
+        columns: list[tuple[tuple[int, int], ...]] = [(), ()]
+        for seat, down, up, hand in _rows_layout(dealer):
+            for pos in (*down, *up, *hand):
+                seats[pos] = seat
+                initial[seat] |= 1 << deck[pos]
+            for pos in (*up, *hand):
+                hands[seat] |= 1 << deck[pos]
+            columns[seat] = tuple((deck[u], deck[d]) for u, d in zip(up, down, strict=True))
+            for u, d in zip(up, down, strict=True):
+                under[deck[u]] = deck[d]
+        self.deal_seats = tuple(seats)
+        self.initial_hands = tuple(initial)
+        self.hands = hands
+        self.columns = tuple(columns)
+        self._under = tuple(under)
+        self.upcard = -1
+        self.kitty = ()
+        self.up_status = UP_NONE
+
+    def face_down(self, seat: int) -> list[int]:
+        """Two-handed with rows: the cards still face down in ``seat``'s row (hidden from
+        everyone, the seat itself included)."""
+        hand = self.hands[seat]
+        return [d for u, d in self.columns[seat] if hand >> u & 1] if self._rows else []
+
+    def face_up(self, seat: int) -> list[int]:
+        """Two-handed with rows: ``seat``'s cards lying face up on the table (public)."""
+        if not self._rows:
+            return []
+        hand = self.hands[seat]
+        out = []
+        for u, d in self.columns[seat]:
+            if hand >> u & 1:
+                out.append(u)
+            elif hand >> d & 1:
+                out.append(d)
+        return out
 
     @classmethod
     def deal(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
@@ -416,7 +516,7 @@ class HandState:
         A fresh list on every call, so a caller may keep or change it without harm."""
         if self.phase == PLAY:
             hand = self.hands[self.cur]
-            if self.trick and self._prevent:
+            if self.trick and (self._prevent or self.forced >> self.cur & 1):
                 follow = hand & self._suit_mask[self.led]
                 if follow:
                     hand = follow
@@ -435,7 +535,8 @@ class HandState:
                 return bids[1]  # Canadian loner: the dealer's partner orders only alone
             return bids[0]
         if p == BID2:
-            return (self._bids[4] if cur == self.dealer else self._bids[3])[self.upcard >> 3]
+            dead = self.upcard >> 3 if self.upcard >= 0 else NO_TRUMP
+            return (self._bids[4] if cur == self.dealer else self._bids[3])[dead]
         if p == DISCARD:
             hand = self.hands[cur]
             if not r.dealer_may_discard_upcard:
@@ -449,6 +550,11 @@ class HandState:
             return [A.DECLINE, A.TAKE]
         if p == CLAIM:
             return [A.PASS, A.CLAIM_RENEGE]
+        if p == FIX:
+            ti = len(self.tricks)
+            if any(w == cur and t == ti for w, t, _ in self.reneges):
+                return [A.FIX_RENEGE, A.PASS]
+            return [A.PASS]
         if p == DECLARE:
             return self._declarations(cur) or [A.PASS]
         return []
@@ -510,12 +616,16 @@ class HandState:
         if trick:
             follow = hand & self._suit_mask[self.led]
             if follow and not bit & follow:
-                if self._prevent:
+                if self._prevent or self.forced >> seat & 1:
                     raise IllegalActionError(self.explain_illegal(action))
                 self.reneges.append((seat, len(self.tricks), action))
         entry = (seat, action)
         self.history.append(entry)
         self.hands[seat] = hand ^ bit
+        if self._rows:  # a row card played turns up the card under it
+            under = self._under[action]
+            if under >= 0:
+                self.hands[seat] |= 1 << under
         if not trick:
             led = EFFECTIVE_SUIT[self.trump][action]
             self.led = led
@@ -534,15 +644,61 @@ class HandState:
             self.trick = trick
             self.cur = self.nxt[seat]
             return
+        if self._fix and self._ask_fixes(trick):
+            return
+        self._close_trick(trick)
+
+    def _close_trick(self, trick: tuple[tuple[int, int], ...]) -> None:
+        """The trick is turned and quitted: its winner takes it and leads the next."""
         winner = self.win_seat
         tricks = self.tricks
         tricks.append((self.leader, trick, winner))
         self.tricks_won[winner] += 1
         self.trick = ()
-        if len(tricks) == 5:
+        self.forced = 0
+        if len(tricks) == self._ntricks:
             self._end_of_play()
         else:
+            self.phase = PLAY
             self.cur = winner
+
+    def _ask_fixes(self, trick: tuple[tuple[int, int], ...]) -> bool:
+        """renege_fix: before a complete trick is quitted, ask every player who did not follow
+        suit (in playing order) whether to fix a renege. Asking all of them, not only those who
+        reneged, keeps the question from telling the table who could have followed."""
+        eff = EFFECTIVE_SUIT[self.trump]
+        led = self.led
+        asked = tuple(w for w, c in trick[1:] if eff[c] != led)
+        if not asked:
+            return False
+        self.trick = trick
+        self.phase = FIX
+        self.decl_queue = asked
+        self.cur = asked[0]
+        return True
+
+    def _take_back(self, seat: int) -> None:
+        """``seat`` fixes its renege: it and every player who played after it take their cards
+        back; it must now follow suit, the others may play any card again (the same one
+        included)."""
+        trick = self.trick
+        pos = next(i for i, (w, _) in enumerate(trick) if w == seat)
+        later = {w for w, _ in trick[pos:]}
+        for w, c in trick[pos:]:
+            self.hands[w] |= 1 << c
+        ti = len(self.tricks)
+        self.reneges = [r for r in self.reneges if not (r[1] == ti and r[0] in later)]
+        kept = trick[:pos]
+        strength = self._strength[self.led]
+        self.win_seat, self.win_str = kept[0][0], strength[kept[0][1]]
+        for w, c in kept[1:]:
+            if strength[c] > self.win_str:
+                self.win_seat, self.win_str = w, strength[c]
+        self.trick = kept
+        self.forced |= 1 << seat
+        self.decl_queue = ()
+        self.phase = PLAY
+        self.cur = seat
 
     def push(self, action: int) -> None:
         """Apply ``action`` after saving a snapshot that :meth:`pop` restores."""
@@ -631,6 +787,17 @@ class HandState:
             else:
                 self._start_play()
             return
+        if p == FIX:
+            if a == A.FIX_RENEGE:
+                self._take_back(seat)
+                return
+            rest = self.decl_queue[1:]
+            self.decl_queue = rest
+            if rest:
+                self.cur = rest[0]
+            else:
+                self._close_trick(self.trick)
+            return
         if p == CLAIM:
             if a == A.CLAIM_RENEGE:
                 claimant_makers = self.is_maker_side(seat)
@@ -677,7 +844,8 @@ class HandState:
     # Transitions
 
     def _start_bidding(self) -> None:
-        self.phase = BID1
+        # Rows has no up-card: bidding is naming a suit, non-dealer first (round two's form).
+        self.phase = BID2 if self._rows else BID1
         self.bids = 0
         self.bid_start = len(self.history)
         self.decl_queue = ()
@@ -767,12 +935,15 @@ class HandState:
         won = self.tricks_won
         return won[m] + won[(m + 2) % 4] if self.n == 4 else won[m]
 
-    def _score(self) -> None:
+    def _score(self, made: int | None = None) -> None:
+        """Score the hand on the makers' tricks (``made``: after a renege's trick penalty)."""
         sc = self.rules.scoring
-        made = self.maker_tricks()
+        if made is None:
+            made = self.maker_tricks()
         pts = [0] * self.rules.num_sides
-        if made >= 3:
-            value = sc.make if made < 5 else (sc.lone_march if self.alone else sc.march)
+        if made >= self._need:
+            value = sc.make if made < self._ntricks else (
+                sc.lone_march if self.alone else sc.march)
             pts[self.side_of(self.maker)] = value
         else:
             value = sc.euchre_lone_defender if self.lone_defender >= 0 else sc.euchre
@@ -784,13 +955,26 @@ class HandState:
         self._finish()
 
     def _score_renege(self, claimant: int, claimant_makers: bool) -> None:
+        """A true renege claim, settled as ``rules.renege_penalty`` says (docs/rules.md)."""
         sc = self.rules.scoring
-        lone_beaten = claimant_makers and self.alone and self.maker_tricks() < 5
+        mode = self.rules.renege_penalty
+        if mode == "tricks":
+            # The offending side gives two of its tricks (all, if fewer) to the other side.
+            made = self.maker_tricks()
+            if claimant_makers:
+                made += min(2, self._ntricks - made)
+            else:
+                made -= min(2, made)
+            self._score(made)
+            return
+        lone_beaten = claimant_makers and self.alone and self.maker_tricks() < self._ntricks
         value = sc.renege_lone if lone_beaten else sc.renege
         pts = [0] * self.rules.num_sides
         for s in range(self.n):
-            if self.is_maker_side(s) == claimant_makers:
+            if mode == "points" and self.is_maker_side(s) == claimant_makers:
                 pts[self.side_of(s)] = value
+            elif mode == "deduct" and self.is_maker_side(s) != claimant_makers:
+                pts[self.side_of(s)] = -value  # the offending side loses them: below zero
         self.points = tuple(pts)
         self.outcome = SCORED
         self._finish()
@@ -810,7 +994,7 @@ class HandState:
             self.active, self.nxt, self.discarded, self.swapper, self.swap_given,
             self.decl_queue, self.claimants, self.leader, self.led, self.win_seat,
             self.win_str, self.trick, len(self.tricks), list(self.tricks_won),
-            len(self.reneges), self.renege_claimed, self.outcome, self.points,
+            tuple(self.reneges), self.renege_claimed, self.outcome, self.points, self.forced,
         )
 
     def _restore(self, s: tuple[Any, ...]) -> None:
@@ -818,15 +1002,15 @@ class HandState:
          self.trump,
          self.maker, self.alone, self.lone_defender, self.active, self.nxt, self.discarded,
          self.swapper, self.swap_given, self.decl_queue, self.claimants, self.leader, self.led,
-         self.win_seat, self.win_str, self.trick, nt, tw, nr, self.renege_claimed,
-         self.outcome, self.points) = s
+         self.win_seat, self.win_str, self.trick, nt, tw, reneges, self.renege_claimed,
+         self.outcome, self.points, self.forced) = s
         self.hands = hands
+        self.reneges = list(reneges)
         self.tricks_won = tw
         self._strength = STRENGTH[self.trump & 3]
         self._suit_mask = SUIT_MASK[self.trump]
         del self.history[h:]
         del self.tricks[nt:]
-        del self.reneges[nr:]
 
     def clone(self) -> HandState:
         """An independent copy (the undo stack is not copied)."""
@@ -835,7 +1019,6 @@ class HandState:
         other = HandState(self.rules, self.dealer, self.deck, _trusted=True)
         other.history = list(self.history)
         other.tricks = list(self.tricks)
-        other.reneges = list(self.reneges)
         other._restore(self._snapshot())
         return other
 

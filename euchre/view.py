@@ -19,6 +19,8 @@ HIDDEN_DISCARD = -1
 """Stands in a view's history for another player's face-down discard."""
 HIDDEN_SWAP = -2
 """Stands in a view's history for another player's farmer's swap (which cards is private)."""
+FACE_DOWN = -1
+"""Stands in a view's ``rows`` for a card still face down (two-handed with rows)."""
 
 Trick = tuple[int, tuple[tuple[int, int], ...], int]
 """(leader, ((seat, card), ...), winner)"""
@@ -59,6 +61,26 @@ class SeatView:
     points: tuple[int, ...]
     scores: tuple[int, ...] = ()
     """Match score by side before this hand, when the view comes from a match."""
+    rows: tuple[tuple[tuple[int, int], ...], ...] = ()
+    """Two-handed with rows: per seat, its four columns as (face-up card, card under it), the
+    card under it being ``FACE_DOWN`` until the card on it is played. A column's cards that
+    were played show in the tricks; the rest lie face up (public) or face down (hidden from
+    everyone, the seat itself included). Empty in every other game."""
+
+    def face_up(self, seat: int) -> list[int]:
+        """The cards ``seat`` has lying face up on the table now (rows only)."""
+        played = set(self.played_cards())
+        out = []
+        for top, under in self.rows[seat] if self.rows else ():
+            if top not in played:
+                out.append(top)
+            elif under != FACE_DOWN and under not in played:
+                out.append(under)
+        return out
+
+    def face_down_count(self, seat: int) -> int:
+        """How many cards ``seat`` still has face down in its row (rows only)."""
+        return sum(1 for _, under in self.rows[seat] if under == FACE_DOWN) if self.rows else 0
 
     @property
     def players(self) -> int:
@@ -83,10 +105,11 @@ class SeatView:
     def voids(self) -> dict[int, set[int]]:
         """Effective suits each other seat has shown it lacks by not following (seat -> suits).
 
-        Under renege "penalize" a failure to follow proves nothing, so no void is inferred."""
+        Under renege "penalize" a failure to follow proves nothing, so no void is inferred; nor
+        with rows, where only the hand and the face-up cards were void."""
         out: dict[int, set[int]] = {}
-        if self.trump == NO_TRUMP or self.rules.renege == "penalize":
-            return out
+        if self.trump == NO_TRUMP or self.rules.renege == "penalize" or self.rules.rows:
+            return out  # with rows, a face-down card turned up later may be of that suit
         eff = EFFECTIVE_SUIT[self.trump]
         tricks = [cards for _, cards, _ in self.tricks]
         if self.current_trick:
@@ -151,5 +174,10 @@ def make_view(state: object, seat: int, scores: tuple[int, ...] = ()) -> SeatVie
         outcome=s.outcome,
         points=s.points,
         scores=scores,
+        rows=tuple(
+            tuple((top, FACE_DOWN if s.hands[w] >> top & 1 else under)
+                  for top, under in s.columns[w])
+            for w in range(s.n)
+        ) if s.columns else (),
     )
 

@@ -395,13 +395,14 @@ def test_fuzz_corrupted_record_text_replays_or_is_refused(name: str, data: st.Da
 OPTION_NAMES = ["players", "deck", "target", "stick_the_dealer", "going_alone",
                 "defend_alone", "canadian_loner", "farmers_hand", "no_ace_no_face", "renege",
                 "first_dealer", "scoring", "alone_timing", "dealer_may_discard_upcard",
-                "defend_alone_vs_partners", "single_hand"]
+                "defend_alone_vs_partners", "single_hand", "renege_fix", "renege_penalty",
+                "misdeal_passes", "rows"]
 SCORING_NAMES = ["make", "march", "lone_march", "euchre", "euchre_lone_defender", "renege",
                  "renege_lone"]
 option_values = st.one_of(
     json_values, st.sampled_from([2, 3, 4, 24, 25, 32, 1, 5, 7, 10, 11, 1000, 1001, 0, -1]),
     st.sampled_from(["off", "redeal", "swap", "prevent", "penalize", "random", "black_jack",
-                     "with_bid", "after_discard"]),
+                     "with_bid", "after_discard", "points", "deduct", "tricks"]),
     st.dictionaries(st.sampled_from(SCORING_NAMES), st.one_of(st.integers(-2, 120), json_values),
                     max_size=3),
 )
@@ -472,7 +473,7 @@ def test_fuzz_notation_functions_refuse_non_text_and_non_ids(value: Any) -> None
 FLAGS: list[tuple[str, ...]] = [
     ("play", "--preset"), ("play", "--players"), ("play", "--target"), ("play", "--deck"),
     ("play", "--farmers-hand"), ("play", "--renege"), ("play", "--first-dealer"),
-    ("play", "--alone-timing"), ("play", "--scoring"), ("play", "--seed"), ("play", "--resume"),
+    ("play", "--alone-timing"), ("play", "--renege-penalty"), ("play", "--scoring"), ("play", "--seed"), ("play", "--resume"),
     ("play", "--save"), ("play", "--partner"), ("play", "--opponents"), ("play", "--delay"),
     ("bench", "engine", "--seconds"), ("bench", "engine", "--preset"),
     ("bench", "engine", "--seed"),

@@ -17,8 +17,8 @@ from euchre.cards import JOKER, NO_TRUMP, card_str, deck_cards
 from euchre.match import Match
 from euchre.record import from_json, to_json
 from euchre.rules import PRESETS, Rules
-from euchre.state import PLAY, SCORED, UP_TAKEN, HandState
-from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
+from euchre.state import PLAY, SCORED, UP_NONE, UP_TAKEN, HandState
+from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP
 
 CONFIGS: dict[str, Rules] = {
     **PRESETS,
@@ -39,6 +39,24 @@ CONFIGS: dict[str, Rules] = {
     "cutthroat-32-misdeals": Rules(
         players=3, deck=32, no_ace_no_face=True, farmers_hand="redeal", renege="penalize",
         target=5,
+    ),
+    # The table rules of issue 10: revokes fixed in time, penalties by agreement, misdeals
+    # passing the deal, rows.
+    "renege-fix-deduct-misdeal-passes": Rules(
+        renege="penalize", renege_fix=True, renege_penalty="deduct", farmers_hand="redeal",
+        no_ace_no_face=True, misdeal_passes=True, defend_alone=True, target=5,
+    ),
+    "renege-fix-tricks-cutthroat": Rules(
+        players=3, renege="penalize", renege_fix=True, renege_penalty="tricks", target=5,
+    ),
+    "renege-tricks-joker-loners": Rules(
+        renege="penalize", renege_penalty="tricks", deck=25, defend_alone=True, target=7,
+    ),
+    # (Not 'deduct' here: random players renege in most rows hands, and a claim that only
+    # takes points away lets a random game drift below zero for thousands of hands.)
+    "two-handed-rows-penalize-tricks": Rules(
+        players=2, rows=True, renege="penalize", renege_penalty="tricks",
+        stick_the_dealer=True, target=5,
     ),
 }
 NAMES = sorted(CONFIGS)
@@ -91,17 +109,23 @@ def ref_points(h: HandState) -> tuple[int, ...]:
         return s == h.maker or (h.n == 4 and s == (h.maker + 2) % 4)
 
     made = sum(w for s, w in enumerate(h.tricks_won) if on_maker_side(s))
+    total, need = (12, 7) if r.rows else (5, 3)
     pts = [0] * sides
     if h.renege_claimed >= 0:
         makers_claim = on_maker_side(h.renege_claimed)
-        value = sc.renege_lone if makers_claim and h.alone and made < 5 else sc.renege
-        for s in range(h.n):
-            if on_maker_side(s) == makers_claim:
-                pts[side(s)] = value
-        return tuple(pts)
-    if made == 5:
+        if r.renege_penalty == "tricks":  # two tricks (or all there are) change sides
+            made = min(total, made + 2) if makers_claim else max(0, made - 2)
+        else:
+            value = sc.renege_lone if makers_claim and h.alone and made < total else sc.renege
+            for s in range(h.n):
+                if r.renege_penalty == "points" and on_maker_side(s) == makers_claim:
+                    pts[side(s)] = value
+                if r.renege_penalty == "deduct" and on_maker_side(s) != makers_claim:
+                    pts[side(s)] = -value
+            return tuple(pts)
+    if made == total:
         pts[side(h.maker)] = sc.lone_march if h.alone else sc.march
-    elif made >= 3:
+    elif made >= need:
         pts[side(h.maker)] = sc.make
     else:
         value = sc.euchre_lone_defender if h.lone_defender >= 0 else sc.euchre
@@ -120,7 +144,7 @@ def key(h: HandState) -> tuple[Any, ...]:
         list(h.hands), list(h.history), h.phase, h.cur, h.trick, list(h.tricks),
         list(h.tricks_won), h.trump, h.maker, h.alone, h.lone_defender, h.active, h.up_status,
         h.kitty, h.discarded, h.swapper, h.outcome, h.points, list(h.reneges), h.claimants,
-        h.decl_queue, h.renege_claimed, h.legal_actions(),
+        h.decl_queue, h.renege_claimed, h.forced, h.legal_actions(),
     )
 
 
@@ -131,9 +155,11 @@ def check_conservation(h: HandState) -> None:
     parts += [c for _, t, _ in h.tricks for _, c in t]
     parts += [c for _, c in h.trick]
     parts += list(h.kitty)
+    for seat in range(h.n):
+        parts += h.face_down(seat)
     if h.discarded >= 0:
         parts.append(h.discarded)
-    if h.up_status != UP_TAKEN:
+    if h.up_status not in (UP_TAKEN, UP_NONE):
         parts.append(h.upcard)
     assert sorted(parts) == sorted(deck_cards(h.rules.deck))
 
@@ -155,15 +181,23 @@ def check_view(h: HandState) -> None:
         seen |= {c for _, t, _ in v.tricks for _, c in t} | {c for _, c in v.current_trick}
         if v.discard >= 0:
             seen.add(v.discard)
+        for row in v.rows:
+            seen |= {c for column in row for c in column if c != FACE_DOWN}
         hidden: set[int] = set(h.kitty)
         for other in range(h.n):
+            hidden |= set(h.face_down(other))  # face down: hidden from its owner too
             if other != seat:
-                hidden |= ref_cards(h.hands[other])
+                hidden |= ref_cards(h.hands[other]) - set(h.face_up(other))
+            # Both players' face-up cards are shown, exactly.
+            assert sorted(v.face_up(other)) == sorted(h.face_up(other))
+            assert v.face_down_count(other) == len(h.face_down(other))
         if seat != h.dealer and h.discarded >= 0:
             hidden.add(h.discarded)
         hidden.discard(h.upcard)  # the up-card was shown to everyone
         if seat == h.swapper:
             hidden -= set(h.swap_given)
+        # A renege taken back (and the cards played after it) were seen by all: public now.
+        hidden -= {a for w, a in h.history if A.is_play(a) and h.hands[w] >> a & 1}
         assert not seen & hidden, (seat, seen & hidden)
         if v.current_player != seat:
             assert v.legal_actions == ()
@@ -171,7 +205,8 @@ def check_view(h: HandState) -> None:
 
 def ref_legal_plays(h: HandState) -> set[int]:
     hand = ref_cards(h.hands[h.cur])
-    if not h.trick or h.rules.renege == "penalize":
+    fixed = h.forced >> h.cur & 1  # took a renege back this trick: must follow now
+    if not h.trick or (h.rules.renege == "penalize" and not fixed):
         return hand
     trump = "CDHS"[h.trump]
     led = ref_suit(h.trick[0][1], trump)
@@ -201,6 +236,7 @@ def walk(h: HandState, rng: random.Random, full: bool = True) -> HandState:
             assert key(h) == before
         trick_len = len(h.tricks)
         partial = h.trick
+        partial_before = h.trick
         seat = h.cur
         if h.phase == PLAY and partial:
             trump = "CDHS"[h.trump]
@@ -212,9 +248,21 @@ def walk(h: HandState, rng: random.Random, full: bool = True) -> HandState:
         else:
             should_renege = False
             n_reneges = len(h.reneges)
+        faceup_before = h.face_up(seat)
         h.apply_action(a)
         if A.is_play(a):
             assert len(h.reneges) == n_reneges + (1 if should_renege else 0)
+            if h.rules.rows:  # a row card played turns up the card under it, in its place
+                under = dict(h.columns[seat])
+                expect = [under[a] if c == a and under.get(a, -1) >= 0 else c
+                          for c in faceup_before if c != a or under.get(a, -1) >= 0]
+                assert h.face_up(seat) == expect
+        if a == A.FIX_RENEGE:
+            # The fixer and everyone after it took their cards back; the fixer must follow.
+            assert h.phase == PLAY and h.cur == seat and h.forced >> seat & 1
+            assert len(h.trick) < len(partial_before)
+            assert next(e for e in partial_before if e not in h.trick)[0] == seat
+            assert not [r for r in h.reneges if r[0] == seat and r[1] == len(h.tricks)]
         if len(h.tricks) > trick_len:
             leader, cards, winner = h.tricks[-1]
             assert len(cards) == len(h.active)
@@ -231,7 +279,7 @@ def walk(h: HandState, rng: random.Random, full: bool = True) -> HandState:
     assert h.legal_actions() == []
     if h.outcome == SCORED:
         assert h.trump != NO_TRUMP
-        assert sum(h.tricks_won) == 5
+        assert sum(h.tricks_won) == (12 if h.rules.rows else 5)
         assert h.points == ref_points(h)
         scorers = {s for s, p in enumerate(h.points) if p}
         assert scorers
@@ -280,7 +328,8 @@ def test_random_matches_end_at_the_target_and_replay_from_the_record(name: str,
             f = m.finished[-1]
             assert sum(1 for p in f.points if p) <= (2 if rules.players == 3 else 1)
             if not m.is_terminal():
-                expected = f.dealer if f.outcome == "misdeal" else (f.dealer + 1) % rules.players
+                same = f.outcome == "misdeal" and not rules.misdeal_passes
+                expected = f.dealer if same else (f.dealer + 1) % rules.players
                 assert m.hand.dealer == expected
     assert m.winner is not None
     if rules.single_hand:

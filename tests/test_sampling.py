@@ -42,6 +42,14 @@ VARIANTS: dict[str, Rules] = {
         players=3, renege="penalize", farmers_hand="redeal", no_ace_no_face=True
     ),
     "three-players-joker-stick": Rules(players=3, deck=25, stick_the_dealer=True),
+    # Issue 10's table rules: a card taken back is known to be in its player's hand again.
+    "renege-fix-deduct-passes": Rules(renege="penalize", renege_fix=True,
+                                      renege_penalty="deduct", farmers_hand="redeal",
+                                      misdeal_passes=True),
+    "three-players-renege-fix-tricks": Rules(players=3, renege="penalize", renege_fix=True,
+                                             renege_penalty="tricks"),
+    "rows-penalize-stick": Rules(players=2, rows=True, renege="penalize",
+                                 stick_the_dealer=True),
 }
 
 
@@ -198,6 +206,9 @@ def small_cases(
     ("farmer-swap", {2}),
     ("preset-openspiel", {3}),
     ("preset-cutthroat", set()),
+    ("preset-two-handed-rows", set()),
+    ("preset-two-handed-rows", {4}),
+    ("renege-fix-deduct-passes", set()),
 ])
 def test_samples_are_uniform_over_exactly_the_consistent_worlds(name: str, kinds: set[int]
                                                                 ) -> None:

@@ -41,6 +41,8 @@ TRUMP_VALUE = {10: 1.0, 9: 0.95, 8: 0.8, 7: 0.65, 6: 0.5, 5: 0.42, 3: 0.36, 2: 0
 CALL_THRESHOLD = {4: 2.2, 3: 2.9, 2: 2.4}
 #: Expected tricks to go alone (four players): a march is likely.
 ALONE_THRESHOLD = 4.0
+#: Two-handed with rows: expected tricks from the eight visible cards to name trump.
+ROWS_CALL_THRESHOLD = 4.0
 #: A defender goes alone against a lone maker (or against a pair, OpenSpiel's variant).
 DEFEND_ALONE_THRESHOLD = 3.0
 DEFEND_ALONE_VS_PAIR_THRESHOLD = 3.6
@@ -134,6 +136,8 @@ class RuleBasedBot:
             action, why = _Play(view).decide()
         elif phase == "bid1":
             action, why = self._bid1(view)
+        elif phase == "bid2" and view.rules.rows:
+            action, why = self._bid_rows(view)  # two-handed with rows (below)
         elif phase == "bid2":
             action, why = self._bid2(view)
         elif phase == "discard":
@@ -148,11 +152,38 @@ class RuleBasedBot:
             action, why = self._claim(view)
         elif phase == "declare":
             action, why = self._declare(view)
+        elif phase == "fix":
+            action, why = self._fix(view)
         else:  # pragma: no cover - the engine has no other phase with a decision
             action, why = legal[0], "This is the only thing to do."
         if action not in legal:  # pragma: no cover - a guard, never expected
             return legal[0], "I take the first legal option."
         return action, why
+
+    # ------------------------------------------------------------------------------------------
+    # Two-handed with rows and revokes fixed in time (issue 10): kept apart from the rest.
+
+    def _bid_rows(self, view: SeatView) -> Decision:
+        """Rows: no up-card; the eight cards this seat can see (hand and face-up row) are two
+        thirds of what it will play, so a suit worth ROWS_CALL_THRESHOLD of them is called
+        (seven of twelve tricks make it)."""
+        legal = view.legal_actions
+        est, s = max((estimate(view.hand, s, view.rules.deck), s) for s in SUITS
+                     if A.call(s) in legal)
+        name = SUIT_NAMES[s]
+        if est >= ROWS_CALL_THRESHOLD:
+            return A.call(s), (f"{name.capitalize()} is my best suit: about {est:.1f} tricks "
+                               "from the cards I can see, with four face down to come.")
+        if A.PASS not in legal:
+            return A.call(s), f"I may not pass, so I name my best suit, {name}."
+        return A.PASS, f"My best suit, {name}, is worth only about {est:.1f} tricks: I pass."
+
+    def _fix(self, view: SeatView) -> Decision:
+        """A renege found before the trick is quitted is always worth taking back: standing,
+        it costs far more than the trick."""
+        if A.FIX_RENEGE in view.legal_actions:
+            return A.FIX_RENEGE, "I could have followed suit: I take that card back."
+        return A.PASS, "I had none of the suit led: the trick stands."
 
     # ------------------------------------------------------------------------------------------
     # Bidding

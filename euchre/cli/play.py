@@ -35,6 +35,11 @@ _BOOL_FLAGS: dict[str, str] = {
     "dealer_may_discard_upcard": "the dealer may bury the up-card itself (off in openspiel)",
     "defend_alone_vs_partners": "OpenSpiel: defenders may defend alone against a pair too",
     "single_hand": "OpenSpiel: one hand is the whole game",
+    "renege_fix": "with --renege penalize: a renege may be taken back before the trick is "
+                  "quitted (000)",
+    "misdeal_passes": "after a misdeal the deal passes left instead of the same dealer "
+                      "dealing again (002)",
+    "rows": "two-handed with rows: four face down, four face up on them, four in hand (002)",
 }
 
 
@@ -53,7 +58,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     r = p.add_argument_group("rules (layered over --preset; the engine refuses impossible mixes)")
     r.add_argument("--preset", choices=sorted(PRESETS), default="standard",
                    help="named rule set (standard): standard, tournament (stick the dealer), "
-                        "two-handed, cutthroat (three players), joker (25 cards), openspiel")
+                        "two-handed, two-handed-rows, cutthroat (three players), joker "
+                        "(25 cards), openspiel")
     r.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="4 partnership, 3 cutthroat, 2 two-handed [preset]")
     r.add_argument("--target", type=int, default=None, metavar="POINTS",
@@ -73,6 +79,10 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--renege", choices=("prevent", "penalize"), default=None,
                    help="prevent: failing to follow suit is refused; penalize: it may be "
                         "played, and claimed for 2 points (4 if it beat a lone hand)")
+    r.add_argument("--renege-penalty", choices=("points", "deduct", "tricks"), default=None,
+                   help="what a proven renege costs: points to the other side (default), "
+                        "deduct them from the offending side (below zero if need be), or "
+                        "tricks: two of the offending side's tricks go to the other side")
     r.add_argument("--first-dealer", choices=("random", "black_jack", "black-jack"),
                    default=None, help="how the first dealer is chosen [random]")
     r.add_argument("--alone-timing", choices=("with_bid", "after_discard"), default=None,
@@ -108,7 +118,7 @@ def build_rules(args: argparse.Namespace) -> Rules:
     base = preset(args.preset)
     changes: dict[str, Any] = {}
     for name in ("players", "target", "deck", "farmers_hand", "renege", "alone_timing",
-                 "no_ace_no_face", *_BOOL_FLAGS):
+                 "no_ace_no_face", "renege_penalty", *_BOOL_FLAGS):
         value = getattr(args, name)
         if value is not None:
             changes[name] = value

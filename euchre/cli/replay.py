@@ -24,11 +24,23 @@ def side_name(side: int, players: int) -> str:
 def describe_hand(h: HandState) -> str:
     """A finished (or partly played) hand: deal, bidding, tricks, result."""
     n = h.n
-    lines = [f"Dealer {seat_name(h.dealer, n)}; up-card {card_symbol(h.upcard)}"]
     trump = h.trump
-    for s in range(n):
-        cards = sort_hand(cards_of(h.initial_hands[s]), trump)
-        lines.append(f"  {seat_name(s, n):<9} {' '.join(card_symbol(c) for c in cards)}")
+    if h.columns:  # two-handed with rows: no up-card; show each row as dealt
+        lines = [f"Dealer {seat_name(h.dealer, n)}; rows (face up / face down)"]
+        for s in range(n):
+            rows = set()
+            for top, under in h.columns[s]:
+                rows |= {top, under}
+            hand = [c for c in cards_of(h.initial_hands[s]) if c not in rows]
+            cols = "  ".join(f"{card_symbol(t)}/{card_symbol(u)}" for t, u in h.columns[s])
+            lines.append(f"  {seat_name(s, n):<9} hand "
+                         f"{' '.join(card_symbol(c) for c in sort_hand(hand, trump))}; "
+                         f"rows {cols}")
+    else:
+        lines = [f"Dealer {seat_name(h.dealer, n)}; up-card {card_symbol(h.upcard)}"]
+        for s in range(n):
+            cards = sort_hand(cards_of(h.initial_hands[s]), trump)
+            lines.append(f"  {seat_name(s, n):<9} {' '.join(card_symbol(c) for c in cards)}")
     bids = [(w, a) for w, a in h.history if not 0 <= a <= 32]
     if bids:
         lines.append("  Bidding: " + ", ".join(
@@ -43,9 +55,10 @@ def describe_hand(h: HandState) -> str:
     if h.outcome == "thrown_in":
         lines.append("  All passed: thrown in, the deal passes left")
     elif h.outcome == "misdeal":
-        lines.append("  Misdeal called: the same dealer deals again")
+        lines.append("  Misdeal called: the deal passes left" if h.rules.misdeal_passes
+                     else "  Misdeal called: the same dealer deals again")
     elif h.outcome == "scored":
-        who = [f"{side_name(i, n)} +{p}" for i, p in enumerate(h.points) if p]
+        who = [f"{side_name(i, n)} {p:+d}" for i, p in enumerate(h.points) if p]
         lines.append(f"  Result: {', '.join(who)}")
     return "\n".join(lines)
 
