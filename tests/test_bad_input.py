@@ -473,7 +473,8 @@ def test_fuzz_notation_functions_refuse_non_text_and_non_ids(value: Any) -> None
 FLAGS: list[tuple[str, ...]] = [
     ("play", "--preset"), ("play", "--players"), ("play", "--target"), ("play", "--deck"),
     ("play", "--farmers-hand"), ("play", "--renege"), ("play", "--first-dealer"),
-    ("play", "--alone-timing"), ("play", "--renege-penalty"), ("play", "--scoring"), ("play", "--seed"), ("play", "--resume"),
+    ("play", "--alone-timing"), ("play", "--renege-penalty"), ("play", "--scoring"),
+    ("play", "--seed"), ("play", "--resume"),
     ("play", "--save"), ("play", "--partner"), ("play", "--opponents"), ("play", "--delay"),
     ("bench", "engine", "--seconds"), ("bench", "engine", "--preset"),
     ("bench", "engine", "--seed"),
