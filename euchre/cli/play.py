@@ -96,7 +96,19 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument("--ascii", action="store_true",
                    help="plain ASCII: suits as the letters C D H S, no box drawing")
     d.add_argument("--no-color", action="store_true", help="no colours")
+    add_convenience_arguments(p, d)
     p.set_defaults(func=run_play)
+
+
+def add_convenience_arguments(p: argparse.ArgumentParser, display: Any) -> None:
+    """Flags of the table's conveniences (kept apart so the rules and bot flags stay put)."""
+    display.add_argument("--hold", type=float, default=None, metavar="SECONDS",
+                         help="how long a finished trick stays on the table (at least --delay; "
+                              "default 2.5 x --delay)")
+    display.add_argument("--autoplay", action=argparse.BooleanOptionalAction, default=True,
+                         help="play your only legal card for you after a short pause (on)")
+    p.add_argument("--rated", action="store_true",
+                   help="a rated game: 'undo' is off (it is on against the computer otherwise)")
 
 
 def build_rules(args: argparse.Namespace) -> Rules:
@@ -153,6 +165,10 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"euchre play: --delay must be 0 to {MAX_DELAY:g} seconds, not {args.delay:g}",
               file=sys.stderr)
         return 2
+    if args.hold is not None and not 0 <= args.hold <= MAX_DELAY:
+        print(f"euchre play: --hold must be 0 to {MAX_DELAY:g} seconds, not {args.hold:g}",
+              file=sys.stderr)
+        return 2
     if args.resume:
         try:
             match, text = read_record_file(args.resume, "is not a saved game")
@@ -163,7 +179,7 @@ def run_play(args: argparse.Namespace) -> int:
         seats = seats_from_record(text, rules.players) or _seats(rules, args)
         if args.watch:
             seats = [args.opponents if s == HUMAN else s for s in seats]
-        title = "resumed"
+        args.rated = args.rated or rated_record(text)
     else:
         try:
             rules = build_rules(args)
@@ -172,16 +188,16 @@ def run_play(args: argparse.Namespace) -> int:
             return 2
         match = Match(rules, seed=args.seed)
         seats = _seats(rules, args)
-        title = args.preset
     # One column narrower than the screen (at most 79): a full-width line makes some terminals
     # wrap, and the table is drawn for 80 columns.
     columns = shutil.get_terminal_size((80, 24)).columns
     console = Console(no_color=args.no_color, highlight=False, emoji=False,
-                      width=max(40, min(columns, 80) - 1))
+                      width=max(39, min(columns, 80) - 1))
     settings = GameSettings(
-        seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save, title=title,
+        seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save,
         bot_seed=match.seed,
     )
+    table_settings(settings, args)
     game = TerminalGame(match, settings, console)
     if match.is_terminal():
         console.print("That game is already over.")
@@ -189,3 +205,34 @@ def run_play(args: argparse.Namespace) -> int:
             game.end_of_game()
         return 0
     return game.run()
+
+
+def rated_record(text: str) -> bool:
+    """Whether a saved game was marked rated (it stays rated when resumed)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("rated") is True
+
+
+def table_settings(settings: Any, args: argparse.Namespace) -> None:
+    """The table's conveniences: trick hold, autoplay, undo, statistics, the resume hint."""
+    import os
+
+    from euchre.tui.stats import default_path
+
+    settings.hold = args.hold
+    settings.autoplay = args.autoplay
+    settings.rated = args.rated
+    # "make play" sets EUCHRE_LAUNCHER, so a saved game says to resume with "make play ARGS=..."
+    settings.launcher = os.environ.get("EUCHRE_LAUNCHER") or "euchre play"
+    if not args.watch:
+        settings.stats_path = default_path()
+    # Bytes that are not UTF-8 at a prompt read as a replacement character, not a traceback.
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="replace")
