@@ -30,7 +30,8 @@ XDG_DATA_HOME = tempfile.mkdtemp(prefix="euchre-test-data-")
 def spawn(*args: str, rows: int = 24, cols: int = 80, cwd: Path = ROOT,
           env: dict[str, str] | None = None) -> pexpect.spawn:
     return pexpect.spawn(EUCHRE, ["play", "--delay", "0", *args], cwd=str(cwd),
-                         dimensions=(rows, cols), encoding="utf-8", timeout=30,
+                         dimensions=(rows, cols), encoding="utf-8", codec_errors="replace",
+                         timeout=30,
                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color",
                               "COLUMNS": str(cols), "LINES": str(rows),
                               "XDG_DATA_HOME": XDG_DATA_HOME, **(env or {})})

@@ -321,11 +321,14 @@ class TerminalGame:
                 # Every declaration pass alike: a line only for seats that had a choice would
                 # tell the table who held a farmer's hand.
                 continue
-            self.after_action(seat, action, before)
-            if m.hand is not before or m.is_terminal():
-                self.end_of_hand(before)
-                if not m.is_terminal():
-                    self.announce_hand()
+            try:
+                self.after_action(seat, action, before)
+                if m.hand is not before or m.is_terminal():
+                    self.end_of_hand(before)
+                    if not m.is_terminal():
+                        self.announce_hand()
+            except KeyboardInterrupt:  # Ctrl-C while the screen is drawn: the act stands
+                self.interrupted()
         # A record asked for with --save that could not be written is a failed run.
         return 0 if self.end_of_game() else 1
 
