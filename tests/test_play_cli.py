@@ -246,7 +246,8 @@ def test_farmers_swap_is_offered_by_name_and_typed_as_swap() -> None:
     child.sendline("swap")  # the only swap on offer: no need to spell out the cards
     child.expect(MOVE)
     assert "Bidding: Before the bidding: You swap 9♦ 9♥ 10♥" in flat(child)
-    assert "You swap 9♦ 9♥ 10♥ for the kitty" in flat(child)  # the player sees own cards
+    # The player sees their own cards, those that went and those that came in.
+    assert re.search(r"You swap 9♦ 9♥ 10♥ for the kitty and get \S+ \S+ \S+", flat(child))
     child.sendeof()
     child.expect(pexpect.EOF)
 

@@ -297,3 +297,11 @@ def test_saved_rated_game_stays_rated() -> None:
 
     assert rated_record(json.dumps({"rated": True}))
     assert not rated_record(json.dumps({"players": []})) and not rated_record("[")
+
+
+def test_resume_hint_repeats_the_command_the_player_used() -> None:
+    game, _ = game_at(Rules(), 1, "bid1")
+    assert game.resume_command("g.json") == "euchre play --resume g.json"
+    game.settings.launcher = "make play"
+    assert game.resume_command("g.json") == "make play ARGS='--resume g.json'"
+    assert game.resume_command("my game.json") == "make play ARGS=\"--resume 'my game.json'\""

@@ -929,9 +929,16 @@ class TerminalGame:
     def resume_command(self, path: str) -> str:
         """The command that continues a saved game, as the player started this one."""
         arg = shlex.quote(path)
-        if self.settings.launcher.startswith("make "):
-            return f"{self.settings.launcher} ARGS={shlex.quote('--resume ' + arg)}"
-        return f"{self.settings.launcher} --resume {arg}"
+        launcher = self.settings.launcher
+        if not launcher.startswith("make "):
+            return f"{launcher} --resume {arg}"
+        # make hands ARGS to the shell: quote the whole, the file name inside it as needed.
+        inner = f"--resume {arg}"
+        if "'" not in inner:
+            return f"{launcher} ARGS='{inner}'"
+        if not any(ch in inner for ch in '"$`\\'):
+            return f'{launcher} ARGS="{inner}"'
+        return f"{launcher} ARGS={shlex.quote(inner)}"
 
     @staticmethod
     def _default_read(prompt: str) -> str:
