@@ -192,7 +192,7 @@ def test_ctrl_c_offers_to_save_and_names_the_command_that_resumes(tmp_path: Path
     child.expect(MOVE)
     assert "Not quitting: the game goes on." in flat(child)
     child.sendline("pass")  # then the computers play, five seconds a move
-    child.expect("West")
+    child.expect("You pass")  # drawn after West's move, as its five seconds begin
     child.sendintr()  # during a computer's turn
     child.expect(SAVE)
     assert "Interrupted. Save first?" in plain(child.before[-300:])

@@ -12,6 +12,7 @@ import contextlib
 import shutil
 import sys
 from dataclasses import fields, replace
+from pathlib import Path
 from typing import Any
 
 from euchre.cli import Subparsers
@@ -100,9 +101,20 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=run_play)
 
 
+def hold_seconds(text: str) -> float:
+    """--hold: a finite pause like --delay's (nan and inf parse as floats, and never end)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_DELAY:g} seconds, not {text}")
+    return value
+
+
 def add_convenience_arguments(p: argparse.ArgumentParser, display: Any) -> None:
     """Flags of the table's conveniences (kept apart so the rules and bot flags stay put)."""
-    display.add_argument("--hold", type=float, default=None, metavar="SECONDS",
+    display.add_argument("--hold", type=hold_seconds, default=None, metavar="SECONDS",
                          help="how long a finished trick stays on the table (at least --delay; "
                               "default 2.5 x --delay)")
     display.add_argument("--autoplay", action=argparse.BooleanOptionalAction, default=True,
@@ -165,10 +177,6 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"euchre play: --delay must be 0 to {MAX_DELAY:g} seconds, not {args.delay:g}",
               file=sys.stderr)
         return 2
-    if args.hold is not None and not 0 <= args.hold <= MAX_DELAY:
-        print(f"euchre play: --hold must be 0 to {MAX_DELAY:g} seconds, not {args.hold:g}",
-              file=sys.stderr)
-        return 2
     if args.resume:
         try:
             match, text = read_record_file(args.resume, "is not a saved game")
@@ -179,7 +187,7 @@ def run_play(args: argparse.Namespace) -> int:
         seats = seats_from_record(text, rules.players) or _seats(rules, args)
         if args.watch:
             seats = [args.opponents if s == HUMAN else s for s in seats]
-        args.rated = args.rated or rated_record(text)
+        title = "resumed"
     else:
         try:
             rules = build_rules(args)
@@ -188,13 +196,14 @@ def run_play(args: argparse.Namespace) -> int:
             return 2
         match = Match(rules, seed=args.seed)
         seats = _seats(rules, args)
+        title = args.preset
     # One column narrower than the screen (at most 79): a full-width line makes some terminals
     # wrap, and the table is drawn for 80 columns.
     columns = shutil.get_terminal_size((80, 24)).columns
     console = Console(no_color=args.no_color, highlight=False, emoji=False,
                       width=max(39, min(columns, 80) - 1))
     settings = GameSettings(
-        seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save,
+        seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save, title=title,
         bot_seed=match.seed,
     )
     table_settings(settings, args)
@@ -224,9 +233,14 @@ def table_settings(settings: Any, args: argparse.Namespace) -> None:
 
     from euchre.tui.stats import default_path
 
+    settings.title = None  # the rules in words, from the rules themselves (resumed games too)
     settings.hold = args.hold
     settings.autoplay = args.autoplay
     settings.rated = args.rated
+    if args.resume:  # a rated game stays rated when resumed (the file was read just before)
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            settings.rated = settings.rated or rated_record(
+                Path(args.resume).read_text(encoding="utf-8"))
     # "make play" sets EUCHRE_LAUNCHER, so a saved game says to resume with "make play ARGS=..."
     settings.launcher = os.environ.get("EUCHRE_LAUNCHER") or "euchre play"
     if not args.watch:

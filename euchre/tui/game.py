@@ -516,7 +516,7 @@ class TerminalGame:
         while True:
             view = hand.view(self.human, tuple(self.match.scores))
             legal = self.menu(view)
-            msg = [*recent, *message]
+            msg = [*recent, *self.refit(message)]
             question = Text(self.phase_question(view), style="bold")
             explain = [Text(x, style="dim") for x in self.declaration_notes(view)]
             ctx = self.context(message=[*msg, *explain, question], options=self.options(view))
@@ -527,14 +527,14 @@ class TerminalGame:
             text = self.read(f"Your move ({numbers}, hint, last, help, quit) > ")
             recent = []
             low = " ".join(text.lower().split())
-            if self.suit_call(low, view) is not None:
-                pass  # "h" names hearts when a suit may be named; otherwise it asks for a hint
-            elif low in ("hint", "h"):
+            if low == "h" and self.suit_call(low, view) is not None:
+                low = "hearts"  # "h" names hearts when a suit may be named, else asks a hint
+            if low in ("hint", "h"):
                 a, why = self.adviser.decide(view)
                 t = Text("Hint: ", style="bold").append_text(
                     action_text(a, self.g, view.dealer == view.seat))  # as the menu says it
                 t.append(f" (option {legal.index(a) + 1}). {self.g_text(why)}")
-                message = wrap_text(t, w)
+                message = wrap_text(t)
                 continue
             if low in ("last", "l"):
                 message = wrap_text(self.last_trick(view), w)
@@ -566,6 +566,13 @@ class TerminalGame:
             if action is not None:
                 return action
             message = wrap_text(Text(error, style="yellow"), w)
+
+    def refit(self, lines: list[Text]) -> list[Text]:
+        """Lines wrapped for 79 columns, wrapped again for a narrower screen."""
+        out: list[Text] = []
+        for ln in lines:
+            out += wrap_text(ln, self.width) if ln.cell_len > self.width else [ln]
+        return out
 
     def declaration_notes(self, view: SeatView) -> list[str]:
         """What a declaration on offer would do, so "misdeal" or "farmer" is never a riddle."""
