@@ -145,6 +145,12 @@ def phrase(act: Act, upcard: int = -1) -> str:
     return f"{verb} {_suit(a, base)}{alone}"
 
 
+def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: int) -> Act | None:
+    """The latest act of a full history with its stage (is that ``pass`` a bid or not?)."""
+    acts = staged(history, rules, dealer)
+    return acts[-1] if acts else None
+
+
 def you_form(text: str) -> str:
     """Turn a third-person phrase into the form after "You": "passes" -> "pass"."""
     first, _, rest = text.partition(" ")
@@ -163,11 +169,14 @@ def sentence(name: str, text: str) -> str:
 
 
 def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: int = -1,
-                     quiet_passes: bool = True) -> list[tuple[str, list[str]]]:
+                     quiet_passes: bool = True, compact: bool = False,
+                     ) -> list[tuple[str, list[str]]]:
     """(heading, phrases) for each stage before the play and the claims after it.
 
     With ``quiet_passes`` a declaration pass (nothing to declare) is left out, as a real table
-    never hears it, and a first round everyone passed is said in two words."""
+    never hears it, and a first round everyone passed is said in two words. ``compact`` (one
+    line on the table) also leaves out declined defend-alones and renege claims: only what
+    happened, not what did not."""
     out: list[tuple[str, list[str]]] = []
     for stage in STAGES:
         if stage == "play":
@@ -177,6 +186,8 @@ def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: in
             these = [x for x in these if x.action != A.PASS]
         # Another seat's face-down discard says nothing the pickup did not.
         these = [x for x in these if x.action != HIDDEN_DISCARD]
+        if compact and stage in ("defend", "claim"):
+            these = [x for x in these if x.action != A.PASS]
         if not these:
             continue
         title = STAGE_TITLES.get(stage, "")

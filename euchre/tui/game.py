@@ -35,6 +35,7 @@ from euchre.cards import (
 )
 from euchre.errors import NotationError
 from euchre.match import Match
+from euchre.narrate import last_act, phrase
 from euchre.record import match_to_record
 from euchre.state import HandState, seat_name
 from euchre.tui.render import (
@@ -393,13 +394,18 @@ class TerminalGame:
         by_dealer = seat == before.dealer
         t = Text(self.plain_name(seat) + " ", style="bold")
         ev = event_text(shown, self.g, by_dealer)
+        if action == A.PASS:  # a bid, or a declined defend-alone or renege claim?
+            act = last_act(before.history, before.rules, before.dealer)
+            if act is not None and act.stage not in ("bid1", "bid2"):
+                ev = Text(phrase(act))
         if seat == self.human:
             # "You passes" reads badly: first person for the player.
             plain = ev.plain
             for third, first in (("passes", "pass"), ("plays", "play"), ("orders", "order"),
                                  ("picks", "pick"), ("calls", "call"), ("discards", "discard"),
                                  ("defends", "defend"), ("goes", "go"), ("declines", "decline"),
-                                 ("takes", "take"), ("claims", "claim"), ("swaps", "swap")):
+                                 ("takes", "take"), ("claims", "claim"), ("swaps", "swap"),
+                                 ("makes", "make")):
                 if plain.startswith(third):
                     ev = Text(first) + ev[len(third):]
                     break

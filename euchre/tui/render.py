@@ -274,7 +274,7 @@ def bidding_line(view: SeatView, ctx: TableContext) -> Text:
     sep = f" {g.dot} "
     parts: list[tuple[str, list[str]]] = []
     for namer in (ctx.plain or ctx.short, ctx.short):
-        parts = bidding_segments(acts, namer, view.upcard)
+        parts = bidding_segments(acts, namer, view.upcard, compact=True)
         if len(_join_segments(parts, sep)) <= room:
             break
     if not parts:

@@ -13,14 +13,22 @@ from collections.abc import Callable
 from rich.text import Text
 
 from euchre.cards import cards_of, sort_hand
-from euchre.narrate import bidding_segments, staged
+from euchre.narrate import STAGE_TITLES, bidding_segments, staged
 from euchre.state import HandState
 from euchre.tui.render import Glyphs, card_text, wrap_text
 
 
 def _fold(t: Text, width: int) -> list[Text]:
-    """One line when it fits (keeping its indent), else word-wrapped."""
-    return [t] if t.cell_len <= width else wrap_text(t, width)
+    """One line when it fits, else word-wrapped with its indent kept (and continuation lines
+    indented two more), so a long kitty or bidding line still reads as one entry."""
+    if t.cell_len <= width:
+        return [t]
+    indent = len(t.plain) - len(t.plain.lstrip(" "))
+    body = t[indent:]
+    out = []
+    for i, ln in enumerate(wrap_text(body, width - indent - 2)):
+        out.append(Text(" " * (indent + (2 if i else 0))).append_text(ln))
+    return out
 
 
 def worth_reviewing(h: HandState) -> bool:
@@ -61,7 +69,9 @@ def review_lines(h: HandState, hand_no: int, name: Callable[[int], str],
         for c in h.deck[5 * n + 1:5 * n + 4]:
             kitty.append(" ").append_text(card_text(c, g))
     lines.extend(_fold(kitty, width))
-    for title, items in bidding_segments(staged(h.history, h.rules, h.dealer), name, h.upcard):
+    segments = bidding_segments(staged(h.history, h.rules, h.dealer), name, h.upcard)
+    claims = [x for x in segments if x[0] == STAGE_TITLES["claim"]]
+    for title, items in [x for x in segments if x not in claims]:
         t = Text(f"  {title}: " if title else "  ", style="bold")
         t.append(g.translate(", ".join(items)))
         lines.extend(_fold(t, width))
@@ -76,6 +86,9 @@ def review_lines(h: HandState, hand_no: int, name: Callable[[int], str],
                 ct.stylize("reverse")
             t.append_text(ct)
         t.append(" - ").append(name(winner), style="bold")
+        lines.extend(_fold(t, width))
+    for title, items in claims:  # after the tricks, as at the table
+        t = Text(f"  {title}: ", style="bold").append(", ".join(items))
         lines.extend(_fold(t, width))
     lines.extend(result)
     return lines
