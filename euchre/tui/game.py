@@ -803,12 +803,13 @@ class TerminalGame:
                     self.out(ln)
                 for ln in note:
                     self.out(ln)
-                self.out(Text(NEXT_HAND_HELP.format(dot=self.g.dot).replace(
-                    "r: review this hand", "t: the table"), style="dim"))
+                for ln in wrap_text(Text(NEXT_HAND_HELP.format(dot=self.g.dot).replace(
+                        "r: review this hand", "t: the table"), style="dim"), self.width):
+                    self.out(ln)
             else:
-                ctx = self.context(message=[*self.recent_lines(1), *lines, *note,
-                                            Text(NEXT_HAND_HELP.format(dot=self.g.dot),
-                                                 style="dim")])
+                keys = wrap_text(Text(NEXT_HAND_HELP.format(dot=self.g.dot), style="dim"),
+                                 self.width)
+                ctx = self.context(message=[*self.recent_lines(1), *lines, *note, *keys])
                 ctx.hand_no = hand_no
                 self.draw(view, ctx)
             low = " ".join(self.read("Press Enter for the next hand > ").lower().split())

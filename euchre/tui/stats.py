@@ -62,7 +62,7 @@ class Stats:
         row = self.row(rules_title)
         row["hands"] += 1
         mine = hand.is_maker_side(me)
-        made = hand.points[hand.side_of(hand.maker)] > 0
+        made = hand.maker_tricks() >= 3  # by tricks: a proven renege is not a euchre
         if mine:
             row["called"] += 1
             row["made" if made else "euchred"] += 1
@@ -181,7 +181,8 @@ def table(stats: Stats) -> list[str]:
         pct = f" ({100 * r['won'] // r['games']}%)" if r["games"] else ""
         lines.append(title)
         lines.append(f"  games {r['games']}, won {r['won']}{pct}")
-        lines.append(f"  hands {r['hands']}: we called trump {r['called']} times, made it "
+        times = "time" if r["called"] == 1 else "times"
+        lines.append(f"  hands {r['hands']}: we called trump {r['called']} {times}, made it "
                      f"{r['made']}, were euchred {r['euchred']}; we euchred them "
                      f"{r['euchred_them']}")
         lines.append(f"  my loners {r['loners']}, of them marches {r['loner_marches']}")
