@@ -404,6 +404,8 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
     if ctx.show_hand:
         who = "Your hand: " if ctx.name(ctx.bottom) == "You" else f"{ctx.name(ctx.bottom)}: "
         hand = Text(who, style="bold").append_text(hand_line(view, g))
+        if not view.hand:
+            hand.append("all played", style=DIM)
         lines.extend(wrap_items(list(hand.split("   ")), w, sep="   ") if hand.cell_len > w
                      else [hand])
     room = 23 - len(lines) - len(ctx.options)
