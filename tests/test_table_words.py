@@ -305,3 +305,13 @@ def test_resume_hint_repeats_the_command_the_player_used() -> None:
     game.settings.launcher = "make play"
     assert game.resume_command("g.json") == "make play ARGS='--resume g.json'"
     assert game.resume_command("my game.json") == "make play ARGS=\"--resume 'my game.json'\""
+
+
+def test_launcher_is_the_command_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from euchre.cli import play
+
+    monkeypatch.setattr("sys.argv", ["/some/where/__main__.py"])
+    assert play._launcher() == "python -m euchre play"
+    monkeypatch.setattr("sys.argv", [".venv/bin/euchre"])
+    monkeypatch.setattr(play.shutil, "which", lambda name: None)
+    assert play._launcher() == ".venv/bin/euchre play"

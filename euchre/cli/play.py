@@ -242,7 +242,7 @@ def table_settings(settings: Any, args: argparse.Namespace) -> None:
             settings.rated = settings.rated or rated_record(
                 Path(args.resume).read_text(encoding="utf-8"))
     # "make play" sets EUCHRE_LAUNCHER, so a saved game says to resume with "make play ARGS=..."
-    settings.launcher = os.environ.get("EUCHRE_LAUNCHER") or "euchre play"
+    settings.launcher = os.environ.get("EUCHRE_LAUNCHER") or _launcher()
     if not args.watch:
         settings.stats_path = default_path()
     # Bytes that are not UTF-8 at a prompt read as a replacement character, not a traceback.
@@ -250,3 +250,20 @@ def table_settings(settings: Any, args: argparse.Namespace) -> None:
     if reconfigure is not None:
         with contextlib.suppress(ValueError, OSError):
             reconfigure(errors="replace")
+
+
+def _launcher() -> str:
+    """How this program was started, as the player would type it again: ``euchre play`` when
+    that is what the PATH finds, else the path used (``.venv/bin/euchre play``), or ``python
+    -m euchre play``."""
+    import os
+    import shlex
+
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "euchre"
+    if os.path.basename(argv0) == "__main__.py":
+        return "python -m euchre play"
+    found = shutil.which("euchre")
+    with contextlib.suppress(OSError):
+        if found and os.path.samefile(found, argv0):
+            return "euchre play"
+    return f"{shlex.quote(argv0)} play"
