@@ -313,5 +313,5 @@ def test_launcher_is_the_command_as_typed(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr("sys.argv", ["/some/where/__main__.py"])
     assert play._launcher() == "python -m euchre play"
     monkeypatch.setattr("sys.argv", [".venv/bin/euchre"])
-    monkeypatch.setattr(play.shutil, "which", lambda name: None)
+    monkeypatch.setattr("shutil.which", lambda name: None)
     assert play._launcher() == ".venv/bin/euchre play"
