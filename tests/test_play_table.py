@@ -333,8 +333,8 @@ def test_cutthroat_game_over_says_whose_score_is_whose() -> None:
     while child.expect([MOVE, NEXT, SAVE]) != 2:
         child.sendline("1" if child.match.re.pattern == MOVE else "")
     said = " ".join(plain(child.before).split())
-    assert re.search(r"Game over: (You win|Player [23] wins), You \d+, Player 2 \d+, "
-                     r"Player 3 \d+\.", said), said[-500:]
+    assert re.search(r"Game over: (You win|Player [23] wins)\. Final score: You \d+, "
+                     r"Player 2 \d+, Player 3 \d+\.", said), said[-500:]
     child.sendline("")
     child.expect(pexpect.EOF)
 

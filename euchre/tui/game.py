@@ -877,8 +877,8 @@ class TerminalGame:
             plural = who == "You" or self.n == 4  # "You win", "East-West win"
             t = Text(f"Game over: {who} win{'' if plural else 's'}", style="bold")
         # Whose score is whose: "You 3, Player 2 2, Player 3 6", never a bare "3-2-6".
-        t.append(", " + ", ".join(f"{self.side_long(s)} {v}" for s, v in enumerate(m.scores))
-                 + ".")
+        t.append(". Final score: " + ", ".join(f"{self.side_long(s)} {v}"
+                                               for s, v in enumerate(m.scores)) + ".")
         self.say(t)
         if self.stats is not None and w is not None and self.human is not None:
             problem = self.stats.game(w == (self.human % 2 if self.n == 4 else self.human))
