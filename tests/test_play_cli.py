@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,6 +27,7 @@ SAVE = r"File name \([^)]*\) > "
 
 #: Statistics go to a folder of the test run's own, never the real user's data folder.
 XDG_DATA_HOME = tempfile.mkdtemp(prefix="euchre-test-data-")
+atexit.register(shutil.rmtree, XDG_DATA_HOME, True)
 
 
 def spawn(*args: str, rows: int = 24, cols: int = 80, cwd: Path = ROOT,
