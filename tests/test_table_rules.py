@@ -368,3 +368,40 @@ def test_new_rules_round_trip_in_records(rules: Rules) -> None:
         m.apply_action(rng.choice(m.legal_actions()))
     again = from_json(to_json(m))
     assert again.rules == rules and again.finished == m.finished and again.scores == m.scores
+
+
+# ---------------------------------------------------------------------------------------------
+# The terminal: 5-and-4 score markers (000) and the rows drawn
+
+
+def test_five_and_four_markers_show_scores_to_ten_with_two_cards() -> None:
+    from euchre.tui.render import ASCII, markers
+
+    shown = {k: markers(k, ASCII, "5-4").plain for k in range(-1, 11)}
+    assert shown[0] == "[#####][####]"  # both face down
+    assert shown[3] == "[#####][ooo.]"  # three pips of the 4 under the face-down 5
+    assert shown[5] == "[ooooo][####]"  # the 5 alone
+    assert shown[8] == "[ooooo][ooo.]"  # the 5 and three pips of the 4
+    assert shown[10] == shown[-1] == ""  # 10 wins; below zero cannot be shown
+    assert markers(7, ASCII).plain == "[o....][oooooo]"  # the 5-and-6 default is unchanged
+
+
+def test_markers_flag_and_rows_are_drawn_on_the_table() -> None:
+    from euchre.tui.render import ASCII, TableContext, render_table
+
+    assert parse("--markers", "5-4").markers == "5-4"
+    assert parse().markers == "5-6"
+    h = HandState(ROWS, 0, deck_cards(24))
+    act(h, "call S")
+    top = h.columns[1][0][0]
+    h.apply_action(top)
+    view = h.view(0)
+    ctx = TableContext(glyphs=ASCII, name=lambda s: "You" if s == 0 else "Player 2",
+                       short=lambda s: str(s + 1), side_names=["You", "P2"], scores=[3, 0],
+                       target=10, title="two-handed-rows", hand_no=1, bottom=0,
+                       marker_style="5-4")
+    text = "\n".join(t.plain for t in render_table(view, ctx))
+    assert "Your row: " in text and "Player 2 row: " in text
+    assert "3 face down" in text and "4 face down" in text  # one of Player 2's turned up
+    assert "No up-card" not in text and "Up-card" not in text  # trump named, no up-card
+    assert "[#####][ooo.]" in text

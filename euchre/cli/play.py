@@ -111,6 +111,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument("--ascii", action="store_true",
                    help="plain ASCII: suits as the letters C D H S, no box drawing")
     d.add_argument("--no-color", action="store_true", help="no colours")
+    d.add_argument("--markers", choices=("5-6", "5-4"), default="5-6",
+                   help="score cards beside the score: 5-6 (002) or the older 5-4 (000), for "
+                        "games to 10")
     add_convenience_arguments(p, d)
     p.set_defaults(func=run_play)
 
@@ -277,6 +280,7 @@ def table_settings(settings: Any, args: argparse.Namespace) -> None:
     from euchre.tui.stats import default_path
 
     settings.title = None  # the rules in words, from the rules themselves (resumed games too)
+    settings.markers = args.markers
     settings.hold = args.hold
     settings.autoplay = args.autoplay
     settings.rated = args.rated

@@ -111,6 +111,8 @@ class GameSettings:
     """The command the player started with, for "continue with ... --resume FILE"."""
     stats_path: Path | None = None
     """Where to keep the player's statistics; None: none kept."""
+    markers: str = "5-6"
+    """Score cards beside the score: "5-6" (002) or "5-4" (000)."""
 
 
 def _clean_input(text: str) -> str:
@@ -241,6 +243,7 @@ class TerminalGame:
             extra_trick_note=note,
             width=self.width,
             plain=self.plain_seat,
+            marker_style=self.settings.markers,
         )
 
     def draw(self, view: SeatView, ctx: TableContext) -> None:
@@ -380,7 +383,10 @@ class TerminalGame:
         t = Text(f"Hand {len(self.match.finished) + 1}: ", style="bold")
         t.append(f"{self.plain_name(h.dealer)} deal")
         t.append("" if h.dealer == self.human else "s")
-        t.append("; the up-card is ").append_text(card_text(h.upcard, self.g))
+        if h.columns:
+            t.append("; two-handed with rows: no up-card")
+        else:
+            t.append("; the up-card is ").append_text(card_text(h.upcard, self.g))
         self.recent = [t]
         if not self.live:
             self.out(t)
@@ -510,6 +516,7 @@ class TerminalGame:
             "defend": "Defend alone?",
             "play": "Your card.",
             "claim": "Claim a renege?",
+            "fix": "Take back a renege before the trick is quitted?",
         }.get(view.phase, "Your move.")
 
     def ask(self, hand: HandState) -> int | None:

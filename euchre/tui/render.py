@@ -141,10 +141,16 @@ def event_text(a: int, g: Glyphs, by_dealer: bool = False) -> Text:
     return Text(A.action_to_str(a))  # pragma: no cover
 
 
-def markers(score: int, g: Glyphs) -> Text:
+def markers(score: int, g: Glyphs, style: str = "5-6") -> Text:
     """The traditional 5-and-6 score cards (seed 002): 1-4 pips of the 6 showing under the face
     down 5, the 5 alone for 5, the 6 alone for 6, and 7-10 as the 6 plus pips of the 5. Scores
-    above 10 cannot be shown with two cards: no marker."""
+    above 10 (or below zero) cannot be shown with two cards: no marker.
+
+    ``style="5-4"``: the older 5-and-4 (seed 000: "two spare cards, a 5 and a 4"), for games to
+    10: 1-4 pips of the 4 showing under the face-down 5, the 5 alone for 5, 6-9 as the 5 plus
+    pips of the 4; 10 wins the game, so it needs no marker."""
+    if style == "5-4":
+        return _markers_54(score, g)
     if not 0 <= score <= 10:
         return Text("")
     if score == 0:
@@ -171,6 +177,31 @@ def markers(score: int, g: Glyphs) -> Text:
     # No "5"/"6" labels: the score is already shown as a number beside the cards, and "3 5[..]
     # 6[..]" read as three numbers.
     return one("", 5, five).append_text(one("", 6, six))
+
+
+def _marker_card(size: int, shown: int, g: Glyphs) -> Text:
+    """One score card: ``shown`` pips of ``size`` showing, or its back (-1)."""
+    t = Text("[", style=DIM)
+    if shown < 0:
+        t.append(g.back * size, style=DIM)
+    else:
+        t.append(g.pip * shown, style="bold green")
+        t.append(g.no_pip * (size - shown), style=DIM)
+    return t.append("]", style=DIM)
+
+
+def _markers_54(score: int, g: Glyphs) -> Text:
+    if not 0 <= score <= 9:
+        return Text("")
+    if score == 0:
+        five, four = -1, -1
+    elif score < 5:
+        five, four = -1, score
+    elif score == 5:
+        five, four = 5, -1
+    else:
+        five, four = 5, score - 5
+    return _marker_card(5, five, g).append_text(_marker_card(4, four, g))
 
 
 @dataclass
@@ -201,6 +232,8 @@ class TableContext:
     """A seat's name without notes ("West", "You") for the bidding line; ``short`` if None."""
     held: bool = False
     """The table shows a finished trick being held: its winning card is highlighted."""
+    marker_style: str = "5-6"
+    """Score cards beside the score: "5-6" (002) or "5-4" (000)."""
 
 
 def _fit(t: Text, width: int = WIDTH) -> Text:
@@ -359,7 +392,8 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
     for side, sname in enumerate(ctx.side_names):
         cell = Text(f"{sname} ", style="bold").append(str(ctx.scores[side]), style="bold green")
         cells.append(cell)
-    with_markers = [c.copy().append(" ").append_text(markers(ctx.scores[i], g))
+    with_markers = [c.copy().append(" ").append_text(markers(ctx.scores[i], g,
+                                                             ctx.marker_style))
                     for i, c in enumerate(cells)]
     score = Text("Score: ").append_text(Text("   ").join(with_markers))
     if score.cell_len > w:
@@ -377,8 +411,11 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
         if view.lone_defender >= 0:
             status.append("; ").append_text(Text(sentence(ctx.name(view.lone_defender),
                                                           "defends alone")))
-        up.append("Up-card ").append_text(card_text(view.upcard, g))
-        up.append(f" {view.upcard_status}", style=DIM)
+        if not view.rows:
+            up.append("Up-card ").append_text(card_text(view.upcard, g))
+            up.append(f" {view.upcard_status}", style=DIM)
+    elif view.rows:  # two-handed with rows: no up-card
+        status.append("No up-card (rows); trump not yet named", style=DIM)
     else:
         status.append("Up-card ").append_text(card_text(view.upcard, g))
         status.append(f" ({view.upcard_status}); trump not yet named", style=DIM)
@@ -390,6 +427,8 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
     lines.append(Text(g.rule * w, style=DIM))
     lines.extend(_table_area(view, ctx))
     lines.append(Text(g.rule * w, style=DIM))
+    if view.rows:
+        lines.extend(_fit(t, w) for t in rows_lines(view, ctx))
     lines.append(_fit(bidding_line(view, ctx), w))
     # Tricks this hand, by scoring side.
     tr = Text("Tricks this hand: ", style="bold")
@@ -413,6 +452,29 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
     lines.extend(_fit(m, w) for m in msg)
     lines.extend(_fit(o, w) for o in ctx.options)
     return lines[:23]
+
+
+def rows_lines(view: SeatView, ctx: TableContext) -> list[Text]:
+    """Two-handed with rows: each player's row, the other player's first: a face-up card in
+    its column, a card back for one still face down under it, a blank once both are played."""
+    g = ctx.glyphs
+    played = set(view.played_cards())
+    out = []
+    for s in sorted(range(view.players), key=lambda x: x == ctx.bottom):
+        who = ctx.plain(s) if ctx.plain else ctx.name(s)
+        t = Text("Your row: " if who == "You" else f"{who} row: ", style="bold")
+        for top, under in view.rows[s]:
+            if top not in played:
+                t.append_text(card_text(top, g, view.trump)).append("/", style=DIM)
+                t.append(g.back, style=DIM)
+            elif under != -1 and under not in played:
+                t.append_text(card_text(under, g, view.trump))
+            else:
+                t.append("--", style=DIM)
+            t.append("  ")
+        t.append(f"{view.face_down_count(s)} face down", style=DIM)
+        out.append(t)
+    return out
 
 
 def _table_area(view: SeatView, ctx: TableContext) -> list[Text]:

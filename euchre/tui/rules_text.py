@@ -33,6 +33,12 @@ _WORDS: dict[str, dict[object, str]] = {
     "defend_alone_vs_partners": {True: "defend alone against pairs too",
                                  False: "defend alone only against loners"},
     "single_hand": {True: "one hand only", False: "hands to the target"},
+    "renege_fix": {True: "reneges may be fixed in time", False: "no taking back a renege"},
+    "renege_penalty": {"points": "a renege pays the other side",
+                       "deduct": "a renege costs the offenders points",
+                       "tricks": "a renege costs two tricks"},
+    "misdeal_passes": {True: "a misdeal passes the deal", False: "a misdeal is redealt"},
+    "rows": {True: "with rows", False: "no rows"},
 }
 
 #: What each option is, for the full list of ``help rules``.
@@ -52,6 +58,10 @@ _TOPICS: dict[str, str] = {
     "dealer_may_discard_upcard": "Dealer's discard",
     "defend_alone_vs_partners": "Defending alone vs pairs",
     "single_hand": "Length",
+    "renege_fix": "Fixing a renege",
+    "renege_penalty": "A proven renege",
+    "misdeal_passes": "After a misdeal",
+    "rows": "Rows",
     "scoring": "Scoring",
 }
 
