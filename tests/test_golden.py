@@ -47,10 +47,18 @@ def cards_text(cs: list[int] | tuple[int, ...], trump: int = 4) -> str:
 
 def render_hand(h: HandState) -> list[str]:
     n = h.n
-    out = [f"Dealer {seat_name(h.dealer, n)}; up-card {card_symbol(h.upcard)}; "
-           f"kitty {' '.join(card_symbol(c) for c in h.deck[5 * n + 1:])}"]
-    for s in range(n):
-        out.append(f"  {seat_name(s, n):<9} {cards_text(cards_of(h.initial_hands[s]), h.trump)}")
+    if h.columns:  # two-handed with rows: no up-card or kitty; each column face up / down
+        out = [f"Dealer {seat_name(h.dealer, n)}; no up-card (rows)"]
+        for s in range(n):
+            cols = " ".join(f"{card_symbol(t)}/{card_symbol(u)}" for t, u in h.columns[s])
+            out.append(f"  {seat_name(s, n):<9} {cards_text(cards_of(h.initial_hands[s]), h.trump)}"
+                       f"; rows {cols}")
+    else:
+        out = [f"Dealer {seat_name(h.dealer, n)}; up-card {card_symbol(h.upcard)}; "
+               f"kitty {' '.join(card_symbol(c) for c in h.deck[5 * n + 1:])}"]
+        for s in range(n):
+            out.append(f"  {seat_name(s, n):<9} "
+                       f"{cards_text(cards_of(h.initial_hands[s]), h.trump)}")
     acts = [f"{seat_name(w, n)} {action_label(a)}" for w, a in h.history if not 0 <= a <= 32]
     if acts:
         out.append("  Bids: " + ", ".join(acts))
