@@ -37,6 +37,8 @@ TRUMP_FIELD = 3
 MAX_MOVES = 5
 TT_BITS = 14
 TT_SIZE = 1 << TT_BITS
+TT_MIN_TRICKS = 2
+"""Positions with fewer tricks left are searched, not looked up: the search is cheaper."""
 # Columns of a position's row in the packed ``info`` array.
 I_K, I_MOVER, I_NPLAYED, I_LED, I_WIN_P, I_WIN_B, I_TABLE, I_TL, I_MAKER = range(9)
 INFO_COLS = I_MAKER + 4  # I_MAKER .. I_MAKER + 3: 1 for each position playing for the makers
@@ -217,58 +219,59 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                     elif tl - sure <= a:
                         ret = tl - sure
                         continue
-                # Table key: each hand with the cards out of play squeezed out of its suit,
-                # so positions differing only in which equivalent cards fell share an entry.
-                c0 = np.int64(0)
-                c1 = np.int64(16)
-                c2 = np.int64(32)
-                c3 = np.int64(48)
-                rest = in_all
-                while rest != 0:
-                    low = rest & -rest
-                    rest ^= low
-                    f = _lsb_index(low) >> 4
-                    if f == 0:
-                        nb = c0
-                        c0 += 1
-                    elif f == 1:
-                        nb = c1
-                        c1 += 1
-                    elif f == 2:
-                        nb = c2
-                        c2 += 1
-                    else:
-                        nb = c3
-                        c3 += 1
+                if tl >= TT_MIN_TRICKS:
+                    # Table key: each hand with the cards out of play squeezed out of its suit,
+                    # so positions differing only in which equivalent cards fell share an entry.
+                    c0 = np.int64(0)
+                    c1 = np.int64(16)
+                    c2 = np.int64(32)
+                    c3 = np.int64(48)
+                    rest = in_all
+                    while rest != 0:
+                        low = rest & -rest
+                        rest ^= low
+                        f = _lsb_index(low) >> 4
+                        if f == 0:
+                            nb = c0
+                            c0 += 1
+                        elif f == 1:
+                            nb = c1
+                            c1 += 1
+                        elif f == 2:
+                            nb = c2
+                            c2 += 1
+                        else:
+                            nb = c3
+                            c3 += 1
+                        for i in range(k):
+                            if hands[i] & low:
+                                stk[d, C_KEY + i] |= np.int64(1) << nb
+                                break
+                    h = np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
                     for i in range(k):
-                        if hands[i] & low:
-                            stk[d, C_KEY + i] |= np.int64(1) << nb
-                            break
-                h = np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
-                for i in range(k):
-                    h = (h ^ np.uint64(stk[d, C_KEY + i])) * np.uint64(0xBF58476D1CE4E5B9)
-                    h ^= h >> np.uint64(29)
-                slot = np.int64(h >> np.uint64(64 - TT_BITS))
-                hit = tt[slot, T_GEN] == gen and tt[slot, T_P] == p
-                if hit:
-                    for i in range(k):
-                        if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
-                            hit = False
-                            break
-                if hit:
-                    stk[d, C_TT_MOVE] = tt[slot, T_MOVE]
-                    lo = tt[slot, T_LO]
-                    hi = tt[slot, T_HI]
-                    if lo >= b or lo == hi:
-                        ret = lo
-                        continue
-                    if hi <= a:
-                        ret = hi
-                        continue
-                    if lo > a:
-                        a = lo
-                    if hi < b:
-                        b = hi
+                        h = (h ^ np.uint64(stk[d, C_KEY + i])) * np.uint64(0xBF58476D1CE4E5B9)
+                        h ^= h >> np.uint64(29)
+                    slot = np.int64(h >> np.uint64(64 - TT_BITS))
+                    hit = tt[slot, T_GEN] == gen and tt[slot, T_P] == p
+                    if hit:
+                        for i in range(k):
+                            if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
+                                hit = False
+                                break
+                    if hit:
+                        stk[d, C_TT_MOVE] = tt[slot, T_MOVE]
+                        lo = tt[slot, T_LO]
+                        hi = tt[slot, T_HI]
+                        if lo >= b or lo == hi:
+                            ret = lo
+                            continue
+                        if hi <= a:
+                            ret = hi
+                            continue
+                        if lo > a:
+                            a = lo
+                        if hi < b:
+                            b = hi
             mode = NEXT
             stk[d, C_SLOT] = slot
             stk[d, C_A] = a
