@@ -39,9 +39,15 @@ TT_BITS = 14
 TT_SIZE = 1 << TT_BITS
 TT_MIN_TRICKS = 2
 """Positions with fewer tricks left are searched, not looked up: the search is cheaper."""
-# Columns of a position's row in the packed ``info`` array.
-I_K, I_MOVER, I_NPLAYED, I_LED, I_WIN_P, I_WIN_B, I_TABLE, I_TL, I_MAKER = range(9)
-INFO_COLS = I_MAKER + 4  # I_MAKER .. I_MAKER + 3: 1 for each position playing for the makers
+# Columns of a position's row in the packed ``data`` array: the hands in play order, then
+# facts about the position.
+D_HANDS = 0  # .. 3
+I_K, I_MOVER, I_NPLAYED, I_LED, I_WIN_P, I_WIN_B, I_TABLE, I_TL, I_MAKER = range(4, 13)
+DATA_COLS = I_MAKER + 4  # I_MAKER .. I_MAKER + 3: 1 for each position playing for the makers
+# Columns of a position's row in the ``out`` array.
+O_BITS = 0  # .. 4: the mover's lawful cards (bits), -1 after the last
+O_VALS = 5  # .. 9: the makers' tricks from now on after each
+OUT_COLS = 10
 
 
 def _encoding(trump: int) -> tuple[list[int], list[int]]:
@@ -291,27 +297,39 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
             for i in range(k):
                 in_play |= hands[i]
             reps = np.int64(0)
+            tops = np.int64(0)
             rest = legal
             while rest != 0:
                 low = rest & -rest
                 rest ^= low
                 higher = in_play & field_mask[_lsb_index(low) >> 4] & ~((low << 1) - 1)
-                if higher == 0 or (hand & (higher & -higher)) == 0:
+                if higher == 0:
+                    reps |= low
+                    tops |= low
+                elif (hand & (higher & -higher)) == 0:
                     reps |= low
             # Order: a leader's high cards first; a follower's cheapest card that takes the
             # trick first, or simply its cheapest when the team already holds the trick.
             n = 0
             if nplayed == 0:
-                rest = reps
+                # The cards that are the best left in their suit first (high first), then
+                # the rest low first.
+                rest = tops
                 while rest != 0:
                     low = rest & -rest
                     rest ^= low
                     stk[d, C_MOVES + n] = _lsb_index(low)
                     n += 1
-                for i in range(n // 2):  # into high-first order
+                for i in range(n // 2):
                     t = stk[d, C_MOVES + i]
                     stk[d, C_MOVES + i] = stk[d, C_MOVES + n - 1 - i]
                     stk[d, C_MOVES + n - 1 - i] = t
+                rest = reps & ~tops
+                while rest != 0:
+                    low = rest & -rest
+                    rest ^= low
+                    stk[d, C_MOVES + n] = _lsb_index(low)
+                    n += 1
             else:
                 first = np.int64(0)
                 wb = stk[d, C_WB]
@@ -417,29 +435,29 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
 
 
 @numba.njit(cache=True)
-def _batch_kernel(hands: Any, info: Any, field_mask: Any, out_bits: Any, out_vals: Any,
-                  tt: Any, gen0: Any, values_only: Any) -> Any:
-    """For each position (a row of ``hands`` and ``info``), fills the bits of the mover's
-    lawful cards and the makers' tricks from now on after each (equivalent cards share one
-    search), or with ``values_only`` just the position's value in ``out_vals[w, 0]``. Returns
-    the next free table generation and the number of nodes searched."""
-    stk = np.zeros((MAX_DEPTH, STACK_COLS), dtype=np.int64)
-    moves = np.zeros(8, dtype=np.int64)
+def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only: Any) -> Any:
+    """For each position (a row of ``data``: hands, then the I_* columns), fills the bits of
+    the mover's lawful cards (``out`` columns O_BITS..) and the makers' tricks from now on after
+    each (O_VALS..; equivalent cards share one search), or with ``values_only`` just the
+    position's value in column O_VALS. Returns the next free table generation and the number
+    of nodes searched (counted since ``stk`` was made)."""
+    field_mask = FIELD_MASK
+    moves = stk[MAX_DEPTH - 2]
     gen = gen0
-    for w in range(hands.shape[0]):
+    for w in range(data.shape[0]):
         gen += 1
-        h = hands[w]
-        k = info[w, I_K]
-        maker = info[w, I_MAKER:I_MAKER + 4]
-        p = info[w, I_MOVER]
-        nplayed = info[w, I_NPLAYED]
-        led_f = info[w, I_LED]
-        win_p = info[w, I_WIN_P]
-        win_b = info[w, I_WIN_B]
-        table = info[w, I_TABLE]
-        tl = info[w, I_TL]
+        h = data[w, D_HANDS:D_HANDS + 4]
+        k = data[w, I_K]
+        maker = data[w, I_MAKER:I_MAKER + 4]
+        p = data[w, I_MOVER]
+        nplayed = data[w, I_NPLAYED]
+        led_f = data[w, I_LED]
+        win_p = data[w, I_WIN_P]
+        win_b = data[w, I_WIN_B]
+        table = data[w, I_TABLE]
+        tl = data[w, I_TL]
         if values_only:
-            out_vals[w, 0] = _search(h, k, maker, field_mask, tt, gen, stk, p, nplayed, led_f,
+            out[w, O_VALS] = _search(h, k, maker, field_mask, tt, gen, stk, p, nplayed, led_f,
                                      win_p, win_b, table, tl, np.int64(-1), tl + 1)
             continue
         hand = h[p]
@@ -463,16 +481,16 @@ def _batch_kernel(hands: Any, info: Any, field_mask: Any, out_bits: Any, out_val
             c = moves[n - 1 - j]
             low = np.int64(1) << c
             higher = in_play & field_mask[c >> 4] & ~((low << 1) - 1)
-            out_bits[w, j] = c
+            out[w, O_BITS + j] = c
             if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
-                out_vals[w, j] = out_vals[w, j - 1]
+                out[w, O_VALS + j] = out[w, O_VALS + j - 1]
                 continue
             q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f, win_p,
                                                       win_b, table, tl, c)
             v = _search(h, k, maker, field_mask, tt, gen, stk, q, nq, lf, wp, wb, tb, tl2,
                         np.int64(-1), tl2 + 1)
             h[p] ^= low  # _child took the card from the hand
-            out_vals[w, j] = won + v
+            out[w, O_VALS + j] = won + v
     return gen, stk[NODES, 0]
 
 
@@ -481,11 +499,13 @@ def _batch_kernel(hands: Any, info: Any, field_mask: Any, out_bits: Any, out_val
 
 
 class _Table:
-    """The transposition table, kept for the process (allocating it costs more than a small
-    solve); a generation number per position makes old entries invisible without clearing."""
+    """The transposition table and search stack, kept for the process (allocating them costs
+    more than a small solve); a generation number per position makes old table entries
+    invisible without clearing."""
 
     def __init__(self) -> None:
         self.tt = np.zeros((TT_SIZE, TT_COLS), dtype=np.int64)
+        self.stk = np.zeros((MAX_DEPTH, STACK_COLS), dtype=np.int64)
         self.next_gen = 0
         self.nodes = 0
         """Search nodes (cards tried) in the latest call: for measurements."""
@@ -512,52 +532,50 @@ def _chunk_tables(enc: list[int]) -> tuple[list[int], list[int], list[int]]:
 _CHUNKS = [_chunk_tables(t[0]) for t in _TABLES]
 
 
-def _pack(positions: Sequence[Position]) -> tuple[Any, Any]:
-    """(hands, info) arrays for the kernel: hands per position in play order, encoded; one row
-    of ``info`` (I_* columns) per position."""
-    n = len(positions)
-    hands_rows: list[list[int]] = []
-    info_rows: list[list[int]] = []
-    for pos in positions:
-        enc = _ENCODE_PY[pos.trump]
-        t0, t1, t2 = _CHUNKS[pos.trump]
-        order = pos.order
-        row = [0, 0, 0, 0]
-        makers = [0, 0, 0, 0]
-        for i, seat in enumerate(order):
-            m = pos.hands[seat]
-            row[i] = t0[m & 2047] | t1[(m >> 11) & 2047] | t2[m >> 22]
-            makers[i] = 1 if seat in pos.maker_seats else 0
-        hands_rows.append(row)
-        table = 0
-        led = win_b = win_p = -1
-        if pos.trick:
-            for seat, c in pos.trick:
-                b = enc[c]
-                table |= 1 << b
-                if win_b < 0 or (b >> 4 == win_b >> 4 and b > win_b) or (
-                        b >> 4 == TRUMP_FIELD and win_b >> 4 != TRUMP_FIELD):
-                    win_b, win_p = b, order.index(seat)
-            led = enc[pos.trick[0][1]] >> 4
-        info_rows.append([len(order), order.index(pos.to_move), len(pos.trick), max(led, 0),
-                          win_p, win_b, table, pos.tricks_left, *makers])
-    hands = np.array(hands_rows, dtype=np.int64).reshape(n, 4)
-    info = np.array(info_rows, dtype=np.int64).reshape(n, INFO_COLS)
-    return hands, info
+def _row(pos: Position) -> list[int]:
+    """A position's row of the kernel's ``data`` array (D_HANDS and I_* columns)."""
+    enc = _ENCODE_PY[pos.trump]
+    t0, t1, t2 = _CHUNKS[pos.trump]
+    order = pos.order
+    row = [0] * DATA_COLS
+    for i, seat in enumerate(order):
+        m = pos.hands[seat]
+        row[D_HANDS + i] = t0[m & 2047] | t1[(m >> 11) & 2047] | t2[m >> 22]
+        row[I_MAKER + i] = 1 if seat in pos.maker_seats else 0
+    table = 0
+    led = 0
+    win_b = win_p = -1
+    if pos.trick:
+        for seat, c in pos.trick:
+            b = enc[c]
+            table |= 1 << b
+            if win_b < 0 or (b >> 4 == win_b >> 4 and b > win_b) or (
+                    b >> 4 == TRUMP_FIELD and win_b >> 4 != TRUMP_FIELD):
+                win_b, win_p = b, order.index(seat)
+        led = enc[pos.trick[0][1]] >> 4
+    row[I_K] = len(order)
+    row[I_MOVER] = order.index(pos.to_move)
+    row[I_NPLAYED] = len(pos.trick)
+    row[I_LED] = led
+    row[I_WIN_P] = win_p
+    row[I_WIN_B] = win_b
+    row[I_TABLE] = table
+    row[I_TL] = pos.tricks_left
+    return row
 
 
-def _run(positions: Sequence[Position], values_only: bool) -> tuple[Any, Any]:
-    hands, info = _pack(positions)
-    n = len(positions)
-    out_bits = np.full((n, MAX_MOVES), -1, dtype=np.int64)
-    out_vals = np.zeros((n, MAX_MOVES), dtype=np.int64)
+def _run(positions: Sequence[Position], values_only: bool) -> list[list[int]]:
+    """The kernel's ``out`` rows for ``positions``, all in one compiled call."""
+    data = np.array([_row(p) for p in positions], dtype=np.int64)
+    out = np.full((len(positions), OUT_COLS), -1, dtype=np.int64)
     tt = _TT
     kernel = cast(Any, _batch_kernel)
-    gen, nodes = kernel(hands, info, FIELD_MASK, out_bits, out_vals, tt.tt,
-                        np.int64(tt.next_gen), values_only)
+    before = int(tt.stk[NODES, 0])
+    gen, nodes = kernel(data, out, tt.tt, tt.stk, tt.next_gen, values_only)
     tt.next_gen = int(gen)
-    tt.nodes = int(nodes)
-    return out_bits, out_vals
+    tt.nodes = int(nodes) - before
+    rows: list[list[int]] = out.tolist()
+    return rows
 
 
 def fast_move_values(positions: Sequence[Position]) -> list[dict[int, int]]:
@@ -565,15 +583,14 @@ def fast_move_values(positions: Sequence[Position]) -> list[dict[int, int]]:
     move, all positions solved in one compiled call."""
     if not positions:
         return []
-    out_bits, out_vals = _run(positions, False)
     results: list[dict[int, int]] = []
-    bits = out_bits.tolist()
-    vals = out_vals.tolist()
-    for w, pos in enumerate(positions):
+    for pos, row in zip(positions, _run(positions, False), strict=True):
         dec = _DECODE_PY[pos.trump]
         taken = pos.maker_tricks_taken
-        row = {dec[b]: taken + v for b, v in zip(bits[w], vals[w], strict=True) if b >= 0}
-        results.append(dict(sorted(row.items())))
+        values = {dec[b]: taken + v
+                  for b, v in zip(row[O_BITS:O_BITS + MAX_MOVES], row[O_VALS:], strict=True)
+                  if b >= 0}
+        results.append(dict(sorted(values.items())))
     return results
 
 
@@ -581,9 +598,8 @@ def fast_values(positions: Sequence[Position]) -> list[int]:
     """For each position, the makers' final tricks under best play, in one compiled call."""
     if not positions:
         return []
-    _, out_vals = _run(positions, True)
-    return [pos.maker_tricks_taken + v for pos, v in zip(positions, out_vals[:, 0].tolist(),
-                                                          strict=True)]
+    return [pos.maker_tricks_taken + row[O_VALS]
+            for pos, row in zip(positions, _run(positions, True), strict=True)]
 
 
 def warm_up() -> float:
