@@ -28,6 +28,7 @@ from typing import Any, cast
 
 import numba
 import numpy as np
+from numba.cpython.unsafe import numbers as _bits
 
 from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER
 from euchre.solver.position import Position
@@ -82,21 +83,30 @@ FIELD_MASK = np.array([((1 << 11) - 1) << (FIELD_BITS * f) for f in range(4)],
 # Kernel
 
 
-def _debruijn_table() -> list[int]:
-    table = [0] * 64
-    for i in range(64):
-        table[(((1 << i) * DEBRUIJN) & (2**64 - 1)) >> 58] = i
-    return table
+# With NUMBA_DISABLE_JIT=1 (to step through the kernel in plain Python) the LLVM intrinsics
+# are unavailable, so plain-Python equivalents stand in.
+if getattr(numba.config, "DISABLE_JIT", False):
 
+    def _lsb_index(low: Any) -> Any:
+        return np.int64((int(low) & -int(low)).bit_length() - 1)
 
-DEBRUIJN = 0x03F79D71B4CB0A89
-DEBRUIJN_INDEX = np.array(_debruijn_table(), dtype=np.int64)
+    def _msb_index(x: Any) -> Any:
+        return np.int64(int(x).bit_length() - 1)
 
+else:
+    _trailing_zeros: Any = _bits.trailing_zeros
+    _leading_zeros: Any = _bits.leading_zeros
 
-@numba.njit(cache=True)
-def _lsb_index(low: Any) -> Any:
-    """Index of the single set bit of ``low`` (a power of two), by a de Bruijn multiply."""
-    return DEBRUIJN_INDEX[(np.uint64(low) * np.uint64(DEBRUIJN)) >> np.uint64(58)]
+    @numba.njit(cache=True)
+    def _lsb_index(low: Any) -> Any:
+        """Index of the lowest set bit of a non-zero ``low``: one count-trailing-zeros
+        instruction (LLVM's cttz, which numba exposes)."""
+        return np.int64(_trailing_zeros(low))
+
+    @numba.njit(cache=True)
+    def _msb_index(x: Any) -> Any:
+        """Index of the highest set bit of a positive ``x`` (LLVM's ctlz)."""
+        return np.int64(63 - _leading_zeros(x))
 
 
 # Columns of the search stack: one row per depth (one card played per level).
@@ -207,9 +217,7 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 # beaten). A bound for that player's team that may settle the window.
                 trumps = in_all & field_mask[3]
                 if trumps != 0:
-                    top = np.int64(58)
-                    while not (trumps >> top) & 1:
-                        top -= 1
+                    top = _msb_index(trumps)
                     owner = 0
                     while not (hands[owner] >> top) & 1:
                         owner += 1
