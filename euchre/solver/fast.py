@@ -36,7 +36,7 @@ from euchre.solver.position import Position
 FIELD_BITS = 16
 TRUMP_FIELD = 3
 MAX_MOVES = 5
-TT_BITS = 14
+TT_BITS = 12
 TT_SIZE = 1 << TT_BITS
 TT_MIN_TRICKS = 2
 """Positions with fewer tricks left are searched, not looked up: the search is cheaper."""
