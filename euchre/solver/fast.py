@@ -464,10 +464,6 @@ def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only
         win_b = data[w, I_WIN_B]
         table = data[w, I_TABLE]
         tl = data[w, I_TL]
-        if values_only:
-            out[w, O_VALS] = _search(h, k, maker, field_mask, tt, gen, stk, p, nplayed, led_f,
-                                     win_p, win_b, table, tl, np.int64(-1), tl + 1)
-            continue
         hand = h[p]
         legal = hand
         if nplayed > 0:
@@ -485,16 +481,23 @@ def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only
             rest ^= low
             moves[n] = _lsb_index(low)
             n += 1
-        for j in range(n):
-            c = moves[n - 1 - j]
-            low = np.int64(1) << c
-            higher = in_play & field_mask[c >> 4] & ~((low << 1) - 1)
-            out[w, O_BITS + j] = c
-            if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
-                out[w, O_VALS + j] = out[w, O_VALS + j - 1]
-                continue
-            q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f, win_p,
-                                                      win_b, table, tl, c)
+        # One search per card (values_only: one search of the position itself), from a single
+        # call site, so numba compiles the search once.
+        for j in range(1 if values_only else n):
+            if values_only:
+                q, nq, lf, wp, wb, tb, tl2, won = (p, nplayed, led_f, win_p, win_b, table, tl,
+                                                   np.int64(0))
+                low = np.int64(0)
+            else:
+                c = moves[n - 1 - j]
+                low = np.int64(1) << c
+                higher = in_play & field_mask[c >> 4] & ~((low << 1) - 1)
+                out[w, O_BITS + j] = c
+                if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
+                    out[w, O_VALS + j] = out[w, O_VALS + j - 1]
+                    continue
+                q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f,
+                                                          win_p, win_b, table, tl, c)
             v = _search(h, k, maker, field_mask, tt, gen, stk, q, nq, lf, wp, wb, tb, tl2,
                         np.int64(-1), tl2 + 1)
             h[p] ^= low  # _child took the card from the hand
