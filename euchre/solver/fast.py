@@ -117,8 +117,10 @@ C_MOVES = 21  # .. 28: the node's moves, in search order
 STACK_COLS = 32
 MAX_DEPTH = 24
 # Transposition table columns.
-T_KEY, T_P, T_GEN, T_LO, T_HI, T_MOVE = 0, 4, 5, 6, 7, 8
-TT_COLS = 9
+T_KEY, T_META = 0, 4
+TT_COLS = 5
+# T_META packs an entry's upper bound (bits 0-2), lower bound (3-5), best card (6-11), and the
+# tag (12 up): the generation and the mover, (gen << 2 | p) << 12.
 C_BEST_MOVE = 29  # the card that gave C_BEST
 C_TT_MOVE = 30  # the best card the table remembers for this node, or -1
 NODES = MAX_DEPTH - 1  # the stack's last row (never a search depth) counts nodes in column 0
@@ -266,16 +268,17 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                         h = (h ^ np.uint64(stk[d, C_KEY + i])) * np.uint64(0xBF58476D1CE4E5B9)
                         h ^= h >> np.uint64(29)
                     slot = np.int64(h >> np.uint64(64 - TT_BITS))
-                    hit = tt[slot, T_GEN] == gen and tt[slot, T_P] == p
+                    meta = tt[slot, T_META]
+                    hit = (meta >> 12) == ((gen << 2) | p)
                     if hit:
                         for i in range(k):
                             if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
                                 hit = False
                                 break
                     if hit:
-                        stk[d, C_TT_MOVE] = tt[slot, T_MOVE]
-                        lo = tt[slot, T_LO]
-                        hi = tt[slot, T_HI]
+                        stk[d, C_TT_MOVE] = (meta >> 6) & 63
+                        lo = (meta >> 3) & 7
+                        hi = meta & 7
                         if lo >= b or lo == hi:
                             ret = lo
                             continue
@@ -375,14 +378,15 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 slot = stk[d, C_SLOT]
                 if slot >= 0:
                     p = stk[d, C_P]
-                    same = tt[slot, T_GEN] == gen and tt[slot, T_P] == p
+                    meta = tt[slot, T_META]
+                    same = (meta >> 12) == ((gen << 2) | p)
                     if same:
                         for i in range(k):
                             if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
                                 same = False
                                 break
-                    lo = tt[slot, T_LO] if same else np.int64(0)
-                    hi = tt[slot, T_HI] if same else stk[d, C_TL]
+                    lo = (meta >> 3) & 7 if same else np.int64(0)
+                    hi = meta & 7 if same else stk[d, C_TL]
                     if best <= stk[d, C_A0]:
                         if best < hi:
                             hi = best
@@ -394,11 +398,8 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                         hi = best
                     for i in range(k):
                         tt[slot, T_KEY + i] = stk[d, C_KEY + i]
-                    tt[slot, T_P] = p
-                    tt[slot, T_GEN] = gen
-                    tt[slot, T_LO] = lo
-                    tt[slot, T_HI] = hi
-                    tt[slot, T_MOVE] = stk[d, C_BEST_MOVE]
+                    tt[slot, T_META] = (((gen << 2) | p) << 12) | (stk[d, C_BEST_MOVE] << 6) \
+                        | (lo << 3) | hi
                 ret = best
                 mode = RETURN
                 continue
