@@ -214,26 +214,53 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 for i in range(k):
                     in_all |= hands[i]
                     stk[d, C_KEY + i] = 0
-                # Sure tricks: whoever holds the highest trump left, and the next ones below it
-                # in an unbroken run, wins a trick with each (one per trick, none can be
-                # beaten). A bound for that player's team that may settle the window.
+                # Sure tricks, bounds for one team that may settle the window at once:
+                # whoever holds the highest trump left wins a trick with it and with each
+                # trump just below it that nobody else holds (one per trick, none beatable).
                 trumps = in_all & field_mask[3]
                 if trumps != 0:
-                    top = _msb_index(trumps)
                     owner = 0
-                    while not (hands[owner] >> top) & 1:
+                    top = np.int64(1) << _msb_index(trumps)
+                    while not hands[owner] & top:
                         owner += 1
                     sure = np.int64(0)
-                    bit_i = top
-                    while bit_i >= 48 and (trumps >> bit_i) & 1 and (hands[owner] >> bit_i) & 1:
+                    rest = trumps
+                    while rest != 0:
+                        top = np.int64(1) << _msb_index(rest)
+                        if not hands[owner] & top:
+                            break
                         sure += 1
-                        bit_i -= 1
+                        rest ^= top
                     if maker[owner] == 1:
                         if sure >= b:
                             ret = sure
                             continue
                     elif tl - sure <= a:
                         ret = tl - sure
+                        continue
+                # When nobody but the leader holds a trump, the leader keeps the lead with
+                # every trump and then with each card on top of a suit: all sure tricks.
+                lead = hands[p]
+                if trumps & ~lead == 0:
+                    cash = np.int64(0)
+                    rest = trumps
+                    while rest != 0:
+                        rest &= rest - 1
+                        cash += 1
+                    for f in range(3):
+                        rest = in_all & field_mask[f]
+                        while rest != 0:
+                            top = np.int64(1) << _msb_index(rest)
+                            if not lead & top:
+                                break
+                            cash += 1
+                            rest ^= top
+                    if maker[p] == 1:
+                        if cash >= b:
+                            ret = cash
+                            continue
+                    elif tl - cash <= a:
+                        ret = tl - cash
                         continue
                 if tl >= TT_MIN_TRICKS:
                     # Table key: each hand with the cards out of play squeezed out of its suit,
