@@ -218,12 +218,13 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 # whoever holds the highest trump left wins a trick with it and with each
                 # trump just below it that nobody else holds (one per trick, none beatable).
                 trumps = in_all & field_mask[3]
+                owner = np.int64(-1)
+                sure = np.int64(0)
                 if trumps != 0:
                     owner = 0
                     top = np.int64(1) << _msb_index(trumps)
                     while not hands[owner] & top:
                         owner += 1
-                    sure = np.int64(0)
                     rest = trumps
                     while rest != 0:
                         top = np.int64(1) << _msb_index(rest)
@@ -238,12 +239,24 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                     elif tl - sure <= a:
                         ret = tl - sure
                         continue
-                # When nobody but the leader holds a trump, the leader keeps the lead with
-                # every trump and then with each card on top of a suit: all sure tricks.
+                # A leader whose unbroken run of top trumps is at least as long as anyone
+                # else's trumps draws them all, keeping the lead, then wins with every trump
+                # left and each card on top of a suit: all sure tricks.
                 lead = hands[p]
-                if trumps & ~lead == 0:
+                run = sure if owner == p else np.int64(0)
+                most = np.int64(0)
+                for i in range(k):
+                    if i != p:
+                        count = np.int64(0)
+                        rest = hands[i] & field_mask[3]
+                        while rest != 0:
+                            rest &= rest - 1
+                            count += 1
+                        if count > most:
+                            most = count
+                if run >= most:
                     cash = np.int64(0)
-                    rest = trumps
+                    rest = lead & field_mask[3]
                     while rest != 0:
                         rest &= rest - 1
                         cash += 1
