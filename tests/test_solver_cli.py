@@ -115,7 +115,7 @@ def test_bench_solver_small_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert rc == 0
     assert "pure-Python reference, value" in out
     if "numba" in available_backends():
-        assert "numba kernel, value" in out and "ratio reference/kernel" in out
+        assert "numba kernel, value" in out and "ratio reference/kernel per round" in out
 
 
 def test_bench_solver_refuses_zero_deals(capsys: pytest.CaptureFixture[str]) -> None:

@@ -221,7 +221,7 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 owner = np.int64(-1)
                 sure = np.int64(0)
                 if trumps != 0:
-                    owner = 0
+                    owner = np.int64(0)
                     top = np.int64(1) << _msb_index(trumps)
                     while not hands[owner] & top:
                         owner += 1
