@@ -495,6 +495,8 @@ def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only
     gen = gen0
     for w in range(data.shape[0]):
         gen += 1
+        for j in range(OUT_COLS):
+            out[w, j] = -1
         h = data[w, D_HANDS:D_HANDS + 4]
         k = data[w, I_K]
         maker = data[w, I_MAKER:I_MAKER + 4]
@@ -619,7 +621,7 @@ def _row(pos: Position) -> list[int]:
 def _run(positions: Sequence[Position], values_only: bool) -> list[list[int]]:
     """The kernel's ``out`` rows for ``positions``, all in one compiled call."""
     data = np.array([_row(p) for p in positions], dtype=np.int64)
-    out = np.full((len(positions), OUT_COLS), -1, dtype=np.int64)
+    out = np.empty((len(positions), OUT_COLS), dtype=np.int64)  # the kernel fills every cell
     tt = _TT
     kernel = cast(Any, _batch_kernel)
     before = int(tt.stk[NODES, 0])
