@@ -11,13 +11,21 @@ bower and the left bower on top of the trump field). Following suit is one ``&``
 "does this card take the trick" is one comparison; the next higher card still in play is the
 lowest set bit above it.
 
-The search (alpha-beta on the makers' tricks, exactly as :mod:`euchre.solver.reference`):
-equivalent cards searched once; the window checked against 0 and the tricks left before any
-work; a transposition table of lower/upper bounds at trick boundaries, keyed by the hands and
-the leader (an open-addressed array table, invalidated per position by a generation stamp
-rather than cleared); the last trick played out without search; moves ordered with the leader's
-high cards first and, for a follower, the cheapest card that takes the trick first (or the
-cheapest card when the partner's card is winning).
+The search (alpha-beta on the makers' tricks, as :mod:`euchre.solver.reference`, but iterative
+with an explicit stack, which numba compiles far better than a deep recursion): equivalent
+cards searched once; the window checked against 0 and the tricks left before any work; sure
+tricks at trick boundaries (the holder of the top trump wins with its unbroken run of top
+trumps; a leader who can draw every other trump then cashes all its trumps and suit tops);
+a transposition table of lower/upper bounds and the best card at trick boundaries, keyed by
+the hands with the cards out of play squeezed out of each suit and by the leader (open
+addressing, 4,096 entries, made invisible per position by a generation stamp rather than
+cleared); the last trick played out without search; moves ordered with the table's best card
+first, then for a leader its cards on top of a suit (high first) and then its low cards, and
+for a follower the cheapest card that takes the trick (or simply the cheapest when the team
+already holds it).
+
+The table and stack are kept per process and used under the GIL (the kernel does not release
+it), so threads calling the solver take turns; processes each have their own.
 """
 
 from __future__ import annotations
