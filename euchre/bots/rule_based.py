@@ -570,7 +570,7 @@ class _Play:
         low = min(cands, key=lambda c: self.pw[c])
         if len(follow) == 1:
             c = follow[0]
-            return c, f"I must follow suit, and the {sym(c)} is my only {SUIT_NAMES[led]}."
+            return c, f"I must follow suit, and the {sym(c)} is my only {SUIT_NAMES[led][:-1]}."
         if win_seat in self.allies:
             ally = "My partner" if view.players == 4 else "The other defender"
             over = [c for c in beat if follow and self.eff[c] == led]
