@@ -154,8 +154,11 @@ def test_rule_bot_goes_alone_with_the_textbook_loner() -> None:
 
 def test_rule_bot_orders_a_strong_hand_and_passes_a_weak_one() -> None:
     rules = Rules()
-    strong = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "AH", "KH", "AC", "9S"]}, "9H"))
+    strong = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "AH", "KH", "9C", "9S"]}, "9H"))
     assert RuleBasedBot().choose(strong.view(0)) == A.ORDER
+    # With the A♣ instead of the 9♣ the hand has one likely loser: since #6 it goes alone.
+    loner = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "AH", "KH", "AC", "9S"]}, "9H"))
+    assert RuleBasedBot().choose(loner.view(0)) == A.ORDER_ALONE
     weak = HandState(rules, 3, deck_for(rules, 3, {0: ["9C", "TC", "QD", "TS", "9H"]}, "QH"))
     assert RuleBasedBot().choose(weak.view(0)) == A.PASS
 

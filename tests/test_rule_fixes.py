@@ -14,8 +14,8 @@ from euchre import actions as A
 from euchre.bots import make_bot
 from euchre.bots.evaluate import evaluate
 from euchre.bots.legacy_rule import LegacyRuleBot
-from euchre.bots.rule_based import RuleBasedBot, lone_losers
-from euchre.cards import CLUBS, SPADES, card_symbol, parse_card
+from euchre.bots.rule_based import RuleBasedBot, estimate, lone_losers
+from euchre.cards import CLUBS, HEARTS, SPADES, card_symbol, parse_card
 
 
 def test_no_order_into_an_opponent_dealer_on_off_suit_aces_alone() -> None:
@@ -30,8 +30,6 @@ def test_no_order_into_an_opponent_dealer_on_off_suit_aces_alone() -> None:
 
 
 def test_side_aces_are_worth_less_with_one_trump_than_with_two() -> None:
-    from euchre.bots.rule_based import estimate
-
     one = estimate(cards("9C AD AH KS AS"), CLUBS)
     two = estimate(cards("9C TC AH KS AS"), CLUBS)
     assert two - one > 0.3  # the ten of trumps backs the aces, more than its own 0.36 minus ace
@@ -64,13 +62,24 @@ def test_goes_alone_with_both_bowers_and_two_more_trumps() -> None:
     assert lone_losers(view.hand, SPADES) == 1.0  # the J♦
 
 
-def test_no_loner_with_two_side_losers() -> None:
-    """Right, left and ace of hearts with two low side cards: two likely losers, so the bot
-    orders with its partner (a lone hand must not lose two tricks)."""
-    h = build(["JH JD AH 9C 9S", None, None, None], "TH", dealer=3)
+def test_no_loner_with_more_than_two_likely_losers() -> None:
+    """K♥ 10♥ J♦ A♦ K♦ naming hearts counts about 3.6 tricks, but without the right bower and
+    the ace of trumps a lone hand loses three or four tricks: call with partner."""
+    h = build(["KH TH JD AD KD", None, None, None], "9C", dealer=3)
+    act(h, "pass", "pass", "pass", "pass")
     view = h.view(0)
-    assert lone_losers(view.hand, parse_card("AH") >> 3) == 2.0
-    assert RuleBasedBot().choose(view) == A.ORDER
+    assert estimate(view.hand, HEARTS) > 3.5
+    assert lone_losers(view.hand, HEARTS) == 3.5
+    assert RuleBasedBot().choose(view) == A.call(HEARTS)
+
+
+def test_loner_counts_lone_losers_as_a_player_does() -> None:
+    assert lone_losers(cards("JH JD AH KH QH"), HEARTS) == 0.0  # the top five trumps
+    assert lone_losers(cards("JH JD AH AS KS"), HEARTS) == 0.5  # a king behind its ace
+    assert lone_losers(cards("JH JD AH 9C 9S"), HEARTS) == 2.0  # two side nines
+    assert lone_losers(cards("JD AH KH 9C AS"), HEARTS) == 2.0  # the right bower is out
+    # The J♥ turned down in round two is out of play: the left bower is then the top trump.
+    assert lone_losers(cards("JD AH KH 9C AS"), HEARTS, dead=parse_card("JH")) == 1.0
 
 
 def test_third_hand_plays_over_a_partners_weak_card() -> None:

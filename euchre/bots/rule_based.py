@@ -42,9 +42,11 @@ CALL_THRESHOLD = {4: 2.2, 3: 2.9, 2: 2.4}
 #: Expected tricks to go alone (four players). Alone a march scores 4 instead of 2, so going
 #: alone pays as soon as a lone march is about one chance in three and a euchre is unlikely:
 #: far below "a march is certain". ``lone_losers`` adds the second test.
-ALONE_THRESHOLD = 3.6
-#: Most likely losers (see :func:`lone_losers`) a lone hand may carry.
-ALONE_MAX_LOSERS = 1.0
+ALONE_THRESHOLD = 3.3
+#: Most likely losers (see :func:`lone_losers`) a lone hand may carry. Two is bolder than a
+#: table player's rule of thumb, and measured better: with strong trumps a lone hand still makes
+#: its point when it loses a trick, and marches often enough to pay for it (README figures).
+ALONE_MAX_LOSERS = 2.0
 #: Off-suit aces count fully only with two or more trumps in hand (index: trumps held, max 2).
 ACE_SCALE = (0.45, 0.7, 1.0)
 #: A round-two suit this many expected tricks better than the up-card's suit is worth passing
