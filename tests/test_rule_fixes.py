@@ -7,6 +7,7 @@ South are partners.
 
 from __future__ import annotations
 
+import pytest
 from helpers import act, build, cards
 
 from euchre import Rules
@@ -177,3 +178,10 @@ def test_rule_beats_rule_v1_and_decides_within_a_millisecond_on_average() -> Non
     result = evaluate("rule", "rule-v1", hands=400, seed=3)
     assert result.diff.mean > 0
     assert result.mean_decision_ms < 1.0
+
+
+def test_evaluate_times_by_cpu_clock_and_refuses_an_unknown_clock() -> None:
+    result = evaluate("rule", "rule-v1", hands=20, seed=4, clock="cpu")
+    assert result.decisions > 0 and 0 < result.mean_decision_ms <= result.max_decision_ms
+    with pytest.raises(ValueError, match="clock must be 'wall' or 'cpu'"):
+        evaluate("rule", "rule-v1", hands=2, clock="sundial")
