@@ -18,12 +18,13 @@ from euchre.state import HandState
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_beginner_plays_legally_in_every_variant(name: str) -> None:
+def test_beginner_and_rule_v1_play_legally_in_every_variant(name: str) -> None:
     rules = VARIANTS[name]
     rng = random.Random(name + "beginner")
     phases: set[str] = set()
     for hand_no in range(40):
-        bots = [make_bot("beginner" if (s + hand_no) % 2 else "rule", hand_no * 10 + s)
+        # Beginners at the table with rule and rule-v1 (the frozen baseline is checked too).
+        bots = [make_bot(("beginner", "rule", "rule-v1")[(s + hand_no) % 3], hand_no * 10 + s)
                 for s in range(rules.players)]
         h = HandState.deal(rules, hand_no % rules.players, rng)
         while not h.is_terminal():
