@@ -6,6 +6,12 @@ per player count. Play follows the habits a partner expects: lead trump as maker
 play low under a partner who is winning, trump in when the trick is otherwise lost, throw off
 from short suits. Every decision comes with one sentence saying why, which is the terminal's
 ``hint``. The bot reads only its :class:`~euchre.view.SeatView`.
+
+Issue #6 fixed the habits that lost it the most points (measured against its old self,
+``rule-v1`` in ``legacy_rule.py``): side aces without trumps to back them, a weak round-one
+order when a far better round-two suit is in hand, too few loners, third hand playing low
+behind a partner's beatable card, no sense of the match score, and hints that did not fit a
+forced play.
 """
 
 from __future__ import annotations
@@ -92,8 +98,9 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
     n_tr = len(ranks)
     if n_tr >= 3:
         est += 0.25 * (n_tr - 2)
-    # A side ace wins only until someone trumps it, and a hand short of trumps cannot draw
-    # the makers' enemies' trumps first: with none or one trump an ace is a weak trick.
+    # A side ace wins only until someone trumps it, and a hand short of trumps cannot draw the
+    # opponents' trumps first: with none or one trump an ace is a weak trick (issue #6: such
+    # orders into an opponent dealer were euchred more often than not).
     ace_scale = ACE_SCALE[min(n_tr, 2)]
     for s in SUITS:
         if s == trump:
@@ -233,8 +240,9 @@ class RuleBasedBot:
 
     def _alone_ok(self, view: SeatView, hand: Sequence[int], trump: int, est: float,
                   dead: int = -1) -> bool:
-        """Go alone: enough expected tricks, at most one likely loser, and a score where the
-        four points of a lone march are worth more than the two of a march with partner."""
+        """Go alone: enough expected tricks, few enough likely losers (``ALONE_MAX_LOSERS``),
+        and a score where the four points of a lone march are worth more than the two of a
+        march with partner."""
         if est < ALONE_THRESHOLD or not score_sense(view)[1]:
             return False
         return lone_losers(hand, trump, view.rules.deck, dead) <= ALONE_MAX_LOSERS
