@@ -164,7 +164,8 @@ def score_sense(view: SeatView) -> tuple[float, bool]:
     me = view.seat & 1 if view.players == 4 else view.seat
     mine = view.scores[me]
     theirs = max(v for side, v in enumerate(view.scores) if side != me)
-    lose_on_euchre = theirs + sc.euchre >= target
+    # A euchre hands them the game, yet passing does not: they cannot win by making one point.
+    lose_on_euchre = theirs + sc.euchre >= target and theirs + sc.make < target
     win_on_make = mine + sc.make >= target
     adj = 0.0
     if lose_on_euchre and not win_on_make:
