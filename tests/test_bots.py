@@ -11,7 +11,7 @@ import pytest
 
 from euchre import Rules, preset
 from euchre import actions as A
-from euchre.bots import BOT_NAMES, Bot, RandomBot, RuleBasedBot, make_bot
+from euchre.bots import BOT_NAMES, BeginnerBot, Bot, RandomBot, RuleBasedBot, make_bot
 from euchre.bots.evaluate import evaluate
 from euchre.bots.rule_based import estimate, visible_reneges
 from euchre.cards import HEARTS, deck_cards, parse_card
@@ -122,8 +122,11 @@ def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
 
 
 def test_make_bot_registry_and_seeded_random_bot() -> None:
-    assert set(BOT_NAMES) == {"rule", "random"}
+    # Other levels (search) join the registry on their own branches: check ours are there.
+    assert {"rule", "random", "beginner", "rule-v1"} <= set(BOT_NAMES)
     assert isinstance(make_bot("rule", 1), RuleBasedBot)
+    assert isinstance(make_bot("beginner", 1), BeginnerBot)
+    assert make_bot("rule-v1").name == "rule-v1"
     with pytest.raises(ValueError, match="unknown bot 'nobody'"):
         make_bot("nobody")
     h = HandState.deal(Rules(), 0, random.Random(1))
@@ -151,8 +154,11 @@ def test_rule_bot_goes_alone_with_the_textbook_loner() -> None:
 
 def test_rule_bot_orders_a_strong_hand_and_passes_a_weak_one() -> None:
     rules = Rules()
-    strong = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "AH", "KH", "AC", "9S"]}, "9H"))
+    strong = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "AH", "KH", "9C", "9S"]}, "9H"))
     assert RuleBasedBot().choose(strong.view(0)) == A.ORDER
+    # With the A♣ instead of the 9♣ the hand has one likely loser: since #6 it goes alone.
+    loner = HandState(rules, 3, deck_for(rules, 3, {0: ["JH", "AH", "KH", "AC", "9S"]}, "9H"))
+    assert RuleBasedBot().choose(loner.view(0)) == A.ORDER_ALONE
     weak = HandState(rules, 3, deck_for(rules, 3, {0: ["9C", "TC", "QD", "TS", "9H"]}, "QH"))
     assert RuleBasedBot().choose(weak.view(0)) == A.PASS
 
@@ -287,10 +293,10 @@ def test_rule_bot_plays_low_under_its_partners_winning_card() -> None:
 def test_cutthroat_defender_does_not_call_the_other_defender_its_partner() -> None:
     rules = preset("cutthroat")
     hands = {0: ["AC", "9S", "TS", "9D", "TD"], 1: ["9C", "QS", "KS", "QD", "KD"],
-             2: ["QC", "KC", "AS", "AD", "9H"]}
+             2: ["QC", "KC", "AS", "JS", "9H"]}
     h = HandState(rules, 2, deck_for(rules, 2, hands, "AH"))
     # Seat 0 orders hearts into dealer 2's hand (the dealer defends with seat 1) and leads the
-    # 9♠; seat 1 wins the trick so far with the K♠; the dealer follows with its only spade.
+    # 9♠; seat 1 wins the trick so far with the K♠; the dealer, last, plays low under it.
     play_until(h, 2, ["order", "discard 9H", "play 9S", "play KS"])
     view = h.view(2)
     why = RuleBasedBot().explain(view)

@@ -191,14 +191,14 @@ def test_canadian_loner_order_is_explained_and_the_dealer_partner_label_reads_we
 
 
 def test_hint_names_the_option_as_the_menu_does() -> None:
-    # Seed 16: South deals the 9♣ and, after three passes, would pick it up.
+    # Seed 16: South deals the 9♣ and, after three passes, would pick it up and go alone.
     child = spawn("--seed", "16")
     child.expect(MOVE)
     child.sendline("hint")
     child.expect(MOVE)
-    assert ("Hint: pick it up (option 2). With clubs as trump and me picking up the 9♣, I count "
-            "about 3.6 tricks, enough to pick it up.") in flat(child)
-    assert "2) pick it up" in flat(child)
+    assert ("Hint: pick up alone (option 3). My hand is worth about 3.6 tricks in clubs: I go "
+            "alone for the four-point march.") in flat(child)
+    assert "3) pick up alone" in flat(child)
     child.sendeof()
     child.expect(pexpect.EOF)
 

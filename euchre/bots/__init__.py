@@ -1,7 +1,8 @@
 """Computer players. They import the core and see only a seat's view; the core never imports
 them.
 
-``make_bot("rule", seed)`` or ``make_bot("random", seed)``; :data:`BOT_NAMES` lists the names.
+``make_bot("rule", seed)``, ``make_bot("beginner", seed)`` or ``make_bot("random", seed)``;
+:data:`BOT_NAMES` lists the names. ``rule-v1`` is ``rule`` before issue #6, kept as a baseline.
 """
 
 from __future__ import annotations
@@ -9,12 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from euchre.bots.base import Bot
+from euchre.bots.beginner import BeginnerBot
+from euchre.bots.legacy_rule import LegacyRuleBot
 from euchre.bots.random_bot import RandomBot
 from euchre.bots.rule_based import RuleBasedBot
 
 _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
     "rule": RuleBasedBot,
     "random": RandomBot,
+    "beginner": BeginnerBot,
+    "rule-v1": LegacyRuleBot,
 }
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
@@ -30,4 +35,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOT_NAMES", "Bot", "RandomBot", "RuleBasedBot", "make_bot"]
+__all__ = ["BOT_NAMES", "BeginnerBot", "Bot", "RandomBot", "RuleBasedBot", "make_bot"]

@@ -6,6 +6,12 @@ per player count. Play follows the habits a partner expects: lead trump as maker
 play low under a partner who is winning, trump in when the trick is otherwise lost, throw off
 from short suits. Every decision comes with one sentence saying why, which is the terminal's
 ``hint``. The bot reads only its :class:`~euchre.view.SeatView`.
+
+Issue #6 fixed the habits that lost it the most points (measured against its old self,
+``rule-v1`` in ``legacy_rule.py``): side aces without trumps to back them, a weak round-one
+order when a far better round-two suit is in hand, too few loners, third hand playing low
+behind a partner's beatable card, no sense of the match score, and hints that did not fit a
+forced play.
 """
 
 from __future__ import annotations
@@ -39,8 +45,23 @@ TRUMP_VALUE = {10: 1.0, 9: 0.95, 8: 0.8, 7: 0.65, 6: 0.5, 5: 0.42, 3: 0.36, 2: 0
 #: Expected tricks needed to make trump, by number of players. Four players count on a partner;
 #: the cutthroat maker faces two opponents who team up, so needs more.
 CALL_THRESHOLD = {4: 2.2, 3: 2.9, 2: 2.4}
-#: Expected tricks to go alone (four players): a march is likely.
-ALONE_THRESHOLD = 4.0
+#: Expected tricks to go alone (four players). Alone a march scores 4 instead of 2, so going
+#: alone pays as soon as a lone march is about one chance in three and a euchre is unlikely:
+#: far below "a march is certain". ``lone_losers`` adds the second test.
+ALONE_THRESHOLD = 3.3
+#: Most likely losers (see :func:`lone_losers`) a lone hand may carry. Two is bolder than a
+#: table player's rule of thumb, and measured better: with strong trumps a lone hand still makes
+#: its point when it loses a trick, and marches often enough to pay for it (README figures).
+ALONE_MAX_LOSERS = 2.0
+#: Off-suit aces count fully only with two or more trumps in hand (index: trumps held, max 2).
+ACE_SCALE = (0.45, 0.7, 1.0)
+#: A round-two suit this many expected tricks better than the up-card's suit is worth passing
+#: round one for (when it is worth a call on its own).
+ROUND_TWO_MARGIN = 0.8
+#: Score sense: a thin call that the opponents' euchre would end the game needs this much more;
+#: a call whose making ends the game in our favour needs this much less.
+DANGER_MARGIN = 0.4
+FINISH_DISCOUNT = 0.2
 #: Two-handed with rows: expected tricks from the eight visible cards to name trump.
 ROWS_CALL_THRESHOLD = 4.0
 #: A defender goes alone against a lone maker (or against a pair, OpenSpiel's variant).
@@ -79,6 +100,10 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
     n_tr = len(ranks)
     if n_tr >= 3:
         est += 0.25 * (n_tr - 2)
+    # A side ace wins only until someone trumps it, and a hand short of trumps cannot draw the
+    # opponents' trumps first: with none or one trump an ace is a weak trick (issue #6: such
+    # orders into an opponent dealer were euchred more often than not).
+    ace_scale = ACE_SCALE[min(n_tr, 2)]
     for s in SUITS:
         if s == trump:
             continue
@@ -88,14 +113,68 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
                 est += 0.3
             continue
         if side[0] == ACE:
-            est += 0.75 if len(side) <= 2 else 0.5
+            est += ace_scale * (0.75 if len(side) <= 2 else 0.5)
             if len(side) > 1 and side[1] == KING:
-                est += 0.3
+                est += ace_scale * 0.3
         elif side[0] == KING and len(side) >= 2:
             est += 0.15
         elif len(side) == 1 and n_tr >= 2:
             est += 0.1
     return est
+
+
+def lone_losers(cards: Iterable[int], trump: int, deck: int = 24, dead: int = -1) -> float:
+    """Tricks a hand playing alone most likely loses, counted as a player counts them before
+    going alone: a trump loses when more missing trumps outrank it than the hand holds trumps
+    above it (leading from the top draws one round per higher trump); a side card below the
+    ace loses (a king behind its ace half a trick); a side ace backed by two trumps or fewer
+    may be ruffed (half). ``dead`` is a trump known to be out of play (the up-card turned down,
+    or picked up by a partner who sits out)."""
+    cs = list(cards)
+    eff = EFFECTIVE_SUIT[trump]
+    pw = POWER[trump]
+    mine = sorted((pw[c] for c in cs if eff[c] == trump), reverse=True)
+    missing = [pw[c] for c in cards_of(deck_mask(deck) & SUIT_MASK[trump][trump])
+               if c not in cs and c != dead]
+    losers = 0.0
+    for i, r in enumerate(mine):
+        if sum(1 for m in missing if m > r) > i:
+            losers += 1.0
+    for s in SUITS:
+        if s == trump:
+            continue
+        side = sorted((c & 7 for c in cs if eff[c] == s), reverse=True)
+        for k, r in enumerate(side):
+            if k == 0 and r == ACE:
+                losers += 0.5 if len(mine) <= 2 else 0.0
+            elif k == 1 and r == KING and side[0] == ACE:
+                losers += 0.5
+            else:
+                losers += 1.0
+    return losers
+
+
+def score_sense(view: SeatView) -> tuple[float, bool]:
+    """(change to the call threshold, whether going alone can still gain anything) from the
+    match score: a thin call that a euchre would turn into the opponents' game needs more; a
+    call whose making ends the game needs less; a loner is pointless when a march with partner
+    already reaches the target. Without a match score (single hands) it changes nothing."""
+    if not view.scores or view.rules.single_hand:
+        return 0.0, True
+    sc = view.rules.scoring
+    target = view.rules.target
+    me = view.seat & 1 if view.players == 4 else view.seat
+    mine = view.scores[me]
+    theirs = max(v for side, v in enumerate(view.scores) if side != me)
+    # A euchre hands them the game, yet passing does not: they cannot win by making one point.
+    lose_on_euchre = theirs + sc.euchre >= target and theirs + sc.make < target
+    win_on_make = mine + sc.make >= target
+    adj = 0.0
+    if lose_on_euchre and not win_on_make:
+        adj = DANGER_MARGIN
+    elif win_on_make and not lose_on_euchre:
+        adj = -FINISH_DISCOUNT
+    return adj, mine + sc.march < target
 
 
 def best_discard(
@@ -191,6 +270,15 @@ class RuleBasedBot:
     def _call_threshold(self, view: SeatView) -> float:
         return CALL_THRESHOLD[view.players]
 
+    def _alone_ok(self, view: SeatView, hand: Sequence[int], trump: int, est: float,
+                  dead: int = -1) -> bool:
+        """Go alone: enough expected tricks, few enough likely losers (``ALONE_MAX_LOSERS``),
+        and a score where the four points of a lone march are worth more than the two of a
+        march with partner."""
+        if est < ALONE_THRESHOLD or not score_sense(view)[1]:
+            return False
+        return lone_losers(hand, trump, view.rules.deck, dead) <= ALONE_MAX_LOSERS
+
     def _bid1(self, view: SeatView) -> Decision:
         legal = view.legal_actions
         deck = view.rules.deck
@@ -198,14 +286,17 @@ class RuleBasedBot:
         up = view.upcard
         n = view.players
         me = view.seat
+        adj, _ = score_sense(view)
         if up == JOKER:
             # The dealer names trump with the Joker in hand.
-            best_suit, best_est = 0, -1.0
+            best_suit, best_est, best_five = 0, -1.0, hand
             for s in SUITS:
-                e, _ = best_discard([*hand, up], s, deck)
+                e, c = best_discard([*hand, up], s, deck)
                 if e > best_est:
                     best_suit, best_est = s, e
-            alone = A.call(best_suit, True) in legal and best_est >= ALONE_THRESHOLD
+                    best_five = [x for x in [*hand, up] if x != c]
+            alone = A.call(best_suit, True) in legal and self._alone_ok(
+                view, best_five, best_suit, best_est)
             name = SUIT_NAMES[best_suit]
             if alone:
                 return A.call(best_suit, True), (
@@ -217,9 +308,13 @@ class RuleBasedBot:
         t = up >> 3
         name = SUIT_NAMES[t]
         dealer = view.dealer
+        lone_hand: list[int] = hand
+        dead = -1
+        opp_up = False
         if me == dealer:
             keep = -1 if view.rules.dealer_may_discard_upcard else up
-            est, _ = best_discard([*hand, up], t, deck, keep=keep)
+            est, buried = best_discard([*hand, up], t, deck, keep=keep)
+            lone_hand = [x for x in [*hand, up] if x != buried]
             alone_est = est
             who = "me picking up the " + sym(up)
         else:
@@ -229,17 +324,29 @@ class RuleBasedBot:
                 est = base + 0.6 * value
                 who = f"my partner picking up the {sym(up)}"
                 alone_est = base  # the partner sits out: the up-card helps nobody
+                dead = up
             else:
                 # An opponent's up-card beats a lone hand as surely as a pair: with it the
                 # dealer may even hold the top trump, and then a march is impossible.
                 est = base - 0.5 * value
                 who = f"the dealer getting the {sym(up)}"
                 alone_est = est
-        threshold = self._call_threshold(view)
-        if A.ORDER_ALONE in legal and alone_est >= ALONE_THRESHOLD:
+                opp_up = True
+        threshold = self._call_threshold(view) + adj
+        top_mine = max((POWER[t][c] for c in hand if EFFECTIVE_SUIT[t][c] == t), default=-1)
+        outranked = opp_up and POWER[t][up] > top_mine
+        if (A.ORDER_ALONE in legal and not outranked
+                and self._alone_ok(view, lone_hand, t, alone_est, dead)):
             return A.ORDER_ALONE, (
                 f"My hand is worth about {alone_est:.1f} tricks in {name}: I go alone for the "
                 "four-point march.")
+        # A far better suit for round two: passing keeps it for naming (or for defence).
+        other, o_suit = max((estimate(hand, s, deck), s) for s in SUITS if s != t)
+        if (A.PASS in legal and A.ORDER in legal and est >= threshold
+                and other >= est + ROUND_TWO_MARGIN):
+            return A.PASS, (
+                f"{SUIT_NAMES[o_suit].capitalize()} would be far better than {name} "
+                f"(about {other:.1f} tricks against {est:.1f}), so I pass for now.")
         if A.ORDER in legal and est >= threshold:
             verb = "pick it up" if me == dealer else "order it up"
             return A.ORDER, (
@@ -250,6 +357,10 @@ class RuleBasedBot:
                 return A.PASS, (
                     f"I could only order {name} alone here and my hand (about {alone_est:.1f} "
                     "tricks) is not strong enough.")
+            if adj > 0 and est >= self._call_threshold(view):
+                return A.PASS, (
+                    f"About {est:.1f} tricks in {name} is too thin when a euchre would give "
+                    "the other side the game: I pass.")
             return A.PASS, (
                 f"With {name} as trump and {who} I count only about {max(est, 0.0):.1f} "
                 "tricks: I pass.")
@@ -264,11 +375,13 @@ class RuleBasedBot:
                    if s != dead and A.call(s) in legal]
         est, s = max(options)
         name = SUIT_NAMES[s]
-        if A.call(s, True) in legal and est >= ALONE_THRESHOLD:
+        threshold = self._call_threshold(view) + score_sense(view)[0]
+        turned = view.upcard if view.upcard_status == "turned down" else -1
+        if A.call(s, True) in legal and self._alone_ok(view, hand, s, est, turned):
             return A.call(s, True), (
                 f"{name.capitalize()} gives me about {est:.1f} tricks: I call it and go alone.")
-        if est >= self._call_threshold(view) or A.PASS not in legal:
-            if A.PASS not in legal and est < self._call_threshold(view):
+        if est >= threshold or A.PASS not in legal:
+            if A.PASS not in legal and est < threshold:
                 return A.call(s), (
                     f"The dealer may not pass, so I name my best suit, {name} "
                     f"(about {est:.1f} tricks).")
@@ -308,7 +421,7 @@ class RuleBasedBot:
 
     def _alone(self, view: SeatView) -> Decision:
         est = estimate(view.hand, view.trump, view.rules.deck)
-        if est >= ALONE_THRESHOLD:
+        if self._alone_ok(view, view.hand, view.trump, est):
             return A.GO_ALONE, f"My hand is worth about {est:.1f} tricks: I go alone."
         return A.WITH_PARTNER, (
             f"My hand is worth about {est:.1f} tricks, so I want my partner's help.")
@@ -431,6 +544,8 @@ class _Play:
 
     def decide(self) -> Decision:
         legal = list(self.view.legal_actions)
+        if len(legal) == 1:
+            return legal[0], f"The {sym(legal[0])} is my only legal card."
         if not self.view.current_trick:
             return self.lead(legal)
         return self.follow(legal)
@@ -495,9 +610,21 @@ class _Play:
         cands = follow or legal
         beat = sorted((c for c in cands if strength[c] > win_str), key=lambda c: self.pw[c])
         low = min(cands, key=lambda c: self.pw[c])
+        if len(follow) == 1:
+            c = follow[0]
+            return c, f"I must follow suit, and the {sym(c)} is my only {SUIT_NAMES[led][:-1]}."
         if win_seat in self.allies:
-            c = low if follow else self.throw_off(cands)
             ally = "My partner" if view.players == 4 else "The other defender"
+            over = [c for c in beat if follow and self.eff[c] == led]
+            if over and remaining > 0 and not self.unbeatable(win_card, led):
+                # Third hand high: the ally's card can still be beaten by an opponent who
+                # plays after me; a sure winner of mine (or my highest) makes them pay for it.
+                sure = [c for c in over if self.unbeatable(c, led)]
+                c = sure[0] if sure else over[-1]
+                return c, (
+                    f"{ally}'s {sym(win_card)} can still be beaten, so I play over it with "
+                    f"the {sym(c)}.")
+            c = low if follow else self.throw_off(cands)
             return c, (
                 f"{ally} is winning with the {sym(win_card)}, so I play low: the {sym(c)}.")
         if beat:

@@ -16,6 +16,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+from euchre.bots import BOT_NAMES
 from euchre.cli import Subparsers
 from euchre.errors import RulesError, quote
 from euchre.match import Match
@@ -101,9 +102,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="continue a game saved with 'quit' (its rules come from the file)")
     g.add_argument("--save", metavar="FILE", default=None,
                    help="save the finished game as a record 'euchre replay' reads")
-    g.add_argument("--partner", default="rule", choices=("rule", "random"),
+    g.add_argument("--partner", default="rule", choices=BOT_NAMES,
                    help="your computer partner (rule)")
-    g.add_argument("--opponents", default="rule", choices=("rule", "random"),
+    g.add_argument("--opponents", default="rule", choices=BOT_NAMES,
                    help="the computer opponents (rule)")
     d = p.add_argument_group("display")
     d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",

@@ -1,0 +1,510 @@
+"""The rule-based player as it was before issue #6's fixes: ``rule-v1``, the frozen baseline.
+
+This is a verbatim copy of ``rule_based.py`` at commit 978f674 (class renamed), kept only so that
+``rule`` can be measured against its predecessor on the same deals
+(``python -m euchre.bots.evaluate --a rule --b rule-v1``). Do not improve it: a baseline that
+moves makes every published margin unreproducible. It shares no code with ``rule_based.py`` for
+the same reason.
+
+Original docstring follows.
+
+A rule-based player: the table habits of a sound casual player, each with its reason.
+
+Bidding counts expected tricks for every trump the seat could name (bowers, trump length,
+off-suit aces, voids, and who ends up with the up-card) and compares the count with thresholds
+per player count. Play follows the habits a partner expects: lead trump as maker, cash aces,
+play low under a partner who is winning, trump in when the trick is otherwise lost, throw off
+from short suits. Every decision comes with one sentence saying why, which is the terminal's
+``hint``. The bot reads only its :class:`~euchre.view.SeatView`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from euchre import actions as A
+from euchre.bots.base import require_turn
+from euchre.cards import (
+    ACE,
+    EFFECTIVE_SUIT,
+    JOKER,
+    KING,
+    NO_TRUMP,
+    POWER,
+    STRENGTH,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUITS,
+    card_symbol,
+    cards_of,
+    deck_mask,
+    mask_of,
+)
+from euchre.view import SeatView
+
+#: Expected tricks from a trump that is not part of the top run, by trump rank
+#: (Joker 10, right 9, left 8, A 7, K 6, Q 5, 10 3, 9 2, 8 1, 7 0).
+TRUMP_VALUE = {10: 1.0, 9: 0.95, 8: 0.8, 7: 0.65, 6: 0.5, 5: 0.42, 3: 0.36, 2: 0.33, 1: 0.3, 0: 0.3}
+
+#: Expected tricks needed to make trump, by number of players. Four players count on a partner;
+#: the cutthroat maker faces two opponents who team up, so needs more.
+CALL_THRESHOLD = {4: 2.2, 3: 2.9, 2: 2.4}
+#: Expected tricks to go alone (four players): a march is likely.
+ALONE_THRESHOLD = 4.0
+#: A defender goes alone against a lone maker (or against a pair, OpenSpiel's variant).
+DEFEND_ALONE_THRESHOLD = 3.0
+DEFEND_ALONE_VS_PAIR_THRESHOLD = 3.6
+
+Decision = tuple[int, str]
+
+
+def sym(c: int) -> str:
+    return card_symbol(c)
+
+
+def _trump_order(deck: int) -> list[int]:
+    """Trump ranks from the top, as they exist in a deck (see TRUMP_VALUE)."""
+    top = [10] if deck == 25 else []
+    low = [1, 0] if deck == 32 else []
+    return [*top, 9, 8, 7, 6, 5, 3, 2, *low]
+
+
+def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
+    """Expected tricks a hand takes with ``trump``: the run of top trumps counts one trick each,
+    other trumps by rank, length beyond two, off-suit aces (less in long suits), a king behind
+    its ace, and voids or singletons that a hand with trumps can ruff."""
+    cs = list(cards)
+    eff = EFFECTIVE_SUIT[trump]
+    pw = POWER[trump]
+    ranks = sorted((pw[c] - 100 for c in cs if eff[c] == trump), reverse=True)
+    held = set(ranks)
+    run = 0
+    for r in _trump_order(deck):
+        if r not in held:
+            break
+        run += 1
+    est = run + sum(TRUMP_VALUE[r] for r in ranks[run:])
+    n_tr = len(ranks)
+    if n_tr >= 3:
+        est += 0.25 * (n_tr - 2)
+    for s in SUITS:
+        if s == trump:
+            continue
+        side = sorted((c & 7 for c in cs if eff[c] == s), reverse=True)
+        if not side:
+            if n_tr >= 2:
+                est += 0.3
+            continue
+        if side[0] == ACE:
+            est += 0.75 if len(side) <= 2 else 0.5
+            if len(side) > 1 and side[1] == KING:
+                est += 0.3
+        elif side[0] == KING and len(side) >= 2:
+            est += 0.15
+        elif len(side) == 1 and n_tr >= 2:
+            est += 0.1
+    return est
+
+
+def best_discard(
+    cards: Sequence[int], trump: int, deck: int, keep: int = -1
+) -> tuple[float, int]:
+    """(estimate of the best five, the card to bury) for a six-card hand; ``keep`` may not go."""
+    best = (-1.0, -1)
+    for c in sorted(cards, key=lambda x: POWER[trump][x]):
+        if c == keep:
+            continue
+        rest = [x for x in cards if x != c]
+        e = estimate(rest, trump, deck)
+        if e > best[0]:
+            best = (e, c)
+    return best
+
+
+class LegacyRuleBot:
+    """``rule`` before issue #6: bids on counted tricks, plays by a partner's habits."""
+
+    name = "rule-v1"
+
+    def __init__(self, seed: int | None = None) -> None:
+        # Deterministic: the seed is accepted so every bot is built the same way.
+        self.seed = seed
+
+    def choose(self, view: SeatView) -> int:
+        return self.decide(view)[0]
+
+    def explain(self, view: SeatView) -> str:
+        return self.decide(view)[1]
+
+    def decide(self, view: SeatView) -> Decision:
+        """(action, one-sentence reason)."""
+        legal = require_turn(view)
+        phase = view.phase
+        if phase == "play":
+            action, why = _Play(view).decide()
+        elif phase == "bid1":
+            action, why = self._bid1(view)
+        elif phase == "bid2":
+            action, why = self._bid2(view)
+        elif phase == "discard":
+            action, why = self._discard(view)
+        elif phase == "dealer_take":
+            action, why = self._take(view)
+        elif phase == "alone":
+            action, why = self._alone(view)
+        elif phase == "defend":
+            action, why = self._defend(view)
+        elif phase == "claim":
+            action, why = self._claim(view)
+        elif phase == "declare":
+            action, why = self._declare(view)
+        else:  # pragma: no cover - the engine has no other phase with a decision
+            action, why = legal[0], "This is the only thing to do."
+        if action not in legal:  # pragma: no cover - a guard, never expected
+            return legal[0], "I take the first legal option."
+        return action, why
+
+    # ------------------------------------------------------------------------------------------
+    # Bidding
+
+    def _call_threshold(self, view: SeatView) -> float:
+        return CALL_THRESHOLD[view.players]
+
+    def _bid1(self, view: SeatView) -> Decision:
+        legal = view.legal_actions
+        deck = view.rules.deck
+        hand = list(view.hand)
+        up = view.upcard
+        n = view.players
+        me = view.seat
+        if up == JOKER:
+            # The dealer names trump with the Joker in hand.
+            best_suit, best_est = 0, -1.0
+            for s in SUITS:
+                e, _ = best_discard([*hand, up], s, deck)
+                if e > best_est:
+                    best_suit, best_est = s, e
+            alone = A.call(best_suit, True) in legal and best_est >= ALONE_THRESHOLD
+            name = SUIT_NAMES[best_suit]
+            if alone:
+                return A.call(best_suit, True), (
+                    f"With the Joker my hand is worth about {best_est:.1f} tricks in {name}, "
+                    "enough to go alone.")
+            return A.call(best_suit), (
+                f"The Joker turned up, so I name {name}, my best suit "
+                f"(about {best_est:.1f} tricks).")
+        t = up >> 3
+        name = SUIT_NAMES[t]
+        dealer = view.dealer
+        if me == dealer:
+            keep = -1 if view.rules.dealer_may_discard_upcard else up
+            est, _ = best_discard([*hand, up], t, deck, keep=keep)
+            alone_est = est
+            who = "me picking up the " + sym(up)
+        else:
+            base = estimate(hand, t, deck)
+            value = _card_value(up, t)
+            if n == 4 and dealer == (me + 2) % 4:
+                est = base + 0.6 * value
+                who = f"my partner picking up the {sym(up)}"
+                alone_est = base  # the partner sits out: the up-card helps nobody
+            else:
+                # An opponent's up-card beats a lone hand as surely as a pair: with it the
+                # dealer may even hold the top trump, and then a march is impossible.
+                est = base - 0.5 * value
+                who = f"the dealer getting the {sym(up)}"
+                alone_est = est
+        threshold = self._call_threshold(view)
+        if A.ORDER_ALONE in legal and alone_est >= ALONE_THRESHOLD:
+            return A.ORDER_ALONE, (
+                f"My hand is worth about {alone_est:.1f} tricks in {name}: I go alone for the "
+                "four-point march.")
+        if A.ORDER in legal and est >= threshold:
+            verb = "pick it up" if me == dealer else "order it up"
+            return A.ORDER, (
+                f"With {name} as trump and {who}, I count about {est:.1f} tricks, "
+                f"enough to {verb}.")
+        if A.PASS in legal:
+            if A.ORDER not in legal:  # Canadian loner: the dealer's partner orders only alone
+                return A.PASS, (
+                    f"I could only order {name} alone here and my hand (about {alone_est:.1f} "
+                    "tricks) is not strong enough.")
+            return A.PASS, (
+                f"With {name} as trump and {who} I count only about {max(est, 0.0):.1f} "
+                "tricks: I pass.")
+        return legal[0], "This is the only bid allowed."  # pragma: no cover
+
+    def _bid2(self, view: SeatView) -> Decision:
+        legal = view.legal_actions
+        deck = view.rules.deck
+        hand = list(view.hand)
+        dead = view.upcard >> 3 if view.upcard != JOKER else -1
+        options = [(estimate(hand, s, deck), s) for s in SUITS
+                   if s != dead and A.call(s) in legal]
+        est, s = max(options)
+        name = SUIT_NAMES[s]
+        if A.call(s, True) in legal and est >= ALONE_THRESHOLD:
+            return A.call(s, True), (
+                f"{name.capitalize()} gives me about {est:.1f} tricks: I call it and go alone.")
+        if est >= self._call_threshold(view) or A.PASS not in legal:
+            if A.PASS not in legal and est < self._call_threshold(view):
+                return A.call(s), (
+                    f"The dealer may not pass, so I name my best suit, {name} "
+                    f"(about {est:.1f} tricks).")
+            return A.call(s), f"{name.capitalize()} is my best suit, worth about {est:.1f} tricks."
+        return A.PASS, (
+            f"My best suit, {name}, is worth only about {est:.1f} tricks: I pass.")
+
+    def _discard(self, view: SeatView) -> Decision:
+        legal = view.legal_actions
+        t = view.trump
+        deck = view.rules.deck
+        hand = list(view.hand)
+        allowed = [a - A.DISCARD_BASE for a in legal]
+        keep = -1 if view.upcard in allowed else view.upcard
+        _, c = best_discard(hand, t, deck, keep=keep)
+        if c not in allowed:  # pragma: no cover - keep is never the only card
+            c = min(allowed, key=lambda x: POWER[t][x])
+        s = EFFECTIVE_SUIT[t][c]
+        left = [x for x in hand if x != c and EFFECTIVE_SUIT[t][x] == s]
+        if s != t and not left:
+            return A.discard(c), (
+                f"I bury the {sym(c)} to leave myself void in {SUIT_NAMES[s]}, "
+                "so I can trump that suit.")
+        return A.discard(c), f"I bury the {sym(c)}, the card my hand needs least."
+
+    def _take(self, view: SeatView) -> Decision:
+        t = view.trump
+        deck = view.rules.deck
+        hand = list(view.hand)
+        without = estimate(hand, t, deck)
+        with_up, _ = best_discard([*hand, view.upcard], t, deck)
+        if with_up >= without:
+            return A.TAKE, (
+                f"Taking the {sym(view.upcard)} improves my hand "
+                f"(about {with_up:.1f} tricks against {without:.1f}).")
+        return A.DECLINE, f"The {sym(view.upcard)} would not improve my hand, so I decline it."
+
+    def _alone(self, view: SeatView) -> Decision:
+        est = estimate(view.hand, view.trump, view.rules.deck)
+        if est >= ALONE_THRESHOLD:
+            return A.GO_ALONE, f"My hand is worth about {est:.1f} tricks: I go alone."
+        return A.WITH_PARTNER, (
+            f"My hand is worth about {est:.1f} tricks, so I want my partner's help.")
+
+    def _defend(self, view: SeatView) -> Decision:
+        est = estimate(view.hand, view.trump, view.rules.deck)
+        need = DEFEND_ALONE_THRESHOLD if view.alone else DEFEND_ALONE_VS_PAIR_THRESHOLD
+        if est >= need:
+            return A.DEFEND_ALONE, (
+                f"I hold about {est:.1f} tricks in trump and aces: I defend alone for four.")
+        return A.PASS, (
+            f"About {est:.1f} tricks is not enough to defend alone, so I keep my partner.")
+
+    def _claim(self, view: SeatView) -> Decision:
+        offenders = visible_reneges(view)
+        mine = _maker_side(view, view.seat)
+        against = [s for s in offenders if _maker_side(view, s) != mine]
+        if against and A.CLAIM_RENEGE in view.legal_actions:
+            return A.CLAIM_RENEGE, (
+                f"{_seat_name(against[0], view.players)} failed to follow suit and later "
+                "showed that suit: I claim the renege.")
+        return A.PASS, "No renege by the other side shows in the tricks, so I do not claim."
+
+    def _declare(self, view: SeatView) -> Decision:
+        legal = view.legal_actions
+        if A.FARMER in legal:
+            return A.FARMER, "A hand of only nines and tens is hopeless: I call a farmer's redeal."
+        if A.MISDEAL in legal:
+            return A.MISDEAL, "No ace, no face and no trump: I call a misdeal."
+        swaps = [a for a in legal if a >= A.SWAP_BASE]
+        if swaps:
+            up_suit = view.upcard >> 3 if view.upcard != JOKER else -1
+
+            def cost(a: int) -> tuple[int, int]:
+                cards = A.SWAP_SETS[a - A.SWAP_BASE]
+                return (sum(1 for c in cards if c >> 3 == up_suit),
+                        sum(c & 7 for c in cards))
+
+            a = min(swaps, key=cost)
+            shown = " ".join(sym(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
+            return a, f"I swap my weakest low cards, {shown}, for the kitty: anything is better."
+        return A.PASS, "Nothing to declare."
+
+
+def _seat_name(seat: int, players: int) -> str:
+    """As the table names seats: North/East/South/West, or Player N."""
+    return ("North", "East", "South", "West")[seat] if players == 4 else f"Player {seat + 1}"
+
+
+def _card_value(c: int, trump: int) -> float:
+    """Tricks a card adds to whoever holds it as a trump (used for the up-card)."""
+    if EFFECTIVE_SUIT[trump][c] != trump:
+        return 0.0
+    return TRUMP_VALUE[POWER[trump][c] - 100]
+
+
+def _maker_side(view: SeatView, seat: int) -> bool:
+    m = view.maker
+    if m < 0:
+        return False
+    return seat == m or (view.players == 4 and seat == (m + 2) % 4)
+
+
+def visible_reneges(view: SeatView) -> list[int]:
+    """Seats the public tricks prove reneged: they failed to follow a suit, then later played
+    a card of that suit (so they held it when they should have followed)."""
+    if view.trump == NO_TRUMP:
+        return []
+    eff = EFFECTIVE_SUIT[view.trump]
+    tricks = [cards for _, cards, _ in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    failed: list[tuple[int, int, int]] = []  # (seat, trick index, suit)
+    out: list[int] = []
+    for i, cards in enumerate(tricks):
+        led = eff[cards[0][1]]
+        for seat, c in cards:
+            s = eff[c]
+            for who, j, suit in failed:
+                if who == seat and j < i and suit == s and seat not in out:
+                    out.append(seat)
+        for seat, c in cards[1:]:
+            if eff[c] != led:
+                failed.append((seat, i, led))
+    return out
+
+
+class _Play:
+    """One card-play decision, with what the seat can deduce from the public cards."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.t = view.trump
+        self.eff = EFFECTIVE_SUIT[self.t]
+        self.pw = POWER[self.t]
+        self.hand = list(view.hand)
+        seen = mask_of(view.played_cards()) | mask_of(self.hand)
+        if view.discard >= 0:
+            seen |= 1 << view.discard
+        seen |= mask_of(view.swapped_out)
+        if view.upcard_status in ("turned down", "left in the kitty"):
+            seen |= 1 << view.upcard
+        self.outstanding = deck_mask(view.rules.deck) & ~seen
+        me = view.seat
+        if view.players == 4:
+            self.allies = {me, (me + 2) % 4}
+        elif view.players == 3 and view.maker >= 0 and view.maker != me:
+            self.allies = {s for s in range(3) if s != view.maker}
+        else:
+            self.allies = {me}
+        self.maker_side = view.maker in self.allies
+        self.defenders = "defender's" if view.players == 2 else "defenders'"
+
+    def boss(self, c: int) -> bool:
+        """No outstanding card of its suit ranks higher."""
+        s = self.eff[c]
+        higher = [o for o in cards_of(self.outstanding & SUIT_MASK[self.t][s])
+                  if self.pw[o] > self.pw[c]]
+        return not higher
+
+    def decide(self) -> Decision:
+        legal = list(self.view.legal_actions)
+        if not self.view.current_trick:
+            return self.lead(legal)
+        return self.follow(legal)
+
+    def suit_len(self, c: int) -> int:
+        s = self.eff[c]
+        return sum(1 for x in self.hand if self.eff[x] == s)
+
+    # Leading ----------------------------------------------------------------------------------
+
+    def lead(self, legal: list[int]) -> Decision:
+        t = self.t
+        trumps = sorted((c for c in legal if self.eff[c] == t), key=lambda c: -self.pw[c])
+        offs = [c for c in legal if self.eff[c] != t]
+        out_trumps = (self.outstanding & SUIT_MASK[t][t]).bit_count()
+        me = self.view.seat
+        if self.maker_side and trumps and out_trumps:
+            top = trumps[0]
+            if self.boss(top):
+                return top, (
+                    f"I lead the {sym(top)}, the highest trump left, to draw the "
+                    f"{self.defenders} trumps.")
+            if me == self.view.maker and len(trumps) >= 2:
+                low = trumps[-1]
+                return low, (
+                    f"As maker I lead a low trump, the {sym(low)}, to pull the "
+                    f"{self.defenders} trumps.")
+            if me != self.view.maker and not any(self.boss(c) for c in offs):
+                return top, (
+                    f"My partner made trump, so I lead trump to help: the {sym(top)}.")
+        bosses = sorted((c for c in offs if self.boss(c)),
+                        key=lambda c: (self.suit_len(c), -self.pw[c]))
+        if bosses:
+            c = bosses[0]
+            return c, f"I lead the {sym(c)}, the best card left in its suit."
+        if offs:
+            c = min(offs, key=lambda x: (self.suit_len(x), self.pw[x]))
+            if self.suit_len(c) == 1:
+                return c, (
+                    f"I lead my singleton {sym(c)} to void myself in "
+                    f"{SUIT_NAMES[self.eff[c]]}, so I can trump it later.")
+            return c, f"I lead a low card, the {sym(c)}, from my shortest suit."
+        c = trumps[0] if self.boss(trumps[0]) else trumps[-1]
+        return c, f"I hold only trumps, so I lead the {sym(c)}."
+
+    # Following --------------------------------------------------------------------------------
+
+    def follow(self, legal: list[int]) -> Decision:
+        view = self.view
+        t = self.t
+        trick = view.current_trick
+        led = self.eff[trick[0][1]]
+        strength = STRENGTH[t][led]
+        win_seat, win_card = trick[0]
+        for seat, c in trick[1:]:
+            if strength[c] > strength[win_card]:
+                win_seat, win_card = seat, c
+        win_str = strength[win_card]
+        remaining = len(view.active) - len(trick) - 1
+        follow = [c for c in legal if self.eff[c] == led]
+        # Never renege on purpose, even where the rules only penalize it.
+        cands = follow or legal
+        beat = sorted((c for c in cands if strength[c] > win_str), key=lambda c: self.pw[c])
+        low = min(cands, key=lambda c: self.pw[c])
+        if win_seat in self.allies:
+            c = low if follow else self.throw_off(cands)
+            ally = "My partner" if view.players == 4 else "The other defender"
+            return c, (
+                f"{ally} is winning with the {sym(win_card)}, so I play low: the {sym(c)}.")
+        if beat:
+            if not follow:
+                c = beat[0]
+                return c, (
+                    f"The trick is lost otherwise, so I trump in with the {sym(c)}.")
+            if remaining == 0:
+                c = beat[0]
+                return c, f"I am last to play, so I win as cheaply as I can: the {sym(c)}."
+            sure = [c for c in beat if self.unbeatable(c, led)]
+            if sure:
+                c = sure[0]
+                return c, f"The {sym(c)} cannot be beaten now, so I take the trick with it."
+            c = beat[-1]
+            return c, f"I play my highest, the {sym(c)}, to beat the {sym(win_card)}."
+        if follow:
+            return low, (
+                f"I cannot beat the {sym(win_card)}, so I follow with my lowest, {sym(low)}.")
+        c = self.throw_off(cands)
+        return c, f"I cannot win this trick, so I throw off the {sym(c)}."
+
+    def unbeatable(self, c: int, led: int) -> bool:
+        st = STRENGTH[self.t][led]
+        return all(st[o] < st[c] for o in cards_of(self.outstanding))
+
+    def throw_off(self, cands: list[int]) -> int:
+        """The cheapest card to lose: a non-trump, from the shortest suit, never a boss first."""
+        offs = [c for c in cands if self.eff[c] != self.t] or cands
+        return min(offs, key=lambda c: (self.boss(c) and self.eff[c] != self.t,
+                                        self.pw[c] >= 100, self.suit_len(c), self.pw[c]))
