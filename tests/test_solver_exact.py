@@ -1,0 +1,137 @@
+"""The double-dummy solvers are exact: checked against brute-force minimax over the engine.
+
+Brute force plays every lawful card at every turn through the engine's own push/pop, so it shares
+nothing with the solvers but the rules. Positions are random (seeded, and drawn by hypothesis)
+and cover every trick size (4 partners, 3 with a loner or cutthroat, 2 with a lone defender or
+two-handed), every deck (24, 25 with the Joker, 32), mid-trick and after several tricks; only
+their depth is kept small enough for brute force to enumerate.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solver_positions import DECKS, KINDS, random_position
+
+from euchre.solver import (
+    NotSolvableError,
+    available_backends,
+    move_values_batch,
+    points_for,
+    position_of,
+    principal_line,
+    solve,
+)
+from euchre.solver.brute import brute_force_maker_tricks, brute_force_move_values
+from euchre.solver.position import lawful_cards
+from euchre.solver.reference import reference_move_values, reference_value
+from euchre.state import HandState
+
+ACTIVE = {"four": 4, "alone": 3, "lone_defender": 2, "cutthroat": 3, "two": 2}
+
+
+def shallow_position(rng: random.Random, kind: str, deck: int) -> HandState:
+    """A position brute force enumerates quickly: at most 3 tricks left with 3- or 4-card
+    tricks, at most 4 with 2-card tricks; anywhere inside a trick."""
+    k = ACTIVE[kind]
+    min_tricks_done = 1 if k == 2 else 2
+    plays = k * min_tricks_done + rng.randrange(k * (5 - min_tricks_done))
+    return random_position(rng, kind, deck, plays)
+
+
+@pytest.mark.parametrize("deck", DECKS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_reference_matches_brute_force_on_random_positions(kind: str, deck: int) -> None:
+    rng = random.Random(f"ref-{kind}-{deck}")
+    for _ in range(60):
+        state = shallow_position(rng, kind, deck)
+        assert reference_move_values(position_of(state)) == brute_force_move_values(state)
+
+
+@pytest.mark.parametrize("backend", available_backends())
+@pytest.mark.parametrize("kind", KINDS)
+def test_batch_matches_brute_force_for_each_backend(kind: str, backend: str) -> None:
+    rng = random.Random(f"batch-{kind}")
+    states = [shallow_position(rng, kind, rng.choice(DECKS)) for _ in range(40)]
+    got = move_values_batch(states, backend=backend)  # type: ignore[arg-type]
+    for state, values in zip(states, got, strict=True):
+        makers = brute_force_move_values(state)
+        mover_is_maker = state.is_maker_side(state.cur)
+        assert values == {c: v if mover_is_maker else 5 - v for c, v in makers.items()}
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(KINDS), deck=st.sampled_from(DECKS))
+def test_solve_value_is_brute_force_value(seed: int, kind: str, deck: int) -> None:
+    state = shallow_position(random.Random(seed), kind, deck)
+    sol = solve(state)
+    assert sol.maker_tricks == brute_force_maker_tricks(state)
+    assert sol.points == points_for(state, sol.maker_tricks)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_full_deals_playing_the_best_line_scores_what_solve_said(kind: str) -> None:
+    """From the first lead, the engine playing the solver's line ends with the solver's tricks
+    and points, and each step's chosen card keeps the value (best play is consistent)."""
+    rng = random.Random(f"line-{kind}")
+    for _ in range(4):
+        state = random_position(rng, kind, rng.choice(DECKS), 0)
+        sol = solve(state)
+        line = principal_line(state)
+        for seat, card, values, best in line:
+            assert state.cur == seat and card in best
+            assert values[card] == sol.maker_tricks
+            state.apply_action(card)
+        while not state.is_terminal():  # a renege-claim phase never happens in prevent mode
+            state.apply_action(state.legal_actions()[0])
+        assert state.maker_tricks() == sol.maker_tricks
+        assert state.points == sol.points
+        sides = [0] * state.rules.num_sides
+        for seat, won in enumerate(state.tricks_won):
+            sides[state.side_of(seat)] += won
+        assert tuple(sides) == sol.tricks
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_solution_is_consistent_with_solving_each_child(kind: str) -> None:
+    rng = random.Random(f"child-{kind}")
+    for _ in range(6):
+        state = random_position(rng, kind, rng.choice(DECKS), rng.randrange(6))
+        sol = solve(state)
+        assert sorted(sol.move_values) == lawful_cards(state) == state.legal_actions()
+        maker_moves = state.is_maker_side(state.cur)
+        pick = max if maker_moves else min
+        best_value = pick(mv.maker_tricks for mv in sol.move_values.values())
+        assert sol.maker_tricks == best_value
+        assert sol.best_moves == tuple(
+            c for c, mv in sorted(sol.move_values.items()) if mv.maker_tricks == best_value
+        )
+        for card, mv in sol.move_values.items():
+            assert sum(mv.tricks) == 5
+            assert mv.points == points_for(state, mv.maker_tricks)
+            state.push(card)
+            if state.phase == 7:
+                assert solve(state).maker_tricks == mv.maker_tricks
+            else:
+                assert state.maker_tricks() == mv.maker_tricks
+            state.pop()
+
+
+def test_reference_value_counts_tricks_already_taken() -> None:
+    rng = random.Random("taken")
+    for _ in range(20):
+        state = random_position(rng, "four", 24, 4 * rng.randrange(2, 4))
+        pos = position_of(state)
+        assert reference_value(pos) == brute_force_maker_tricks(state)
+        assert reference_value(pos) >= state.maker_tricks()
+
+
+def test_solve_refuses_a_hand_not_in_card_play() -> None:
+    from euchre.rules import Rules
+
+    state = HandState.deal(Rules(), 0, random.Random(3))
+    with pytest.raises(NotSolvableError, match="card play"):
+        solve(state)
