@@ -21,10 +21,13 @@ CLEAR = "\x1b[2J"
 MOVE = r"Your move \((?:1-)?(\d+), hint, last, help, quit\) > "
 NEXT = r"Press Enter for the next hand > "
 SAVE = r"File name \([^)]*\) > "
+#: The computer players these games were written against (the default is the slower search
+#: level), and a small budget for the search player behind 'hint', to keep the tests fast.
+RULE_LEVEL = ("--level", "rule", "--think", "12")
 
 
 def spawn(*args: str, rows: int = 24, cols: int = 80) -> pexpect.spawn:
-    return pexpect.spawn(EUCHRE, ["play", "--delay", "0", *args], cwd=str(ROOT),
+    return pexpect.spawn(EUCHRE, ["play", "--delay", "0", *RULE_LEVEL, *args], cwd=str(ROOT),
                          dimensions=(rows, cols), encoding="utf-8", timeout=20,
                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color",
                               "COLUMNS": str(cols), "LINES": str(rows)})
@@ -284,7 +287,7 @@ def test_replay_wording_for_one_finished_hand_and_a_single_player_winner(
                         check=False)
     assert rp.stdout.startswith("In progress after 1 hand: "), rp.stdout
     two = tmp_path / "two.json"
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--players", "2",
+    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--players", "2",
                         "--target", "2", "--seed", "3", "--save", str(two)],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
@@ -391,7 +394,7 @@ def test_eof_at_a_prompt_ends_cleanly() -> None:
 
 
 def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3",
+    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--target", "3",
                         "--seed", "9"], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     assert "\x1b" not in r.stdout
@@ -400,12 +403,12 @@ def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
 
 def test_watch_save_to_an_unwritable_path_fails_with_status_1(tmp_path: Path) -> None:
     target = tmp_path / "no-such-dir" / "game.json"
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3", "--seed",
+    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--target", "3", "--seed",
                         "9", "--save", str(target)], capture_output=True, text=True, check=False)
     assert r.returncode == 1
     assert "Could not save" in r.stdout and "Traceback" not in r.stderr
     ok = tmp_path / "game.json"
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3", "--seed",
+    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--target", "3", "--seed",
                         "9", "--save", str(ok)], capture_output=True, text=True, check=False)
     assert r.returncode == 0 and ok.exists()
 
@@ -424,7 +427,7 @@ def test_invalid_rule_combination_prints_the_engine_message_and_exits_2() -> Non
 def test_delay_must_be_a_finite_number_of_seconds() -> None:
     # An infinite delay once crashed the first computer move with OverflowError from sleep.
     for bad in ("inf", "nan", "-1", "1e9"):
-        r = subprocess.run([EUCHRE, "play", "--watch", "--delay", bad, "--seed", "1"],
+        r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", bad, "--seed", "1"],
                            capture_output=True, text=True, check=False, timeout=20)
         assert r.returncode == 2, (bad, r.stdout[-300:], r.stderr)
         assert "--delay must be 0 to 60 seconds" in r.stderr and "Traceback" not in r.stderr

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from euchre.bots.base import Bot
 from euchre.bots.random_bot import RandomBot
 from euchre.bots.rule_based import RuleBasedBot
+from euchre.view import SeatView
 
 
 def _search(seed: int | None, think: object) -> Bot:
@@ -64,4 +65,21 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
     return factory(seed, think)
 
 
-__all__ = ["BOT_NAMES", "DEFAULT_LEVEL", "Bot", "RandomBot", "RuleBasedBot", "make_bot"]
+class Adviser:
+    """The terminal's ``hint``: the search player's choice for a view and its reason in numbers.
+
+    Built on first use, so a game whose players are all rule-based never loads the solver."""
+
+    def __init__(self, seed: int | None = None, think: object = None) -> None:
+        self.seed = seed
+        self.think = think
+        self._bot: Bot | None = None
+
+    def decide(self, view: SeatView) -> tuple[int, str]:
+        """(action, explanation) of the search player in this seat."""
+        if self._bot is None:
+            self._bot = make_bot("search", self.seed, think=self.think)
+        return self._bot.choose(view), self._bot.explain(view)
+
+
+__all__ = ["BOT_NAMES", "DEFAULT_LEVEL", "Adviser", "Bot", "RandomBot", "RuleBasedBot", "make_bot"]

@@ -446,44 +446,43 @@ def _phrases(a: int, view: SeatView) -> tuple[str, str]:
     return table.get(a, (A.action_label(a), A.action_label(a)))
 
 
-def _wins(points: float) -> str:
+def _wins(points: float, unit: bool = True) -> str:
     """'wins 1.3 points' / 'loses 0.4 points' (what a hand gains for my side, net)."""
     x = round(points, 1)
     if x == 0:
         return "breaks even"
-    unit = "point" if abs(x) == 1 else "points"
-    return f"{'wins' if x > 0 else 'loses'} {abs(x):.1f} {unit}"
+    name = (" point" if abs(x) == 1 else " points") if unit else ""
+    return f"{'wins' if x > 0 else 'loses'} {abs(x):.1f}{name}"
 
 
 def describe(an: Analysis, view: SeatView) -> str:
-    """The explanation a player reads: the choice and what each option was worth."""
+    """The explanation a player reads: the choice and what each other option was worth, e.g.
+    "Order up: wins 1.3 points a hand on average over 48 deals consistent with what you see,
+    each played out as sound players would; passing wins 0.4"."""
     if an.kind == "rule":
         return an.reason
-    deals = (f"over {an.deals} deals consistent with what you see"
-             + (", weighted by how likely the bidding made each" if an.weighted else ""))
+    deals = f"over {an.deals} deals consistent with what you see"
+    if an.weighted and any(w != view.seat and (a == A.PASS or A.ORDER <= a < A.DEFEND_ALONE)
+                           for w, a in view.history):
+        deals += " (weighted by how likely the bidding made each)"
     best, rest = an.options[0], an.options[1:4]
     title, _ = _phrases(best.action, view)
     if an.kind == "play":
         team = "I take" if view.players == 2 else "we take"
-        text = (f"{title}: {team} {best.tricks or 0:.1f} tricks on average {deals} "
-                f"({_wins(best.points)} a hand)")
-        if rest:
-            alts = ", ".join(f"{_phrases(o.action, view)[0]} {o.tricks or 0:.1f} "
-                             f"({_wins(o.points)})" for o in rest)
-            text += f"; {alts}"
-        text += "."
+        text = (f"{title}: {team} {best.tricks or 0:.1f} tricks on average {deals}, "
+                f"which {_wins(best.points)} a hand")
+        alts = ", ".join(f"{_phrases(o.action, view)[0]} {o.tricks or 0:.1f}" for o in rest)
     else:
-        how = ("each hand solved double-dummy" if an.kind == "naive"
-               else "each hand played out as sound players would")
-        text = f"{title}: {_wins(best.points)} on average {deals} ({how})"
-        if rest:
-            alts = "; ".join(f"{_phrases(o.action, view)[1]} {_wins(o.points)}" for o in rest)
-            text += f"; {alts}"
-        text += "."
+        how = ("solved double-dummy" if an.kind == "naive"
+               else "played out as sound players would")
+        text = f"{title}: {_wins(best.points)} a hand on average {deals}, each {how}"
+        alts = ", ".join(f"{_phrases(o.action, view)[1]} {_wins(o.points, unit=False)}"
+                         for o in rest)
+    text += f"; {alts}." if alts else "."
     if best.win is not None:
         mine = _my_side(view)
-        score = f"{view.scores[mine]}-{view.scores[1 - mine]}"
-        text += f" At {score} that is a {100 * best.win:.0f}% chance to win the game"
+        text += (f" At {view.scores[mine]}-{view.scores[1 - mine]}: "
+                 f"{100 * best.win:.0f}% to win the game")
         if rest and rest[0].win is not None:
             text += f" ({_phrases(rest[0].action, view)[1]}: {100 * rest[0].win:.0f}%)"
         text += "."

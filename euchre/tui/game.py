@@ -20,8 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from euchre import actions as A
-from euchre.bots import Bot, make_bot
-from euchre.bots.rule_based import RuleBasedBot
+from euchre.bots import Adviser, Bot, make_bot
 from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_NAMES, sort_hand
 from euchre.errors import NotationError
 from euchre.match import Match
@@ -71,6 +70,8 @@ class GameSettings:
     save_path: str | None = None
     title: str = "standard"
     bot_seed: int = 0
+    think: str | None = None
+    """The search players' budget (``--think``); None: the default strength."""
 
 
 class TerminalGame:
@@ -94,10 +95,10 @@ class TerminalGame:
         self.human: int | None = humans[0] if humans else None
         self.bottom = self.human if self.human is not None else human_seat(self.n)
         self.bots: dict[int, Bot] = {
-            s: make_bot(who, settings.bot_seed * 10 + s)
+            s: make_bot(who, settings.bot_seed * 10 + s, think=settings.think)
             for s, who in enumerate(settings.seats) if who != HUMAN
         }
-        self.adviser = RuleBasedBot()
+        self.adviser = Adviser(settings.bot_seed * 10 + 9, settings.think)  # the search player
         self._read = read_line or self._default_read
         self._sleep = sleep
         self.recent: list[Text] = []
