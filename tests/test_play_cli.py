@@ -24,6 +24,7 @@ SAVE = r"File name \([^)]*\) > "
 #: The computer players these games were written against (the default is the slower search
 #: level), and a small budget for the search player behind 'hint', to keep the tests fast.
 RULE_LEVEL = ("--level", "rule", "--think", "12")
+WATCH = (EUCHRE, "play", "--level", "rule", "--watch")
 
 
 def spawn(*args: str, rows: int = 24, cols: int = 80) -> pexpect.spawn:
@@ -184,13 +185,16 @@ def test_canadian_loner_order_is_explained_and_the_dealer_partner_label_reads_we
 
 
 def test_hint_names_the_option_as_the_menu_does() -> None:
-    # Seed 16: South deals the 9♣ and, after three passes, would pick it up.
+    # Seed 16: South deals the 9♣ and, after three passes, could pick it up.
     child = spawn("--seed", "16")
     child.expect(MOVE)
     child.sendline("hint")
     child.expect(MOVE)
-    assert ("Hint: pick it up (option 2). With clubs as trump and me picking up the 9♣, I count "
-            "about 3.6 tricks, enough to pick it up.") in flat(child)
+    # The hint is the search player's (here with --think 12): its choice named as the menu
+    # names it, then what each option is worth over the deals it looked at.
+    assert ("Hint: pick up alone (option 3). Pick it up alone: wins 1.7 points a hand on average "
+            "over 12 deals consistent with what you see") in flat(child)
+    assert "picking it up wins 1.3, passing loses 0.9" in flat(child)
     assert "2) pick it up" in flat(child)
     child.sendeof()
     child.expect(pexpect.EOF)
@@ -287,7 +291,7 @@ def test_replay_wording_for_one_finished_hand_and_a_single_player_winner(
                         check=False)
     assert rp.stdout.startswith("In progress after 1 hand: "), rp.stdout
     two = tmp_path / "two.json"
-    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--players", "2",
+    r = subprocess.run([*WATCH, "--delay", "0", "--players", "2",
                         "--target", "2", "--seed", "3", "--save", str(two)],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
@@ -394,7 +398,7 @@ def test_eof_at_a_prompt_ends_cleanly() -> None:
 
 
 def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
-    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--target", "3",
+    r = subprocess.run([*WATCH, "--delay", "0", "--target", "3",
                         "--seed", "9"], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     assert "\x1b" not in r.stdout
@@ -403,12 +407,12 @@ def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
 
 def test_watch_save_to_an_unwritable_path_fails_with_status_1(tmp_path: Path) -> None:
     target = tmp_path / "no-such-dir" / "game.json"
-    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--target", "3", "--seed",
+    r = subprocess.run([*WATCH, "--delay", "0", "--target", "3", "--seed",
                         "9", "--save", str(target)], capture_output=True, text=True, check=False)
     assert r.returncode == 1
     assert "Could not save" in r.stdout and "Traceback" not in r.stderr
     ok = tmp_path / "game.json"
-    r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", "0", "--target", "3", "--seed",
+    r = subprocess.run([*WATCH, "--delay", "0", "--target", "3", "--seed",
                         "9", "--save", str(ok)], capture_output=True, text=True, check=False)
     assert r.returncode == 0 and ok.exists()
 
@@ -427,7 +431,7 @@ def test_invalid_rule_combination_prints_the_engine_message_and_exits_2() -> Non
 def test_delay_must_be_a_finite_number_of_seconds() -> None:
     # An infinite delay once crashed the first computer move with OverflowError from sleep.
     for bad in ("inf", "nan", "-1", "1e9"):
-        r = subprocess.run([EUCHRE, "play", "--level", "rule", "--watch", "--delay", bad, "--seed", "1"],
+        r = subprocess.run([*WATCH, "--delay", bad, "--seed", "1"],
                            capture_output=True, text=True, check=False, timeout=20)
         assert r.returncode == 2, (bad, r.stdout[-300:], r.stderr)
         assert "--delay must be 0 to 60 seconds" in r.stderr and "Traceback" not in r.stderr

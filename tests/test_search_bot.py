@@ -11,8 +11,7 @@ import pytest
 
 from euchre import HandState, Match, Rules, preset
 from euchre import actions as A
-from euchre.bots import BOT_NAMES, Adviser, make_bot
-from euchre.bots import rollout
+from euchre.bots import BOT_NAMES, Adviser, make_bot, rollout
 from euchre.bots.equity import win_probability
 from euchre.bots.search import SearchBot, Think, parse_think
 from euchre.cards import parse_card
@@ -238,3 +237,36 @@ def test_rollout_policy_reads_only_what_its_seat_sees() -> None:
         view = st.view(st.cur)
         worlds = sample_hand_states(view, random.Random(seed), 6)
         assert {rollout.policy_action(w) for w in worlds} == {rollout.policy_action(st)}
+
+
+def test_play_command_defaults_to_search_and_accepts_every_level() -> None:
+    import argparse
+
+    from euchre.cli.play import add_play_arguments, resolve_levels
+
+    p = argparse.ArgumentParser()
+    add_play_arguments(p)
+    args = p.parse_args([])
+    resolve_levels(args)
+    assert (args.partner, args.opponents) == ("search", "search")
+    for name in BOT_NAMES:
+        args = p.parse_args(["--level", name, "--opponents", "rule", "--think", "0.2s"])
+        resolve_levels(args)
+        assert (args.partner, args.opponents, args.think) == (name, "rule", "0.2s")
+
+
+def test_watching_search_players_finishes_and_a_bad_budget_exits_2() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    euchre = str(Path(sys.executable).parent / "euchre")
+    r = subprocess.run([euchre, "play", "--watch", "--delay", "0", "--target", "1", "--seed", "3",
+                        "--partner", "search", "--opponents", "pimc-naive", "--think", "3"],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Game over: " in r.stdout
+    r = subprocess.run([euchre, "play", "--think", "lots"], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 2 and "think must be a number of deals" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -51,6 +51,9 @@ MIN_TIMED_SAMPLES: Final = 4
 MAX_DISCARD_OPTIONS: Final = 4
 MAX_SWAP_OPTIONS: Final = 3
 MAX_CALL_SUITS: Final = 2
+#: A bid other than the sound habit's must win by this many standard errors of the paired
+#: difference over the deals (so a handful of lucky deals does not decide a bid).
+CLOSE_CALL: Final = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,9 @@ class Analysis:
     deals: int
     weighted: bool
     reason: str = ""
+    close_call: bool = False
+    """The deals favoured another bid, but by less than the sampling noise: the sound habit
+    (the rollout policy's bid) was kept."""
 
 
 def _stable_seed(seed: int, view: SeatView) -> int:
@@ -246,41 +252,64 @@ class SearchBot:
     def _bid(self, view: SeatView) -> Analysis:
         worlds, weights, _ = self._worlds(view)
         options = _bid_options(view, worlds[0])
-        sums = {a: [0.0, 0.0, 0.0] for a in options}
+        # per option, per deal: (net points, utility, game-winning chance)
+        results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
         deadline = (time.perf_counter() + self.think.seconds * 2 / 3
                     if self.think.seconds is not None else None)
         used = 0
-        naive: list[tuple[int, float, HandState]] = []
-        for w, wt in zip(worlds, weights, strict=True):
+        naive: list[tuple[int, int, HandState]] = []
+        for w in worlds:
             if deadline is not None and used >= MIN_TIMED_SAMPLES \
                     and time.perf_counter() > deadline:
                 break
-            used += 1
             for a in options:
                 st = w.clone()
                 st.apply_action(a)
                 if self.naive_bidding:
                     rollout.play_until_cards(st)
                     if st.phase == PLAY:
-                        naive.append((a, wt, st))
+                        naive.append((a, used, st))
+                        results[a].append((0.0, 0.0, None))  # filled in below
                         continue
                 else:
                     rollout.play_out(st)
-                _add(sums[a], wt, _value(view, st.points))
+                results[a].append(_value(view, st.points))
+            used += 1
         if naive:
             values = move_values_batch([st for _, _, st in naive])
-            for (a, wt, st), vals in zip(naive, values, strict=True):
+            for (a, i, st), vals in zip(naive, values, strict=True):
                 team = max(vals.values())
                 maker_tricks = team if st.is_maker_side(st.cur) else 5 - team
-                _add(sums[a], wt, _value(view, points_for(st, maker_tricks)))
-        total = sum(weights[:used])
+                results[a][i] = _value(view, points_for(st, maker_tricks))
+        wts = weights[:used]
+        total = sum(wts)
         aware = _score_aware(view)
-        opts = [OptionValue(a, s[0] / total, s[1] / total, s[2] / total if aware else None)
-                for a, s in sums.items()]
+
+        def mean(xs: list[float]) -> float:
+            return sum(w * x for w, x in zip(wts, xs, strict=True)) / total
+
+        opts = [OptionValue(a, mean([r[0] for r in rs]), mean([r[1] for r in rs]),
+                            mean([r[2] or 0.0 for r in rs]) if aware else None)
+                for a, rs in results.items()]
         preferred = rollout.policy_action(worlds[0])  # reads only what this seat sees
         ranked = _rank(opts, preferred, view.trump)
+        close = False
+        if ranked[0].action != preferred and preferred in results and not self.naive_bidding:
+            # Keep the sound habit unless the deals show a clear gain: the paired difference
+            # must exceed CLOSE_CALL standard errors, so sampling noise does not bid.
+            best_u = [r[1] for r in results[ranked[0].action]]
+            pref_u = [r[1] for r in results[preferred]]
+            diffs = [b - p for b, p in zip(best_u, pref_u, strict=True)]
+            d = mean(diffs)
+            var = mean([(x - d) ** 2 for x in diffs])
+            se = math.sqrt(var / max(1, used - 1))
+            if d < CLOSE_CALL * se:
+                close = True
+                ranked = [o for o in ranked if o.action == preferred] + [
+                    o for o in ranked if o.action != preferred]
         kind = "naive" if self.naive_bidding else "bid"
-        return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting)
+        return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting,
+                        close_call=close)
 
     def _claim(self, view: SeatView) -> Analysis:
         offenders = visible_reneges(view)
@@ -293,13 +322,6 @@ class SearchBot:
                             "claim scores the renege penalty for us.")
         return Analysis(A.PASS, "rule", (), 0, False,
                         "No renege by the other side shows in the tricks, so I do not claim.")
-
-
-def _add(acc: list[float], wt: float, value: tuple[float, float, float | None]) -> None:
-    net, util, win = value
-    acc[0] += wt * net
-    acc[1] += wt * util
-    acc[2] += wt * (win if win is not None else 0.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -479,6 +501,8 @@ def describe(an: Analysis, view: SeatView) -> str:
         alts = ", ".join(f"{_phrases(o.action, view)[1]} {_wins(o.points, unit=False)}"
                          for o in rest)
     text += f"; {alts}." if alts else "."
+    if an.close_call:
+        text += " Too close to call over these deals, so I keep the usual bid."
     if best.win is not None:
         mine = _my_side(view)
         text += (f" At {view.scores[mine]}-{view.scores[1 - mine]}: "
