@@ -45,6 +45,8 @@ class Evaluation:
     """Decisions taken by side A's bots (timed)."""
     mean_decision_ms: float
     max_decision_ms: float
+    p50_decision_ms: float = 0.0
+    p95_decision_ms: float = 0.0
 
     def __str__(self) -> str:
         return "\n".join([
@@ -53,6 +55,7 @@ class Evaluation:
             str(self.b),
             str(self.diff),
             f"{self.a.name} decision time: mean {self.mean_decision_ms:.3f} ms, "
+            f"p50 {self.p50_decision_ms:.3f} ms, p95 {self.p95_decision_ms:.3f} ms, "
             f"max {self.max_decision_ms:.3f} ms over {self.decisions} decisions",
         ])
 
@@ -72,50 +75,74 @@ def _seatings(players: int) -> list[set[int]]:
     return [{s} for s in range(players)]
 
 
+def _play_deal(
+    a: str, b: str, seed: int, d: int, rules: Rules, think: object
+) -> tuple[float, float, list[float]]:
+    """One deal from every seating: (side A's mean points, side B's, A's decision times)."""
+    n = rules.players
+    seatings = _seatings(n)
+    rng = random.Random(seed * 1_000_003 + d)
+    dealer = d % n
+    deck = HandState.deal(rules, dealer, rng).deck
+    xa = xb = 0.0
+    times: list[float] = []
+    for k, a_seats in enumerate(seatings):
+        bots: list[Bot] = [
+            make_bot(a if s in a_seats else b, seed * 7919 + d * 17 + k * 5 + s, think=think)
+            for s in range(n)
+        ]
+        h = HandState(rules, dealer, deck)
+        while not h.is_terminal():
+            seat = h.cur
+            view = h.view(seat)
+            if seat in a_seats:
+                t0 = time.perf_counter()
+                action = bots[seat].choose(view)
+                times.append(time.perf_counter() - t0)
+            else:
+                action = bots[seat].choose(view)
+            h.apply_action(action)
+        a_sides = {h.side_of(s) for s in a_seats}
+        b_sides = {h.side_of(s) for s in range(n) if s not in a_seats}
+        xa += sum(h.points[s] for s in a_sides) / len(a_sides)
+        xb += sum(h.points[s] for s in b_sides) / len(b_sides)
+    return xa / len(seatings), xb / len(seatings), times
+
+
 def evaluate(
     a: str = "rule",
     b: str = "random",
     hands: int = 2000,
     seed: int = 0,
     rules: Rules | None = None,
+    think: object = None,
+    jobs: int = 1,
 ) -> Evaluation:
     """Play about ``hands`` single hands (whole deals times their seatings) of bot ``a``'s side
-    against bot ``b``'s and return each side's mean points per hand with 95% intervals."""
+    against bot ``b``'s and return each side's mean points per hand with 95% intervals.
+
+    ``think`` is the search levels' budget; ``jobs`` > 1 plays deals in that many processes
+    (the same deals and bots, so the same result)."""
     rules = rules or Rules()
-    n = rules.players
-    seatings = _seatings(n)
+    seatings = _seatings(rules.players)
     deals = max(2, math.ceil(hands / len(seatings)))
-    a_points: list[float] = []
-    b_points: list[float] = []
-    times: list[float] = []
-    for d in range(deals):
-        rng = random.Random(seed * 1_000_003 + d)
-        dealer = d % n
-        deck = HandState.deal(rules, dealer, rng).deck
-        xa = xb = 0.0
-        for k, a_seats in enumerate(seatings):
-            bots: list[Bot] = [
-                make_bot(a if s in a_seats else b, seed * 7919 + d * 17 + k * 5 + s)
-                for s in range(n)
-            ]
-            h = HandState(rules, dealer, deck)
-            while not h.is_terminal():
-                seat = h.cur
-                view = h.view(seat)
-                if seat in a_seats:
-                    t0 = time.perf_counter()
-                    action = bots[seat].choose(view)
-                    times.append(time.perf_counter() - t0)
-                else:
-                    action = bots[seat].choose(view)
-                h.apply_action(action)
-            a_sides = {h.side_of(s) for s in a_seats}
-            b_sides = {h.side_of(s) for s in range(n) if s not in a_seats}
-            xa += sum(h.points[s] for s in a_sides) / len(a_sides)
-            xb += sum(h.points[s] for s in b_sides) / len(b_sides)
-        a_points.append(xa / len(seatings))
-        b_points.append(xb / len(seatings))
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_play_deal, *zip(*[(a, b, seed, d, rules, think)
+                                                        for d in range(deals)], strict=True),
+                                    chunksize=4))
+    else:
+        results = [_play_deal(a, b, seed, d, rules, think) for d in range(deals)]
+    a_points = [r[0] for r in results]
+    b_points = [r[1] for r in results]
+    times = sorted(t for r in results for t in r[2])
     diffs = [x - y for x, y in zip(a_points, b_points, strict=True)]
+
+    def pct(q: float) -> float:
+        return 1000 * times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
+
     return Evaluation(
         hands=deals * len(seatings),
         a=_ci(a, a_points),
@@ -124,6 +151,8 @@ def evaluate(
         decisions=len(times),
         mean_decision_ms=1000 * sum(times) / max(1, len(times)),
         max_decision_ms=1000 * max(times, default=0.0),
+        p50_decision_ms=pct(0.5),
+        p95_decision_ms=pct(0.95),
     )
 
 
@@ -135,8 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=2000, help="hands to play (2000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (0)")
     p.add_argument("--preset", choices=sorted(PRESETS), default="standard")
+    p.add_argument("--think", default=None,
+                   help="search levels' budget: deals per decision (200) or a time (0.5s)")
+    p.add_argument("--jobs", type=int, default=1, help="processes (1)")
     args = p.parse_args(argv)
-    print(evaluate(args.a, args.b, args.hands, args.seed, preset(args.preset)))
+    print(evaluate(args.a, args.b, args.hands, args.seed, preset(args.preset), args.think,
+                   max(1, args.jobs)))
     return 0
 
 
