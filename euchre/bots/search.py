@@ -35,7 +35,7 @@ from euchre.bots import rollout
 from euchre.bots.base import require_turn
 from euchre.bots.equity import win_probability
 from euchre.bots.rule_based import visible_reneges
-from euchre.cards import EFFECTIVE_SUIT, POWER, SUIT_SYMBOLS, card_symbol, mask_of
+from euchre.cards import EFFECTIVE_SUIT, JOKER, POWER, SUIT_SYMBOLS, card_symbol, mask_of
 from euchre.sampling import DealSampler
 from euchre.solver import move_values_batch, points_for
 from euchre.state import BID1, BID2, DECLARE, PLAY, HandState
@@ -407,7 +407,8 @@ def _bid_options(view: SeatView, world: HandState) -> list[int]:
         swaps = sorted((a for a in legal if a >= A.SWAP_BASE),
                        key=lambda a: rollout.swap_cost(a, view.upcard))
         return [a for a in legal if a < A.SWAP_BASE] + swaps[:MAX_SWAP_OPTIONS]
-    if view.phase == "bid2":
+    if view.phase == "bid2" or (view.phase == "bid1" and view.upcard == JOKER):
+        # Round two, or the dealer naming trump under a turned-up Joker.
         suits = rollout.bid2_counts(world, view.seat, legal)[:MAX_CALL_SUITS]
         keep = {A.PASS} | {A.call(s) for _, s in suits} | {A.call(s, True) for _, s in suits}
         return [a for a in legal if a in keep]
