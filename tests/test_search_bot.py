@@ -270,3 +270,13 @@ def test_watching_search_players_finishes_and_a_bad_budget_exits_2() -> None:
                        check=False)
     assert r.returncode == 2 and "think must be a number of deals" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_bench_search_reports_decision_time_percentiles(capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+
+    assert main(["bench", "search", "--hands", "1", "--think", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "p95 ms" in out and "peer: the rule player" in out
+    for kind in ("bid", "play", "all"):
+        assert any(line.split()[:1] == [kind] for line in out.splitlines())
