@@ -142,6 +142,17 @@ def test_bidding_avoids_the_naive_over_order_on_aces_without_trumps() -> None:
     assert values[A.ORDER] > values[A.ORDER_ALONE]
 
 
+def test_naive_double_dummy_bidding_orders_where_search_passes() -> None:
+    # 9♣ J♦ A♥ 10♠ K♠ for the dealer's partner, 10♦ turned: one trump and a side ace. Solved
+    # double-dummy, ordering looks best (the maker's side always finds the right line); played
+    # out by players who cannot see the cards, it does not beat passing.
+    st = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=2, dealer=0, seed=0)
+    st.apply_action(A.PASS)
+    view = st.view(2)
+    assert SearchBot(0, 32, naive_bidding=True).choose(view) == A.ORDER
+    assert SearchBot(0, 32).choose(view) == A.PASS
+
+
 def test_explanations_say_why_in_numbers() -> None:
     st = _dealt(["AD", "KH", "AH", "KS", "AS"], "KC", seat=1, dealer=0, seed=1)
     text = SearchBot(7, 16).explain(st.view(1))
