@@ -223,8 +223,19 @@ class SearchBot:
     # Card play
 
     def _play(self, view: SeatView, cands: list[int]) -> Analysis:
+        start = time.perf_counter()
         worlds, weights, _ = self._worlds(view)
-        values = move_values_batch(worlds)
+        if self.think.seconds is None:
+            values = move_values_batch(worlds)
+        else:
+            # Solve in chunks until the time is up (a plain-Python solver is far slower than
+            # the sampling, a compiled one far faster).
+            values = []
+            deadline = start + self.think.seconds
+            while len(values) < len(worlds) and (
+                    len(values) < MIN_TIMED_SAMPLES or time.perf_counter() < deadline):
+                values += move_values_batch(worlds[len(values):len(values) + 8])
+            worlds, weights = worlds[:len(values)], weights[:len(values)]
         me = view.seat
         total = sum(weights)
         opts = []
