@@ -76,9 +76,13 @@ def _seatings(players: int) -> list[set[int]]:
 
 
 def _play_deal(
-    a: str, b: str, seed: int, d: int, rules: Rules, think: object
+    a: str, b: str, seed: int, d: int, rules: Rules, think: object, paired: bool = False
 ) -> tuple[float, float, list[float]]:
-    """One deal from every seating: (side A's mean points, side B's, A's decision times)."""
+    """One deal from every seating: (side A's mean points, side B's, A's decision times).
+
+    ``paired``: each seat's bot gets the same seed in every seating, so where two players
+    decide alike (the search player and its naive-bidding twin share their card play) both
+    seatings play the same hand and only the decisions that differ move the result."""
     n = rules.players
     seatings = _seatings(n)
     rng = random.Random(seed * 1_000_003 + d)
@@ -88,7 +92,8 @@ def _play_deal(
     times: list[float] = []
     for k, a_seats in enumerate(seatings):
         bots: list[Bot] = [
-            make_bot(a if s in a_seats else b, seed * 7919 + d * 17 + k * 5 + s, think=think)
+            make_bot(a if s in a_seats else b, seed * 7919 + d * 17 + (0 if paired else k * 5) + s,
+                     think=think)
             for s in range(n)
         ]
         h = HandState(rules, dealer, deck)
@@ -117,6 +122,7 @@ def evaluate(
     rules: Rules | None = None,
     think: object = None,
     jobs: int = 1,
+    paired: bool = False,
 ) -> Evaluation:
     """Play about ``hands`` single hands (whole deals times their seatings) of bot ``a``'s side
     against bot ``b``'s and return each side's mean points per hand with 95% intervals.
@@ -130,11 +136,11 @@ def evaluate(
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_play_deal, *zip(*[(a, b, seed, d, rules, think)
+            results = list(pool.map(_play_deal, *zip(*[(a, b, seed, d, rules, think, paired)
                                                         for d in range(deals)], strict=True),
                                     chunksize=4))
     else:
-        results = [_play_deal(a, b, seed, d, rules, think) for d in range(deals)]
+        results = [_play_deal(a, b, seed, d, rules, think, paired) for d in range(deals)]
     a_points = [r[0] for r in results]
     b_points = [r[1] for r in results]
     times = sorted(t for r in results for t in r[2])
@@ -167,9 +173,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--think", default=None,
                    help="search levels' budget: deals per decision (200) or a time (0.5s)")
     p.add_argument("--jobs", type=int, default=1, help="processes (1)")
+    p.add_argument("--paired-seeds", action="store_true",
+                   help="each seat's bot keeps its seed in every seating, so players that "
+                        "decide alike play identical hands (search against pimc-naive)")
     args = p.parse_args(argv)
     print(evaluate(args.a, args.b, args.hands, args.seed, preset(args.preset), args.think,
-                   max(1, args.jobs)))
+                   max(1, args.jobs), args.paired_seeds))
     return 0
 
 
