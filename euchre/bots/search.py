@@ -51,6 +51,9 @@ MIN_TIMED_SAMPLES: Final = 4
 MAX_DISCARD_OPTIONS: Final = 4
 MAX_SWAP_OPTIONS: Final = 3
 MAX_CALL_SUITS: Final = 2
+#: Going alone is played out only for a hand that counts at least this many tricks alone (a
+#: lone hand needs all five for its bonus; below this it is never close).
+MIN_ALONE_COUNT: Final = 2.8
 #: A bid other than the sound habit's must win by this many standard errors of the paired
 #: difference over the deals (so a handful of lucky deals does not decide a bid).
 CLOSE_CALL: Final = 1.0
@@ -402,7 +405,8 @@ def _bidding_likelihood(world: HandState, me: int) -> float:
 
 def _bid_options(view: SeatView, world: HandState) -> list[int]:
     """The options worth playing out: every bid, but only the best few discards, swaps and
-    round-two suits by the count (the rest are clearly worse and would cost time)."""
+    round-two suits by the count, and going alone only with a hand that counts near a lone
+    hand (the rest are clearly worse and would cost time)."""
     legal = list(view.legal_actions)
     r = view.rules
     hand = mask_of(view.hand)
@@ -421,8 +425,13 @@ def _bid_options(view: SeatView, world: HandState) -> list[int]:
     if view.phase == "bid2" or (view.phase == "bid1" and view.upcard == JOKER):
         # Round two, or the dealer naming trump under a turned-up Joker.
         suits = rollout.bid2_counts(world, view.seat, legal)[:MAX_CALL_SUITS]
-        keep = {A.PASS} | {A.call(s) for _, s in suits} | {A.call(s, True) for _, s in suits}
+        keep = {A.PASS} | {A.call(s) for _, s in suits} | {
+            A.call(s, True) for e, s in suits if e >= MIN_ALONE_COUNT}
         return [a for a in legal if a in keep]
+    if view.phase == "bid1" and A.ORDER_ALONE in legal and len(legal) > 2:
+        _, alone = rollout.bid1_counts(world, view.seat)
+        if alone < MIN_ALONE_COUNT:
+            return [a for a in legal if a != A.ORDER_ALONE]
     return legal
 
 
