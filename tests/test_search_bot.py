@@ -292,3 +292,13 @@ def test_bench_search_reports_decision_time_percentiles(capsys: pytest.CaptureFi
     assert "p95 ms" in out and "peer: the rule player" in out
     for kind in ("bid", "play", "all"):
         assert any(line.split()[:1] == [kind] for line in out.splitlines())
+
+
+def test_paired_seeds_make_identical_players_tie_exactly() -> None:
+    # The same player on both sides with the same seed per seat plays each deal's two seatings
+    # as one hand with the sides swapped: every deal's difference is exactly zero.
+    from euchre.bots.evaluate import evaluate
+
+    ev = evaluate("search", "search", hands=4, seed=2, think=3, paired=True)
+    assert ev.diff.mean == 0 and ev.diff.low == ev.diff.high == 0
+    assert ev.decisions > 0 and ev.p95_decision_ms >= ev.p50_decision_ms > 0
