@@ -51,7 +51,7 @@ def _bid(state: HandState, kind: str, rng: random.Random) -> None:
 
 
 def random_position(rng: random.Random, kind: str, deck: int, plays: int) -> HandState:
-    """A state in card play after ``plays`` random lawful cards (fewer if the hand ends)."""
+    """A state in card play after ``plays`` random lawful cards (at most all but the last)."""
     rules = rules_for(kind, deck)
     while True:
         state = HandState.deal(rules, rng.randrange(rules.players), rng)
@@ -64,7 +64,7 @@ def random_position(rng: random.Random, kind: str, deck: int, plays: int) -> Han
             continue
         if kind == "four" and state.alone:
             continue
-        for _ in range(plays):
+        for _ in range(min(plays, 5 * len(state.active) - 1)):
             state.apply_action(rng.choice(lawful_cards(state)))
             if state.phase != PLAY:
                 break

@@ -101,7 +101,13 @@ def _numba_allowed() -> bool:
 
 def available_backends() -> tuple[Backend, ...]:
     """The backends that can run here, best first."""
-    return ("python",)  # the numba kernel lands in the next commit
+    if _numba_allowed():
+        try:
+            from euchre.solver import fast  # noqa: F401
+        except ImportError:
+            return ("python",)
+        return ("numba", "python")
+    return ("python",)
 
 
 BACKEND: Backend = available_backends()[0]
@@ -117,6 +123,10 @@ BatchFunction = Callable[[Sequence[Position]], list[dict[int, int]]]
 
 def _batch_function(backend: Backend | None) -> BatchFunction:
     chosen = backend or BACKEND
+    if chosen == "numba":
+        from euchre.solver.fast import fast_move_values
+
+        return fast_move_values
     if chosen == "python":
         return _python_batch
     raise ValueError(f"unknown solver backend {chosen!r}; choose one of: numba, python")
