@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from euchre.bots import make_bot
@@ -123,6 +124,7 @@ def evaluate(
     think: object = None,
     jobs: int = 1,
     paired: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> Evaluation:
     """Play about ``hands`` single hands (whole deals times their seatings) of bot ``a``'s side
     against bot ``b``'s and return each side's mean points per hand with 95% intervals.
@@ -132,15 +134,25 @@ def evaluate(
     rules = rules or Rules()
     seatings = _seatings(rules.players)
     deals = max(2, math.ceil(hands / len(seatings)))
+    results: list[tuple[float, float, list[float]]] = []
+
+    def note(r: tuple[float, float, list[float]]) -> None:
+        results.append(r)
+        if progress is not None and len(results) % 25 == 0:
+            diffs = [x - y for x, y, _ in results]
+            progress(f"{len(results) * len(seatings)} hands: {_ci(f'{a} - {b}', diffs)}")
+
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_play_deal, *zip(*[(a, b, seed, d, rules, think, paired)
-                                                        for d in range(deals)], strict=True),
-                                    chunksize=4))
+            for r in pool.map(_play_deal, *zip(*[(a, b, seed, d, rules, think, paired)
+                                                 for d in range(deals)], strict=True),
+                              chunksize=2):
+                note(r)
     else:
-        results = [_play_deal(a, b, seed, d, rules, think, paired) for d in range(deals)]
+        for d in range(deals):
+            note(_play_deal(a, b, seed, d, rules, think, paired))
     a_points = [r[0] for r in results]
     b_points = [r[1] for r in results]
     times = sorted(t for r in results for t in r[2])
@@ -178,7 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "decide alike play identical hands (search against pimc-naive)")
     args = p.parse_args(argv)
     print(evaluate(args.a, args.b, args.hands, args.seed, preset(args.preset), args.think,
-                   max(1, args.jobs), args.paired_seeds))
+                   max(1, args.jobs), args.paired_seeds,
+                   progress=lambda line: print(line, file=sys.stderr, flush=True)))
     return 0
 
 
