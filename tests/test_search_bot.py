@@ -268,6 +268,7 @@ def test_play_command_defaults_to_search_and_accepts_every_level() -> None:
 
 
 def test_watching_search_players_finishes_and_a_bad_budget_exits_2() -> None:
+    import os
     import subprocess
     import sys
     from pathlib import Path
@@ -275,7 +276,9 @@ def test_watching_search_players_finishes_and_a_bad_budget_exits_2() -> None:
     euchre = str(Path(sys.executable).parent / "euchre")
     r = subprocess.run([euchre, "play", "--watch", "--delay", "0", "--target", "1", "--seed", "3",
                         "--partner", "search", "--opponents", "pimc-naive", "--think", "3"],
-                       capture_output=True, text=True, check=False, timeout=120)
+                       capture_output=True, text=True, check=False, timeout=120,
+                       # The plain-Python solver: no compiled-code load in a fresh process.
+                       env={**os.environ, "EUCHRE_NO_NUMBA": "1"})
     assert r.returncode == 0, r.stderr
     assert "Game over: " in r.stdout
     r = subprocess.run([euchre, "play", "--think", "lots"], capture_output=True, text=True,
