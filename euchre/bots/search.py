@@ -202,7 +202,7 @@ class SearchBot:
     # -----------------------------------------------------------------------------------------
     # Deals
 
-    def _worlds(self, view: SeatView) -> tuple[list[HandState], list[float], random.Random]:
+    def _worlds(self, view: SeatView) -> tuple[list[HandState], list[float]]:
         """Deals consistent with the view, and each one's weight from the bidding."""
         rng = random.Random(_stable_seed(self.seed, view))
         sampler = DealSampler(view)
@@ -217,17 +217,17 @@ class SearchBot:
                     time.perf_counter() < stop and len(worlds) < think.samples):
                 worlds.append(sampler.sample(rng))
         if not self.weighting:
-            return worlds, [1.0] * len(worlds), rng
+            return worlds, [1.0] * len(worlds)
         weights = [_bidding_likelihood(w, view.seat) for w in worlds]
         total = sum(weights)
-        return worlds, [x * len(worlds) / total for x in weights], rng
+        return worlds, [x * len(worlds) / total for x in weights]
 
     # -----------------------------------------------------------------------------------------
     # Card play
 
     def _play(self, view: SeatView, cands: list[int]) -> Analysis:
         start = time.perf_counter()
-        worlds, weights, _ = self._worlds(view)
+        worlds, weights = self._worlds(view)
         if self.think.seconds is None:
             values = move_values_batch(worlds)
         else:
@@ -264,7 +264,7 @@ class SearchBot:
     # Bidding
 
     def _bid(self, view: SeatView) -> Analysis:
-        worlds, weights, _ = self._worlds(view)
+        worlds, weights = self._worlds(view)
         options = _bid_options(view, worlds[0])
         # per option, per deal: (net points, utility, game-winning chance)
         results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
