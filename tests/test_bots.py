@@ -113,6 +113,10 @@ def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
     for path in (ROOT / "euchre" / "bots").glob("*.py"):
         if path.name == "evaluate.py":  # the harness deals hands; bots still get views
             continue
+        if path.name in ("search.py", "rollout.py"):
+            # Determinized search builds whole states, but only sampled ones (from the view,
+            # by euchre.sampling); the bot itself still receives only a SeatView.
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -122,8 +126,7 @@ def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
 
 
 def test_make_bot_registry_and_seeded_random_bot() -> None:
-    # Other levels (search) join the registry on their own branches: check ours are there.
-    assert {"rule", "random", "beginner", "rule-v1"} <= set(BOT_NAMES)
+    assert set(BOT_NAMES) == {"random", "beginner", "rule", "search", "pimc-naive", "rule-v1"}
     assert isinstance(make_bot("rule", 1), RuleBasedBot)
     assert isinstance(make_bot("beginner", 1), BeginnerBot)
     assert make_bot("rule-v1").name == "rule-v1"

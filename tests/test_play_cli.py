@@ -24,6 +24,10 @@ CLEAR = "\x1b[2J"
 MOVE = r"Your move \((?:1-)?(\d+), hint, last, help, quit\) > "
 NEXT = r"Press Enter for the next hand > "
 SAVE = r"File name \([^)]*\) > "
+#: The computer players these games were written against (the default is the slower search
+#: level), and a small budget for the search player behind 'hint', to keep the tests fast.
+RULE_LEVEL = ("--level", "rule", "--think", "12")
+WATCH = (EUCHRE, "play", "--level", "rule", "--watch")
 
 #: Statistics go to a folder of the test run's own, never the real user's data folder.
 XDG_DATA_HOME = tempfile.mkdtemp(prefix="euchre-test-data-")
@@ -32,7 +36,7 @@ atexit.register(shutil.rmtree, XDG_DATA_HOME, True)
 
 def spawn(*args: str, rows: int = 24, cols: int = 80, cwd: Path = ROOT,
           env: dict[str, str] | None = None) -> pexpect.spawn:
-    return pexpect.spawn(EUCHRE, ["play", "--delay", "0", *args], cwd=str(cwd),
+    return pexpect.spawn(EUCHRE, ["play", "--delay", "0", *RULE_LEVEL, *args], cwd=str(cwd),
                          dimensions=(rows, cols), encoding="utf-8", codec_errors="replace",
                          timeout=30,
                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color",
@@ -191,13 +195,16 @@ def test_canadian_loner_order_is_explained_and_the_dealer_partner_label_reads_we
 
 
 def test_hint_names_the_option_as_the_menu_does() -> None:
-    # Seed 16: South deals the 9♣ and, after three passes, would pick it up and go alone.
+    # Seed 16: South deals the 9♣ and, after three passes, could pick it up.
     child = spawn("--seed", "16")
     child.expect(MOVE)
     child.sendline("hint")
     child.expect(MOVE)
-    assert ("Hint: pick up alone (option 3). My hand is worth about 3.6 tricks in clubs: I go "
-            "alone for the four-point march.") in flat(child)
+    # The hint is the search player's (here with --think 12): its choice named as the menu
+    # names it, then what each option is worth over the deals it looked at.
+    assert ("Hint: pick up alone (option 3). Pick it up alone: wins 1.7 points a hand on average "
+            "over 12 deals consistent with what you see") in flat(child)
+    assert "picking it up wins 1.3, passing loses 0.9" in flat(child)
     assert "3) pick up alone" in flat(child)
     child.sendeof()
     child.expect(pexpect.EOF)
@@ -295,7 +302,7 @@ def test_replay_wording_for_one_finished_hand_and_a_single_player_winner(
                         check=False)
     assert rp.stdout.startswith("In progress after 1 hand: "), rp.stdout
     two = tmp_path / "two.json"
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--players", "2",
+    r = subprocess.run([*WATCH, "--delay", "0", "--players", "2",
                         "--target", "2", "--seed", "3", "--save", str(two)],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
@@ -402,7 +409,7 @@ def test_eof_at_a_prompt_ends_cleanly() -> None:
 
 
 def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3",
+    r = subprocess.run([*WATCH, "--delay", "0", "--target", "3",
                         "--seed", "9"], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     assert "\x1b" not in r.stdout
@@ -411,12 +418,12 @@ def test_watch_output_is_plain_text_when_not_a_terminal() -> None:
 
 def test_watch_save_to_an_unwritable_path_fails_with_status_1(tmp_path: Path) -> None:
     target = tmp_path / "no-such-dir" / "game.json"
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3", "--seed",
+    r = subprocess.run([*WATCH, "--delay", "0", "--target", "3", "--seed",
                         "9", "--save", str(target)], capture_output=True, text=True, check=False)
     assert r.returncode == 1
     assert "Could not save" in r.stdout and "Traceback" not in r.stderr
     ok = tmp_path / "game.json"
-    r = subprocess.run([EUCHRE, "play", "--watch", "--delay", "0", "--target", "3", "--seed",
+    r = subprocess.run([*WATCH, "--delay", "0", "--target", "3", "--seed",
                         "9", "--save", str(ok)], capture_output=True, text=True, check=False)
     assert r.returncode == 0 and ok.exists()
 
@@ -435,7 +442,7 @@ def test_invalid_rule_combination_prints_the_engine_message_and_exits_2() -> Non
 def test_delay_must_be_a_finite_number_of_seconds() -> None:
     # An infinite delay once crashed the first computer move with OverflowError from sleep.
     for bad in ("inf", "nan", "-1", "1e9"):
-        r = subprocess.run([EUCHRE, "play", "--watch", "--delay", bad, "--seed", "1"],
+        r = subprocess.run([*WATCH, "--delay", bad, "--seed", "1"],
                            capture_output=True, text=True, check=False, timeout=20)
         assert r.returncode == 2, (bad, r.stdout[-300:], r.stderr)
         assert "--delay must be 0 to 60 seconds" in r.stderr and "Traceback" not in r.stderr

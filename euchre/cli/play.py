@@ -102,10 +102,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="continue a game saved with 'quit' (its rules come from the file)")
     g.add_argument("--save", metavar="FILE", default=None,
                    help="save the finished game as a record 'euchre replay' reads")
-    g.add_argument("--partner", default="rule", choices=BOT_NAMES,
-                   help="your computer partner (rule)")
-    g.add_argument("--opponents", default="rule", choices=BOT_NAMES,
-                   help="the computer opponents (rule)")
+    add_level_arguments(g)
     d = p.add_argument_group("display")
     d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
                    help="pause after each computer move (0.6; 0 for instant)")
@@ -117,6 +114,41 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                         "games to 10")
     add_convenience_arguments(p, d)
     p.set_defaults(func=run_play)
+
+
+def add_level_arguments(g: Any) -> None:
+    """--level, --partner, --opponents and --think: who the computer players are."""
+    from euchre.bots import BOT_NAMES, DEFAULT_LEVEL
+
+    levels = ", ".join(BOT_NAMES)
+    g.add_argument("--level", choices=BOT_NAMES, default=None, metavar="LEVEL",
+                   help=f"every computer player's level ({DEFAULT_LEVEL}): {levels}")
+    g.add_argument("--partner", choices=BOT_NAMES, default=None, metavar="LEVEL",
+                   help="your computer partner's level (--level)")
+    g.add_argument("--opponents", choices=BOT_NAMES, default=None, metavar="LEVEL",
+                   help="the computer opponents' level (--level)")
+    g.add_argument("--think", type=_think, default=None, metavar="BUDGET",
+                   help="how hard the search players think: deals per decision (e.g. 200; "
+                        "the same seed plays the same game) or a time per decision (0.5s)")
+
+
+def _think(text: str) -> str:
+    from euchre.bots.search import parse_think
+
+    try:
+        parse_think(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def resolve_levels(args: argparse.Namespace) -> None:
+    """Fill --partner and --opponents from --level (then the default level)."""
+    from euchre.bots import DEFAULT_LEVEL
+
+    level = args.level or DEFAULT_LEVEL
+    args.partner = args.partner or level
+    args.opponents = args.opponents or level
 
 
 def hold_seconds(text: str) -> float:
@@ -209,6 +241,7 @@ def run_play(args: argparse.Namespace) -> int:
     from euchre.cli.replay import RecordFileError, read_record_file
     from euchre.tui import HUMAN, GameSettings, TerminalGame, seats_from_record
 
+    resolve_levels(args)
     # "nan" and "inf" parse as floats; a sleep of either fails (or never ends) mid-game.
     if not 0 <= args.delay <= MAX_DELAY:
         print(f"euchre play: --delay must be 0 to {MAX_DELAY:g} seconds, not {args.delay:g}",
@@ -249,7 +282,7 @@ def run_play(args: argparse.Namespace) -> int:
                       width=max(39, min(columns, 80) - 1))
     settings = GameSettings(
         seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save, title=title,
-        bot_seed=match.seed,
+        bot_seed=match.seed, think=args.think,
     )
     table_settings(settings, args)
     game = TerminalGame(match, settings, console)

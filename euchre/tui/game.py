@@ -22,8 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from euchre import actions as A
-from euchre.bots import Bot, make_bot
-from euchre.bots.rule_based import RuleBasedBot
+from euchre.bots import Adviser, Bot, make_bot
 from euchre.cards import (
     EFFECTIVE_SUIT,
     JOKER,
@@ -101,6 +100,8 @@ class GameSettings:
     title: str | None = None
     """Shown in the title line; None: the rules in words (``standard + defend alone``)."""
     bot_seed: int = 0
+    think: str | None = None
+    """The search players' budget (``--think``); None: the default strength."""
     hold: float | None = None
     """Seconds a finished trick stays on the table (at least ``delay``); None: 2.5 x delay."""
     autoplay: bool = True
@@ -150,10 +151,10 @@ class TerminalGame:
         self.human: int | None = humans[0] if humans else None
         self.bottom = self.human if self.human is not None else human_seat(self.n)
         self.bots: dict[int, Bot] = {
-            s: make_bot(who, settings.bot_seed * 10 + s)
+            s: make_bot(who, settings.bot_seed * 10 + s, think=settings.think)
             for s, who in enumerate(settings.seats) if who != HUMAN
         }
-        self.adviser = RuleBasedBot()
+        self.adviser = Adviser(settings.bot_seed * 10 + 9, settings.think)  # the search player
         self._read = read_line or self._default_read
         self._sleep = sleep
         self.recent: list[Text] = []

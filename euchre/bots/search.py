@@ -1,0 +1,545 @@
+"""The search player: the strongest level, and its naive-bidding twin for comparison.
+
+**Card play** is determinized search (PIMC): draw deals consistent with the seat's view
+(:func:`euchre.sampling`, exactly uniform), weight each by how likely the bidding made it (an
+opponent who ordered hearts up probably holds hearts), solve every deal double-dummy
+(:func:`euchre.solver.move_values_batch`) and play the card with the best weighted average,
+counted in points (a third trick that makes the contract is worth more than a fifth) and, with
+a match score, in the chance of winning the game.
+
+**Bidding** (order up, pass, call, alone, defend alone, the discard, take or decline, the
+declarations) is *not* read off double-dummy results: with every card known every contract looks
+makeable (strategy fusion), so a player that bids that way orders up far too often. Instead
+each option is played out over the same sampled deals by an honest imperfect-information policy
+(:mod:`euchre.bots.rollout`: every seat plays on what it can see), and the option with the best
+average result wins. ``pimc-naive`` is the same player bidding from double-dummy results, kept
+to measure what the rollouts gain.
+
+``think`` sets the budget: a number of deals (``think=64``, deterministic for a seed) or a time
+cap (``think="0.5s"``, as many deals as fit). The same view always gets the same decision from
+the same seed: each decision draws from a generator seeded by the bot's seed and the view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from euchre import actions as A
+from euchre.bots import rollout
+from euchre.bots.base import require_turn
+from euchre.bots.equity import win_probability
+from euchre.bots.rule_based import visible_reneges
+from euchre.cards import EFFECTIVE_SUIT, JOKER, POWER, SUIT_SYMBOLS, card_symbol, mask_of
+from euchre.sampling import DealSampler
+from euchre.solver import move_values_batch, points_for
+from euchre.state import BID1, BID2, DECLARE, PLAY, HandState
+from euchre.view import SeatView
+
+#: Deals per decision at the default strength.
+DEFAULT_SAMPLES: Final = 48
+#: The most deals a budget may ask for.
+MAX_SAMPLES: Final = 20_000
+#: A time budget always looks at this many deals, however short.
+MIN_TIMED_SAMPLES: Final = 4
+#: Most options a bidding decision plays out (the others are clearly worse by the count).
+MAX_DISCARD_OPTIONS: Final = 4
+MAX_SWAP_OPTIONS: Final = 3
+MAX_CALL_SUITS: Final = 2
+#: Going alone is played out only for a hand that counts at least this many tricks alone (a
+#: lone hand needs all five for its bonus; below this it is never close).
+MIN_ALONE_COUNT: Final = 2.8
+#: A bid other than the sound habit's must win by this many standard errors of the paired
+#: difference over the deals (so a handful of lucky deals does not decide a bid).
+CLOSE_CALL: Final = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    """A thinking budget: ``samples`` deals, or as many as fit in ``seconds``."""
+
+    samples: int = DEFAULT_SAMPLES
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g}s" if self.seconds is not None else str(self.samples)
+
+
+def parse_think(value: object) -> Think:
+    """Read a budget: an int or digits (deals, ``200``), or seconds (``"0.5s"``, ``"500ms"``).
+
+    Raises ValueError saying what is accepted; the deterministic form is the deal count."""
+    if value is None:
+        return Think()
+    if isinstance(value, Think):
+        return value
+    err = (f"think must be a number of deals (1..{MAX_SAMPLES}, e.g. 200) or a time such as "
+           f"'0.5s' or '500ms' (0.01s..600s), not {value!r}")
+    if isinstance(value, bool):
+        raise ValueError(err)
+    if isinstance(value, int):
+        if not 1 <= value <= MAX_SAMPLES:
+            raise ValueError(err)
+        return Think(samples=value)
+    if not isinstance(value, str):
+        raise ValueError(err)
+    text = value.strip().lower()
+    if text.isdigit():
+        return parse_think(int(text))
+    scale = 1.0
+    if text.endswith("ms"):
+        text, scale = text[:-2], 0.001
+    elif text.endswith("s"):
+        text = text[:-1]
+    else:
+        raise ValueError(err)
+    try:
+        seconds = float(text) * scale
+    except ValueError:
+        raise ValueError(err) from None
+    if not math.isfinite(seconds) or not 0.01 <= seconds <= 600:
+        raise ValueError(err)
+    return Think(samples=MAX_SAMPLES, seconds=seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionValue:
+    """What one option is worth, averaged over the deals looked at."""
+
+    action: int
+    points: float
+    """My side's points minus the other side's (or the others' mean), per hand."""
+    utility: float
+    """What the choice maximises: the chance to win the game when the score counts, else
+    ``points``."""
+    win: float | None = None
+    """The chance to win the game after this option, when the match score is known."""
+    tricks: float | None = None
+    """Card play: the tricks my side ends the hand with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A decision and the numbers behind it."""
+
+    action: int
+    kind: str
+    """'play', 'bid' (played-out options), 'naive' (double-dummy bid), or 'rule' (no search)."""
+    options: tuple[OptionValue, ...]
+    """Best first."""
+    deals: int
+    weighted: bool
+    reason: str = ""
+    close_call: bool = False
+    """The deals favoured another bid, but by less than the sampling noise: the sound habit
+    (the rollout policy's bid) was kept."""
+
+
+def _stable_seed(seed: int, view: SeatView) -> int:
+    """A seed for one decision: the bot's seed and everything the view holds."""
+    text = repr((seed, view.seat, view.dealer, view.hand, view.upcard, view.history,
+                 view.discard, view.swapped_out, view.scores, view.rules))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+class SearchBot:
+    """Determinized search in the card play, played-out rollouts in the bidding."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        think: object = None,
+        *,
+        naive_bidding: bool = False,
+        weighting: bool = True,
+    ) -> None:
+        self.think = parse_think(think)
+        self.seed = seed if seed is not None else random.SystemRandom().getrandbits(48)
+        self.naive_bidding = naive_bidding
+        self.weighting = weighting
+        if naive_bidding:
+            self.name = "pimc-naive"
+        self._last: tuple[SeatView, Analysis] | None = None
+
+    # -----------------------------------------------------------------------------------------
+    # The Bot protocol
+
+    def choose(self, view: SeatView) -> int:
+        return self.analyse(view).action
+
+    def explain(self, view: SeatView) -> str:
+        return describe(self.analyse(view), view)
+
+    def analyse(self, view: SeatView) -> Analysis:
+        """The decision for ``view`` with its numbers (cached: ``explain`` after ``choose`` on
+        the same view costs nothing and always describes the same choice)."""
+        legal = require_turn(view)
+        if self._last is not None and self._last[0] == view:
+            return self._last[1]
+        if view.phase == "claim":
+            result = self._claim(view)
+        elif view.phase == "play":
+            cands = _lawful(view)
+            if len(cands) == 1:
+                result = Analysis(cands[0], "rule", (), 0, False,
+                                  "It is the only card I may play.")
+            else:
+                result = self._play(view, cands)
+        elif len(legal) == 1:
+            result = Analysis(legal[0], "rule", (), 0, False, "It is the only thing I may do.")
+        else:
+            result = self._bid(view)
+        self._last = (view, result)
+        return result
+
+    # -----------------------------------------------------------------------------------------
+    # Deals
+
+    def _worlds(self, view: SeatView) -> tuple[list[HandState], list[float]]:
+        """Deals consistent with the view, and each one's weight from the bidding."""
+        rng = random.Random(_stable_seed(self.seed, view))
+        sampler = DealSampler(view)
+        think = self.think
+        worlds: list[HandState] = []
+        if think.seconds is None:
+            worlds = [sampler.sample(rng) for _ in range(think.samples)]
+        else:
+            # Sampling takes about a third of a timed decision; the rest is solving.
+            stop = time.perf_counter() + think.seconds / 3
+            while len(worlds) < MIN_TIMED_SAMPLES or (
+                    time.perf_counter() < stop and len(worlds) < think.samples):
+                worlds.append(sampler.sample(rng))
+        if not self.weighting:
+            return worlds, [1.0] * len(worlds)
+        weights = [_bidding_likelihood(w, view.seat) for w in worlds]
+        total = sum(weights)
+        return worlds, [x * len(worlds) / total for x in weights]
+
+    # -----------------------------------------------------------------------------------------
+    # Card play
+
+    def _play(self, view: SeatView, cands: list[int]) -> Analysis:
+        start = time.perf_counter()
+        worlds, weights = self._worlds(view)
+        if self.think.seconds is None:
+            values = move_values_batch(worlds)
+        else:
+            # Solve in chunks until the time is up (a plain-Python solver is far slower than
+            # the sampling, a compiled one far faster).
+            values = []
+            deadline = start + self.think.seconds
+            while len(values) < len(worlds) and (
+                    len(values) < MIN_TIMED_SAMPLES or time.perf_counter() < deadline):
+                values += move_values_batch(worlds[len(values):len(values) + 8])
+            worlds, weights = worlds[:len(values)], weights[:len(values)]
+        me = view.seat
+        total = sum(weights)
+        opts = []
+        for c in cands:
+            pts = util = tr = 0.0
+            win = 0.0
+            for w, wt, vals in zip(worlds, weights, values, strict=True):
+                team = vals[c]
+                maker_tricks = team if w.is_maker_side(me) else 5 - team
+                p = points_for(w, maker_tricks)
+                net, u, wp = _value(view, p)
+                pts += wt * net
+                util += wt * u
+                win += wt * (wp if wp is not None else 0.0)
+                tr += wt * team
+            opts.append(OptionValue(c, pts / total, util / total,
+                                    win / total if _score_aware(view) else None, tr / total))
+        preferred = rollout.play_card(worlds[0])
+        best = _rank(opts, preferred, view.trump)
+        return Analysis(best[0].action, "play", tuple(best), len(worlds), self.weighting)
+
+    # -----------------------------------------------------------------------------------------
+    # Bidding
+
+    def _bid(self, view: SeatView) -> Analysis:
+        worlds, weights = self._worlds(view)
+        options = _bid_options(view, worlds[0])
+        # per option, per deal: (net points, utility, game-winning chance)
+        results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
+        deadline = (time.perf_counter() + self.think.seconds * 2 / 3
+                    if self.think.seconds is not None else None)
+        used = 0
+        naive: list[tuple[int, int, HandState]] = []
+        for w in worlds:
+            if deadline is not None and used >= MIN_TIMED_SAMPLES \
+                    and time.perf_counter() > deadline:
+                break
+            for a in options:
+                st = w.clone()
+                st.apply_action(a)
+                if self.naive_bidding:
+                    rollout.play_until_cards(st)
+                    if st.phase == PLAY:
+                        naive.append((a, used, st))
+                        results[a].append((0.0, 0.0, None))  # filled in below
+                        continue
+                else:
+                    rollout.play_out(st)
+                results[a].append(_value(view, st.points))
+            used += 1
+        if naive:
+            values = move_values_batch([st for _, _, st in naive])
+            for (a, i, st), vals in zip(naive, values, strict=True):
+                team = max(vals.values())
+                maker_tricks = team if st.is_maker_side(st.cur) else 5 - team
+                results[a][i] = _value(view, points_for(st, maker_tricks))
+        wts = weights[:used]
+        total = sum(wts)
+        aware = _score_aware(view)
+
+        def mean(xs: list[float]) -> float:
+            return sum(w * x for w, x in zip(wts, xs, strict=True)) / total
+
+        opts = [OptionValue(a, mean([r[0] for r in rs]), mean([r[1] for r in rs]),
+                            mean([r[2] or 0.0 for r in rs]) if aware else None)
+                for a, rs in results.items()]
+        preferred = rollout.policy_action(worlds[0])  # reads only what this seat sees
+        ranked = _rank(opts, preferred, view.trump)
+        close = False
+        if ranked[0].action != preferred and preferred in results and not self.naive_bidding:
+            # Keep the sound habit unless the deals show a clear gain: the paired difference
+            # must exceed CLOSE_CALL standard errors, so sampling noise does not bid.
+            best_u = [r[1] for r in results[ranked[0].action]]
+            pref_u = [r[1] for r in results[preferred]]
+            diffs = [b - p for b, p in zip(best_u, pref_u, strict=True)]
+            d = mean(diffs)
+            var = mean([(x - d) ** 2 for x in diffs])
+            se = math.sqrt(var / max(1, used - 1))
+            if d < CLOSE_CALL * se:
+                close = True
+                ranked = [o for o in ranked if o.action == preferred] + [
+                    o for o in ranked if o.action != preferred]
+        kind = "naive" if self.naive_bidding else "bid"
+        return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting,
+                        close_call=close)
+
+    def _claim(self, view: SeatView) -> Analysis:
+        offenders = visible_reneges(view)
+        mine = _maker_side(view, view.seat)
+        against = [s for s in offenders if _maker_side(view, s) != mine]
+        if against and A.CLAIM_RENEGE in view.legal_actions:
+            who = _seat_name(against[0], view.players)
+            return Analysis(A.CLAIM_RENEGE, "rule", (), 0, False,
+                            f"{who} failed to follow suit and later showed that suit: a true "
+                            "claim scores the renege penalty for us.")
+        return Analysis(A.PASS, "rule", (), 0, False,
+                        "No renege by the other side shows in the tricks, so I do not claim.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Values
+
+
+def _score_aware(view: SeatView) -> bool:
+    r = view.rules
+    return (len(view.scores) == 2 and r.num_sides == 2 and not r.single_hand
+            and r.target <= 200)
+
+
+def _my_side(view: SeatView) -> int:
+    return view.seat & 1 if view.players == 4 else view.seat
+
+
+def _value(view: SeatView, points: Sequence[int]) -> tuple[float, float, float | None]:
+    """(net points for my side, utility, game-winning chance or None) of a hand's points."""
+    mine = _my_side(view)
+    others = [p for s, p in enumerate(points) if s != mine]
+    net = points[mine] - sum(others) / len(others)
+    if not _score_aware(view):
+        return net, net, None
+    sc = view.scores
+    win = win_probability(view.players, view.rules.target, sc[mine] + points[mine],
+                          sc[1 - mine] + points[1 - mine])
+    return net, win, win
+
+
+def _rank(opts: list[OptionValue], preferred: int, trump: int) -> list[OptionValue]:
+    """Best first: utility, then points, then tricks; exact ties go to the policy's choice,
+    then to the cheaper card or the quieter bid."""
+    power = POWER[trump] if trump < 4 else None
+
+    def key(o: OptionValue) -> tuple[float, float, float, int, int]:
+        cheap = -power[o.action] if power is not None and 0 <= o.action <= 32 else 0
+        return (round(o.utility, 9), round(o.points, 9), round(o.tricks or 0.0, 9),
+                int(o.action == preferred), cheap)
+
+    return sorted(opts, key=key, reverse=True)
+
+
+def _lawful(view: SeatView) -> list[int]:
+    """The cards the seat may play without reneging (the search never reneges on purpose)."""
+    legal = list(view.legal_actions)
+    if view.current_trick and view.trump < 4:
+        led = view.led_suit
+        follow = [c for c in legal if EFFECTIVE_SUIT[view.trump][c] == led]
+        if follow:
+            return follow
+    return legal
+
+
+def _bidding_likelihood(world: HandState, me: int) -> float:
+    """How likely the other players' bids are, in this deal, for sound bidders (the product of
+    :func:`euchre.bots.rollout.bid_probabilities` over every bid seen)."""
+    st = HandState(world.rules, world.dealer, world.deck)
+    weight = 1.0
+    for seat, a in world.history:
+        if st.phase not in (DECLARE, BID1, BID2):
+            break
+        if seat != me and st.phase in (BID1, BID2):
+            weight *= rollout.bid_probabilities(st, seat, a)
+        st.apply_action(a)
+    return weight
+
+
+def _bid_options(view: SeatView, world: HandState) -> list[int]:
+    """The options worth playing out: every bid, but only the best few discards, swaps and
+    round-two suits by the count, and going alone only with a hand that counts near a lone
+    hand (the rest are clearly worse and would cost time)."""
+    legal = list(view.legal_actions)
+    r = view.rules
+    hand = mask_of(view.hand)
+    if view.phase == "discard":
+        t = view.trump
+
+        def kept(a: int) -> float:
+            return rollout.estimate(hand & ~(1 << (a - A.DISCARD_BASE)), t, r.deck)
+
+        return sorted(legal, key=lambda a: (-kept(a), POWER[t][a - A.DISCARD_BASE]))[
+            :MAX_DISCARD_OPTIONS]
+    if view.phase == "declare":
+        swaps = sorted((a for a in legal if a >= A.SWAP_BASE),
+                       key=lambda a: rollout.swap_cost(a, view.upcard))
+        return [a for a in legal if a < A.SWAP_BASE] + swaps[:MAX_SWAP_OPTIONS]
+    if view.phase == "bid2" or (view.phase == "bid1" and view.upcard == JOKER):
+        # Round two, or the dealer naming trump under a turned-up Joker.
+        suits = rollout.bid2_counts(world, view.seat, legal)[:MAX_CALL_SUITS]
+        keep = {A.PASS} | {A.call(s) for _, s in suits} | {
+            A.call(s, True) for e, s in suits if e >= MIN_ALONE_COUNT}
+        return [a for a in legal if a in keep]
+    if view.phase == "bid1" and A.ORDER_ALONE in legal and len(legal) > 2:
+        _, alone = rollout.bid1_counts(world, view.seat)
+        if alone < MIN_ALONE_COUNT:
+            return [a for a in legal if a != A.ORDER_ALONE]
+    return legal
+
+
+def _maker_side(view: SeatView, seat: int) -> bool:
+    m = view.maker
+    if m < 0:
+        return False
+    return seat == m or (view.players == 4 and seat == (m + 2) % 4)
+
+
+def _seat_name(seat: int, players: int) -> str:
+    return ("North", "East", "South", "West")[seat] if players == 4 else f"Player {seat + 1}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Explanations
+
+
+def _phrases(a: int, view: SeatView) -> tuple[str, str]:
+    """(an option as a command, the same as a noun phrase) for the explanation."""
+    dealer = view.seat == view.dealer
+    if 0 <= a <= 32:
+        return card_symbol(a), card_symbol(a)
+    if A.DISCARD_BASE <= a <= A.DISCARD_BASE + 32:
+        c = card_symbol(a - A.DISCARD_BASE)
+        return f"Bury the {c}", f"burying the {c}"
+    if A.CALL_BASE <= a < A.CALL_BASE + 4:
+        s = SUIT_SYMBOLS[a - A.CALL_BASE]
+        return f"Call {s}", f"calling {s}"
+    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
+        s = SUIT_SYMBOLS[a - A.CALL_ALONE_BASE]
+        return f"Call {s} alone", f"calling {s} alone"
+    if a >= A.SWAP_BASE:
+        cs = " ".join(card_symbol(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
+        return f"Swap {cs}", f"swapping {cs}"
+    table = {
+        A.ORDER: ("Pick it up", "picking it up") if dealer else ("Order up", "ordering up"),
+        A.ORDER_ALONE: (("Pick it up alone", "picking it up alone") if dealer
+                        else ("Order up alone", "ordering up alone")),
+        A.TAKE: ("Take the up-card", "taking it"),
+        A.DECLINE: ("Decline the up-card", "declining it"),
+        A.GO_ALONE: ("Go alone", "going alone"),
+        A.WITH_PARTNER: ("Play with my partner", "playing with my partner"),
+        A.DEFEND_ALONE: ("Defend alone", "defending alone"),
+        A.FARMER: ("Call a farmer's redeal", "calling a redeal"),
+        A.MISDEAL: ("Call a misdeal", "calling a misdeal"),
+        A.CLAIM_RENEGE: ("Claim a renege", "claiming"),
+    }
+    if a == A.PASS:
+        if view.phase == "defend":
+            return "Keep my partner", "keeping my partner"
+        if view.phase == "declare":
+            return "Keep this hand", "keeping it"
+        return "Pass", "passing"
+    return table.get(a, (A.action_label(a), A.action_label(a)))
+
+
+def _wins(points: float, unit: bool = True) -> str:
+    """'wins 1.3 points' / 'loses 0.4 points' (what a hand gains for my side, net)."""
+    x = round(points, 1)
+    if x == 0:
+        return "breaks even"
+    name = (" point" if abs(x) == 1 else " points") if unit else ""
+    return f"{'wins' if x > 0 else 'loses'} {abs(x):.1f}{name}"
+
+
+def describe(an: Analysis, view: SeatView) -> str:
+    """The explanation a player reads: the choice and what each other option was worth, e.g.
+    "Order up: wins 1.3 points a hand on average over 48 deals consistent with what you see,
+    each played out as sound players would; passing wins 0.4"."""
+    if an.kind == "rule":
+        return an.reason
+    deals = f"over {an.deals} deals consistent with what you see"
+    if an.weighted and any(w != view.seat and (a == A.PASS or A.ORDER <= a < A.DEFEND_ALONE)
+                           for w, a in view.history):
+        deals += " (weighted by how likely the bidding made each)"
+    best, rest = an.options[0], an.options[1:4]
+    title, _ = _phrases(best.action, view)
+    if an.kind == "play":
+        team = "I take" if view.players == 2 else "we take"
+        text = (f"{title}: {team} {best.tricks or 0:.1f} tricks on average {deals}, "
+                f"which {_wins(best.points)} a hand")
+        alts = ", ".join(f"{_phrases(o.action, view)[0]} {o.tricks or 0:.1f}" for o in rest)
+    else:
+        how = ("solved double-dummy" if an.kind == "naive"
+               else "played out as sound players would")
+        text = f"{title}: {_wins(best.points)} a hand on average {deals}, each {how}"
+        alts = ", ".join(f"{_phrases(o.action, view)[1]} {_wins(o.points, unit=False)}"
+                         for o in rest)
+    text += f"; {alts}." if alts else "."
+    if an.close_call:
+        text += " Too close to call over these deals, so I keep the usual bid."
+    if best.win is not None:
+        mine = _my_side(view)
+        text += (f" At {view.scores[mine]}-{view.scores[1 - mine]}: "
+                 f"{100 * best.win:.0f}% to win the game")
+        if rest and rest[0].win is not None:
+            text += f" ({_phrases(rest[0].action, view)[1]}: {100 * rest[0].win:.0f}%)"
+        text += "."
+    return text
+
+
+def make_search(seed: int | None = None, think: object = None) -> SearchBot:
+    return SearchBot(seed, think)
+
+
+def make_naive(seed: int | None = None, think: object = None) -> SearchBot:
+    return SearchBot(seed, think, naive_bidding=True)
+
+
+__all__ = ["Analysis", "OptionValue", "SearchBot", "Think", "describe", "parse_think"]
