@@ -118,7 +118,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_level_arguments(g: Any) -> None:
     """--level, --partner, --opponents and --think: who the computer players are."""
-    from euchre.bots import BOT_NAMES, DEFAULT_LEVEL
+    from euchre.bots import DEFAULT_LEVEL
 
     levels = ", ".join(BOT_NAMES)
     g.add_argument("--level", choices=BOT_NAMES, default=None, metavar="LEVEL",
@@ -223,7 +223,6 @@ def _resume_seats(names: list[str] | None, rules: Rules,
     A record written by the library may name people ("alice") rather than computer players;
     those seats cannot be filled as written, so the game is seated as a new one would be (you
     in your usual seat) and the note says so."""
-    from euchre.bots import BOT_NAMES
     from euchre.tui import HUMAN
 
     if names is None:
