@@ -46,8 +46,35 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "or its notation (JH, pass, order alone, call S); 'hint' asks the computer for advice, "
         "'last' shows the last trick, 'quit' offers to save."
     )
+    add_rules_arguments(p)
+    g = p.add_argument_group("game")
+    g.add_argument("--seed", type=int, default=None,
+                   help="seed of the shuffles: the same seed deals the same game")
+    g.add_argument("--watch", action="store_true",
+                   help="watch four computer players (a demo; readable when piped to a file)")
+    g.add_argument("--resume", metavar="FILE", default=None,
+                   help="continue a game saved with 'quit' (its rules come from the file)")
+    g.add_argument("--save", metavar="FILE", default=None,
+                   help="save the finished game as a record 'euchre replay' reads")
+    g.add_argument("--partner", default="rule", choices=("rule", "random"),
+                   help="your computer partner (rule)")
+    g.add_argument("--opponents", default="rule", choices=("rule", "random"),
+                   help="the computer opponents (rule)")
+    d = p.add_argument_group("display")
+    d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                   help="pause after each computer move (0.6; 0 for instant)")
+    d.add_argument("--ascii", action="store_true",
+                   help="plain ASCII: suits as the letters C D H S, no box drawing")
+    d.add_argument("--no-color", action="store_true", help="no colours")
+    p.set_defaults(func=run_play)
+
+
+def add_rules_arguments(p: argparse.ArgumentParser,
+                        default_preset: str | None = "standard") -> None:
+    """The rules flags (``--preset`` and one flag per option), shared by every command that
+    sets up games; :func:`build_rules` reads them back."""
     r = p.add_argument_group("rules (layered over --preset; the engine refuses impossible mixes)")
-    r.add_argument("--preset", choices=sorted(PRESETS), default="standard",
+    r.add_argument("--preset", choices=sorted(PRESETS), default=default_preset,
                    help="named rule set (standard): standard, tournament (stick the dealer), "
                         "two-handed, cutthroat (three players), joker (25 cards), openspiel")
     r.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
@@ -77,31 +104,11 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--scoring", action="append", default=[], metavar="FIELD=N",
                    help="change one score value: " + ", ".join(f.name for f in fields(Scoring))
                         + " (repeatable), e.g. --scoring euchre=3")
-    g = p.add_argument_group("game")
-    g.add_argument("--seed", type=int, default=None,
-                   help="seed of the shuffles: the same seed deals the same game")
-    g.add_argument("--watch", action="store_true",
-                   help="watch four computer players (a demo; readable when piped to a file)")
-    g.add_argument("--resume", metavar="FILE", default=None,
-                   help="continue a game saved with 'quit' (its rules come from the file)")
-    g.add_argument("--save", metavar="FILE", default=None,
-                   help="save the finished game as a record 'euchre replay' reads")
-    g.add_argument("--partner", default="rule", choices=("rule", "random"),
-                   help="your computer partner (rule)")
-    g.add_argument("--opponents", default="rule", choices=("rule", "random"),
-                   help="the computer opponents (rule)")
-    d = p.add_argument_group("display")
-    d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
-                   help="pause after each computer move (0.6; 0 for instant)")
-    d.add_argument("--ascii", action="store_true",
-                   help="plain ASCII: suits as the letters C D H S, no box drawing")
-    d.add_argument("--no-color", action="store_true", help="no colours")
-    p.set_defaults(func=run_play)
 
 
 def build_rules(args: argparse.Namespace) -> Rules:
     """The preset with every given flag applied; raises RulesError for impossible mixes."""
-    base = preset(args.preset)
+    base = preset(args.preset or "standard")
     changes: dict[str, Any] = {}
     for name in ("players", "target", "deck", "farmers_hand", "renege", "alone_timing",
                  "no_ace_no_face", *_BOOL_FLAGS):
