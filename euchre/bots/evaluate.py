@@ -1,25 +1,18 @@
-"""Measure one bot against another on shared seeded deals, with confidence intervals.
+"""Bot against bot with 95% intervals: a thin, serial front to :mod:`euchre.tournament`.
 
-Each deal is played once per seating (two seatings for two and four players, three for
-cutthroat), so both sides hold the same cards in turn and the luck of the deal cancels out. The
-unit of the statistics is the deal (its seatings averaged), which keeps the 95% interval honest
-about that pairing. Run ``python -m euchre.bots.evaluate --hands 2000`` for the figure the README
-quotes.
+Kept so that ``python -m euchre.bots.evaluate --a rule --b random`` and ``evaluate(...)`` go on
+working; the deals, seatings and statistics are the tournament's own (one implementation), and
+``euchre tournament`` is the command to use: it adds all cores, Ray, progress, JSON and plots.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from euchre.bots import make_bot
-from euchre.bots.base import Bot
 from euchre.rules import PRESETS, Rules, preset
-from euchre.state import HandState
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,28 +41,13 @@ class Evaluation:
 
     def __str__(self) -> str:
         return "\n".join([
-            f"{self.hands} hands, each deal played from both (all) seatings",
+            f"{self.hands} hands, each deal played from every seating",
             str(self.a),
             str(self.b),
             str(self.diff),
             f"{self.a.name} decision time: mean {self.mean_decision_ms:.3f} ms, "
             f"max {self.max_decision_ms:.3f} ms over {self.decisions} decisions",
         ])
-
-
-def _ci(name: str, xs: Sequence[float]) -> SideResult:
-    n = len(xs)
-    mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(var / n)
-    return SideResult(name, mean, mean - half, mean + half)
-
-
-def _seatings(players: int) -> list[set[int]]:
-    """Seats side A takes in each seating of a deal."""
-    if players == 4:
-        return [{0, 2}, {1, 3}]
-    return [{s} for s in range(players)]
 
 
 def evaluate(
@@ -79,57 +57,41 @@ def evaluate(
     seed: int = 0,
     rules: Rules | None = None,
 ) -> Evaluation:
-    """Play about ``hands`` single hands (whole deals times their seatings) of bot ``a``'s side
-    against bot ``b``'s and return each side's mean points per hand with 95% intervals."""
-    rules = rules or Rules()
-    n = rules.players
-    seatings = _seatings(n)
-    deals = max(2, math.ceil(hands / len(seatings)))
-    a_points: list[float] = []
-    b_points: list[float] = []
-    times: list[float] = []
-    for d in range(deals):
-        rng = random.Random(seed * 1_000_003 + d)
-        dealer = d % n
-        deck = HandState.deal(rules, dealer, rng).deck
-        xa = xb = 0.0
-        for k, a_seats in enumerate(seatings):
-            bots: list[Bot] = [
-                make_bot(a if s in a_seats else b, seed * 7919 + d * 17 + k * 5 + s)
-                for s in range(n)
-            ]
-            h = HandState(rules, dealer, deck)
-            while not h.is_terminal():
-                seat = h.cur
-                view = h.view(seat)
-                if seat in a_seats:
-                    t0 = time.perf_counter()
-                    action = bots[seat].choose(view)
-                    times.append(time.perf_counter() - t0)
-                else:
-                    action = bots[seat].choose(view)
-                h.apply_action(action)
-            a_sides = {h.side_of(s) for s in a_seats}
-            b_sides = {h.side_of(s) for s in range(n) if s not in a_seats}
-            xa += sum(h.points[s] for s in a_sides) / len(a_sides)
-            xb += sum(h.points[s] for s in b_sides) / len(b_sides)
-        a_points.append(xa / len(seatings))
-        b_points.append(xb / len(seatings))
-    diffs = [x - y for x, y in zip(a_points, b_points, strict=True)]
+    """About ``hands`` single hands (deals times their seatings) of bot ``a`` against bot ``b``
+    in this process: each side's mean points per hand and the difference, with 95% intervals
+    over duplicate deals."""
+    from euchre.tournament import TournamentSpec, parse_player, run, summarize
+
+    spec = TournamentSpec((parse_player(a), parse_player(b)), rules or Rules(), seed)
+    deals = max(2, math.ceil(hands / len(spec.seatings)))
+    outcome = run(spec, deals, workers=1)
+    s = summarize(outcome)
+    assert s.per_hand is not None and s.margin is not None
+    rs = outcome.results
+    decisions = sum(r.decisions[0] for r in rs)
+    think = sum(r.think_s[0] for r in rs)
+
+    def side(name: str, ci: object) -> SideResult:
+        from euchre.tournament import MeanCI
+
+        assert isinstance(ci, MeanCI)
+        return SideResult(name, ci.mean, ci.low, ci.high)
+
     return Evaluation(
-        hands=deals * len(seatings),
-        a=_ci(a, a_points),
-        b=_ci(b, b_points),
-        diff=_ci(f"{a} - {b}", diffs),
-        decisions=len(times),
-        mean_decision_ms=1000 * sum(times) / max(1, len(times)),
-        max_decision_ms=1000 * max(times, default=0.0),
+        hands=s.hands,
+        a=side(a, s.per_hand[0]),
+        b=side(b, s.per_hand[1]),
+        diff=side(f"{a} - {b}", s.margin),
+        decisions=decisions,
+        mean_decision_ms=1000 * think / max(1, decisions),
+        max_decision_ms=1000 * max((r.max_think_s[0] for r in rs), default=0.0),
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m euchre.bots.evaluate",
-                                description="Bot against bot on shared seeded deals.")
+                                description="Bot against bot on duplicate deals, in one "
+                                            "process (euchre tournament does more).")
     p.add_argument("--a", default="rule", help="bot of side A (rule)")
     p.add_argument("--b", default="random", help="bot of side B (random)")
     p.add_argument("--hands", type=int, default=2000, help="hands to play (2000)")
