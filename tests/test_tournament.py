@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import signal
 import statistics
 import subprocess
@@ -54,7 +53,7 @@ def test_mean_ci_matches_the_textbook_normal_interval() -> None:
     ci = mean_ci(xs)
     half = 1.959963984540054 * statistics.stdev(xs) / math.sqrt(len(xs))
     assert ci.mean == pytest.approx(4.0)
-    assert (ci.low, ci.high) == (pytest.approx(4.0 - half), pytest.approx(4.0 + half))
+    assert ci.low == pytest.approx(4.0 - half) and ci.high == pytest.approx(4.0 + half)
     assert ci.n == 5 and ci.excludes_zero
     assert not MeanCI(0.1, -0.2, 0.4, 3).excludes_zero
     assert mean_ci([2.5]) == MeanCI(2.5, 2.5, 2.5, 1)
@@ -98,7 +97,7 @@ def test_player_options_parse_as_numbers_or_text() -> None:
     assert p == PlayerSpec("search", (("think", 100), ("budget", 0.5), ("mode", "fast")))
     assert p.label == "search:think=100,budget=0.5,mode=fast"
     for bad in ("", ":x=1", "rule:", "rule:think", "rule:=3", "rule:a b=1"):
-        with pytest.raises(ValueError, match="KEY=VALUE|NAME"):
+        with pytest.raises(ValueError, match=r"KEY=VALUE|NAME"):
             parse_player(bad)
 
 
