@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -49,42 +50,94 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def chunks(units: int, workers: int) -> list[tuple[int, int]]:
-    """Index ranges small enough to balance the load and keep the progress bar moving
-    (about twenty per worker), large enough that sending them costs nothing."""
-    size = max(1, min(100, units // (workers * 20)))
-    return [(a, min(a + size, units)) for a in range(0, units, size)]
+#: Seconds of work a chunk is sized for once the speed of a unit is known: long enough that
+#: sending it costs nothing, short enough for a lively progress bar and little lost to Ctrl-C.
+CHUNK_SECONDS = 1.0
+MAX_CHUNK = 500
 
 
-def _ignore_sigint() -> None:
+class _Sizer:
+    """Sizes each next chunk from the time units took so far: a unit of two random bots takes
+    a millisecond, one with a search bot seconds, and one fixed size cannot suit both. Sizes
+    never change results (units are seeded by index), only how work is handed out."""
+
+    def __init__(self) -> None:
+        self.units = 0
+        self.seconds = 0.0
+
+    def add(self, units: int, seconds: float) -> None:
+        self.units += units
+        self.seconds += seconds
+
+    def size(self) -> int:
+        if self.units == 0 or self.seconds <= 0:
+            return 1
+        return max(1, min(MAX_CHUNK, int(CHUNK_SECONDS * self.units / self.seconds)))
+
+
+def _timed_units(spec: TournamentSpec, start: int, stop: int) -> tuple[float, list[UnitResult]]:
+    t0 = time.perf_counter()
+    out = play_units(spec, start, stop)
+    return time.perf_counter() - t0, out
+
+
+_WORKER_SPEC: TournamentSpec | None = None
+
+
+def _init_worker(spec: TournamentSpec) -> None:
     # The parent alone handles Ctrl-C; workers are terminated by it, without tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _WORKER_SPEC
+    _WORKER_SPEC = spec  # sent once per worker, not with every chunk
 
 
-def _work(job: tuple[TournamentSpec, int, int]) -> list[UnitResult]:
-    return play_units(*job)
+def _work(job: tuple[int, int]) -> tuple[float, list[UnitResult]]:
+    assert _WORKER_SPEC is not None
+    return _timed_units(_WORKER_SPEC, *job)
 
 
-def _serial(spec: TournamentSpec, jobs: list[tuple[int, int]]) -> Iterator[list[UnitResult]]:
-    for a, b in jobs:
-        yield play_units(spec, a, b)
+def _serial(spec: TournamentSpec, units: int) -> Iterator[list[UnitResult]]:
+    for i in range(units):
+        yield play_units(spec, i, i + 1)
 
 
-def _processes(spec: TournamentSpec, jobs: list[tuple[int, int]],
-               workers: int) -> Iterator[list[UnitResult]]:
+def _processes(spec: TournamentSpec, units: int, workers: int) -> Iterator[list[UnitResult]]:
     # spawn, not fork: the parent may hold threads (the progress bar's, Ray's) that a forked
     # child would inherit mid-lock.
     ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_sigint)
+    n = min(workers, units)
+    pool = ctx.Pool(n, initializer=_init_worker, initargs=(spec,))
+    done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    sizer = _Sizer()
+    next_unit = 0
+    in_flight = 0
     try:
-        yield from pool.imap_unordered(_work, [(spec, a, b) for a, b in jobs])
+        while True:
+            while next_unit < units and in_flight < 2 * n:
+                job = (next_unit, min(units, next_unit + sizer.size()))
+                pool.apply_async(_work, (job,), callback=done.put, error_callback=done.put)
+                next_unit, in_flight = job[1], in_flight + 1
+            if in_flight == 0:
+                break
+            while True:
+                try:  # a timeout keeps the wait interruptible by Ctrl-C
+                    item = done.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            in_flight -= 1
+            if isinstance(item, BaseException):
+                raise item
+            seconds, batch = item
+            sizer.add(len(batch), seconds)
+            yield batch
         pool.close()
     finally:
-        pool.terminate()  # no-op after close(); stops the workers at once on Ctrl-C or error
+        pool.terminate()  # stops the workers at once on Ctrl-C or an error
         pool.join()
 
 
-def _ray(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int,
+def _ray(spec: TournamentSpec, units: int, workers: int,
          address: str | None) -> Iterator[list[UnitResult]]:
     import ray
 
@@ -95,14 +148,24 @@ def _ray(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int,
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                      configure_logging=False)
-    remote = ray.remote(num_cpus=1)(play_units)
+    remote = ray.remote(num_cpus=1)(_timed_units)
+    slots = workers  # with --address, --workers says how many tasks the cluster runs at once
     pending: list[Any] = []
+    sizer = _Sizer()
+    next_unit = 0
     try:
         spec_ref = ray.put(spec)
-        pending = [remote.remote(spec_ref, a, b) for a, b in jobs]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+        while True:
+            while next_unit < units and len(pending) < 2 * slots:
+                stop = min(units, next_unit + sizer.size())
+                pending.append(remote.remote(spec_ref, next_unit, stop))
+                next_unit = stop
+            if not pending:
+                break
+            ready, pending = ray.wait(pending, num_returns=1)
+            seconds, batch = ray.get(ready[0])
+            sizer.add(len(batch), seconds)
+            yield batch
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
@@ -121,13 +184,12 @@ def run(spec: TournamentSpec, units: int, *, workers: int = 1, backend: str = "p
         raise ValueError(f"workers must be at least 1, not {workers}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
-    jobs = chunks(units, workers)
     if backend == "ray":
-        stream = _ray(spec, jobs, workers, address)
+        stream = _ray(spec, units, workers, address)
     elif workers == 1:
-        stream = _serial(spec, jobs)
+        stream = _serial(spec, units)
     else:
-        stream = _processes(spec, jobs, workers)
+        stream = _processes(spec, units, workers)
     results: list[UnitResult] = []
     interrupted = False
     t0 = time.perf_counter()
