@@ -56,8 +56,9 @@ def register(sub: Subparsers) -> None:
         description=(
             "Play two players against each other on duplicate deals: every deal is replayed "
             "with the cards swapped between the sides (with three players, each player sits "
-            "alone in each seat), so the luck of the deal cancels. Prints each side's points "
-            "per hand with a 95%% confidence interval and the margin between them. A player "
+            "alone in each seat against the other), so the luck of the deal cancels. Prints "
+            "each side's points per hand with a 95% confidence interval and the margin between "
+            "them. A player "
             "is a bot name (rule, random, ...) with optional KEY=VALUE options passed to "
             f"make_bot (search:think=100), or {PEER_ISMCTS}[:sims=N] for OpenSpiel's ISMCTS "
             "bot refereed by OpenSpiel's own euchre (see the README). Ctrl-C stops and prints "

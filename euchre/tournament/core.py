@@ -154,7 +154,7 @@ class UnitResult:
                 "wins": list(self.wins), "games": self.games}
 
 
-class _Clock:
+class DecisionClock:
     """Thinking time per player, summed over a unit."""
 
     def __init__(self) -> None:
@@ -205,7 +205,7 @@ def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
     rng = random.Random(derive_seed(spec.seed, "deal", index))
     deck = HandState.deal(rules, index % n, rng).deck
     side_of = _side_of(n)
-    clock = _Clock()
+    clock = DecisionClock()
     totals = [0.0, 0.0]
     for k, seating in enumerate(spec.seatings):
         bots = [spec.players[e].make(derive_seed(spec.seed, "bot", index, k, s))
@@ -225,7 +225,7 @@ def play_game_set(spec: TournamentSpec, index: int) -> UnitResult:
     rules = spec.rules
     side_of = _side_of(rules.players)
     match_seed = derive_seed(spec.seed, "game", index)
-    clock = _Clock()
+    clock = DecisionClock()
     totals = [0.0, 0.0]
     wins = [0, 0]
     hands = 0

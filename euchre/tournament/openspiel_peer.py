@@ -46,10 +46,10 @@ from euchre.sampling import DealSampler
 from euchre.state import DISCARD, HandState
 from euchre.tournament.core import (
     PEER_ISMCTS,
+    DecisionClock,
     PlayerSpec,
     TournamentSpec,
     UnitResult,
-    _Clock,
     derive_seed,
 )
 
@@ -253,7 +253,7 @@ def play_peer_deal(spec: TournamentSpec, index: int) -> UnitResult:
     cards = list(range(24))
     rng.shuffle(cards)
     chance = [index % 4, *cards[:21]]  # OpenSpiel's deal: the dealer, 20 cards, the up-card
-    clock = _Clock()
+    clock = DecisionClock()
     totals = [0.0, 0.0]
     for k, seating in enumerate(spec.seatings):
         players = [spec.players[e] for e in seating]
