@@ -322,3 +322,15 @@ def test_consistent_resampler_moves_the_kitty_and_keeps_the_seats_information() 
         n = s1.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))  # type: ignore[attr-defined]
         native.add(frozenset(mirror_of(rules, n.history()).kitty))
     assert len(native) == 1 and len(kitties) > 10
+
+
+def test_chunks_are_sized_to_about_a_second_of_measured_work() -> None:
+    from euchre.tournament.runner import MAX_CHUNK, _Sizer
+
+    fast, slow = _Sizer(), _Sizer()
+    assert fast.size() == slow.size() == 1  # nothing measured yet: one unit at a time
+    fast.add(100, 0.05)  # half a millisecond a unit
+    slow.add(2, 9.0)  # a search bot: seconds a unit
+    assert fast.size() == MAX_CHUNK and slow.size() == 1
+    fast.add(100, 9.95)  # now 0.05 s a unit on average
+    assert fast.size() == 20
