@@ -77,7 +77,8 @@ def _seatings(players: int) -> list[set[int]]:
 
 
 def _play_deal(
-    a: str, b: str, seed: int, d: int, rules: Rules, think: object, paired: bool = False
+    a: str, b: str, seed: int, d: int, rules: Rules, think: object, paired: bool = False,
+    clock: str = "wall",
 ) -> tuple[float, float, list[float]]:
     """One deal from every seating: (side A's mean points, side B's, A's decision times).
 
@@ -86,6 +87,7 @@ def _play_deal(
     seatings play the same hand and only the decisions that differ move the result."""
     n = rules.players
     seatings = _seatings(n)
+    timer = time.perf_counter if clock == "wall" else time.thread_time
     rng = random.Random(seed * 1_000_003 + d)
     dealer = d % n
     deck = HandState.deal(rules, dealer, rng).deck
@@ -102,9 +104,9 @@ def _play_deal(
             seat = h.cur
             view = h.view(seat)
             if seat in a_seats:
-                t0 = time.perf_counter()
+                t0 = timer()
                 action = bots[seat].choose(view)
-                times.append(time.perf_counter() - t0)
+                times.append(timer() - t0)
             else:
                 action = bots[seat].choose(view)
             h.apply_action(action)
@@ -125,12 +127,16 @@ def evaluate(
     jobs: int = 1,
     paired: bool = False,
     progress: Callable[[str], None] | None = None,
+    clock: str = "wall",
 ) -> Evaluation:
     """Play about ``hands`` single hands (whole deals times their seatings) of bot ``a``'s side
     against bot ``b``'s and return each side's mean points per hand with 95% intervals.
 
     ``think`` is the search levels' budget; ``jobs`` > 1 plays deals in that many processes
-    (the same deals and bots, so the same result)."""
+    (the same deals and bots, so the same result). ``clock`` times side A's decisions by
+    "wall" clock or by this thread's "cpu" time, which a busy shared machine does not inflate."""
+    if clock not in ("wall", "cpu"):
+        raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
     rules = rules or Rules()
     seatings = _seatings(rules.players)
     deals = max(2, math.ceil(hands / len(seatings)))
@@ -146,13 +152,13 @@ def evaluate(
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(jobs) as pool:
-            for r in pool.map(_play_deal, *zip(*[(a, b, seed, d, rules, think, paired)
+            for r in pool.map(_play_deal, *zip(*[(a, b, seed, d, rules, think, paired, clock)
                                                  for d in range(deals)], strict=True),
                               chunksize=2):
                 note(r)
     else:
         for d in range(deals):
-            note(_play_deal(a, b, seed, d, rules, think, paired))
+            note(_play_deal(a, b, seed, d, rules, think, paired, clock))
     a_points = [r[0] for r in results]
     b_points = [r[1] for r in results]
     times = sorted(t for r in results for t in r[2])
@@ -188,10 +194,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--paired-seeds", action="store_true",
                    help="each seat's bot keeps its seed in every seating, so players that "
                         "decide alike play identical hands (search against pimc-naive)")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="time side A's decisions by wall clock or by this thread's CPU time")
     args = p.parse_args(argv)
     print(evaluate(args.a, args.b, args.hands, args.seed, preset(args.preset), args.think,
                    max(1, args.jobs), args.paired_seeds,
-                   progress=lambda line: print(line, file=sys.stderr, flush=True)))
+                   progress=lambda line: print(line, file=sys.stderr, flush=True),
+                   clock=args.clock))
     return 0
 
 

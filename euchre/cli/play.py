@@ -57,8 +57,36 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "or its notation (JH, pass, order alone, call S); 'hint' asks the computer for advice, "
         "'last' shows the last trick, 'quit' offers to save."
     )
+    add_rules_arguments(p)
+    g = p.add_argument_group("game")
+    g.add_argument("--seed", type=int, default=None,
+                   help="seed of the shuffles: the same seed deals the same game")
+    g.add_argument("--watch", action="store_true",
+                   help="watch four computer players (a demo; readable when piped to a file)")
+    g.add_argument("--resume", metavar="FILE", default=None,
+                   help="continue a game saved with 'quit' (its rules come from the file)")
+    g.add_argument("--save", metavar="FILE", default=None,
+                   help="save the finished game as a record 'euchre replay' reads")
+    add_level_arguments(g)
+    d = p.add_argument_group("display")
+    d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                   help="pause after each computer move (0.6; 0 for instant)")
+    d.add_argument("--ascii", action="store_true",
+                   help="plain ASCII: suits as the letters C D H S, no box drawing")
+    d.add_argument("--no-color", action="store_true", help="no colours")
+    d.add_argument("--markers", choices=("5-6", "5-4"), default="5-6",
+                   help="score cards beside the score: 5-6 (002) or the older 5-4 (000), for "
+                        "games to 10")
+    add_convenience_arguments(p, d)
+    p.set_defaults(func=run_play)
+
+
+def add_rules_arguments(p: argparse.ArgumentParser,
+                        default_preset: str | None = "standard") -> None:
+    """The rules flags (``--preset`` and one flag per option), shared by every command that
+    sets up games; :func:`build_rules` reads them back."""
     r = p.add_argument_group("rules (layered over --preset; the engine refuses impossible mixes)")
-    r.add_argument("--preset", choices=sorted(PRESETS), default="standard",
+    r.add_argument("--preset", choices=sorted(PRESETS), default=default_preset,
                    help="named rule set (standard): standard, tournament (stick the dealer), "
                         "two-handed, two-handed-rows, cutthroat (three players), joker "
                         "(25 cards), openspiel")
@@ -93,27 +121,6 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--scoring", action="append", default=[], metavar="FIELD=N",
                    help="change one score value: " + ", ".join(f.name for f in fields(Scoring))
                         + " (repeatable), e.g. --scoring euchre=3")
-    g = p.add_argument_group("game")
-    g.add_argument("--seed", type=int, default=None,
-                   help="seed of the shuffles: the same seed deals the same game")
-    g.add_argument("--watch", action="store_true",
-                   help="watch four computer players (a demo; readable when piped to a file)")
-    g.add_argument("--resume", metavar="FILE", default=None,
-                   help="continue a game saved with 'quit' (its rules come from the file)")
-    g.add_argument("--save", metavar="FILE", default=None,
-                   help="save the finished game as a record 'euchre replay' reads")
-    add_level_arguments(g)
-    d = p.add_argument_group("display")
-    d.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
-                   help="pause after each computer move (0.6; 0 for instant)")
-    d.add_argument("--ascii", action="store_true",
-                   help="plain ASCII: suits as the letters C D H S, no box drawing")
-    d.add_argument("--no-color", action="store_true", help="no colours")
-    d.add_argument("--markers", choices=("5-6", "5-4"), default="5-6",
-                   help="score cards beside the score: 5-6 (002) or the older 5-4 (000), for "
-                        "games to 10")
-    add_convenience_arguments(p, d)
-    p.set_defaults(func=run_play)
 
 
 def add_level_arguments(g: Any) -> None:
@@ -175,7 +182,7 @@ def add_convenience_arguments(p: argparse.ArgumentParser, display: Any) -> None:
 
 def build_rules(args: argparse.Namespace) -> Rules:
     """The preset with every given flag applied; raises RulesError for impossible mixes."""
-    base = preset(args.preset)
+    base = preset(args.preset or "standard")
     changes: dict[str, Any] = {}
     for name in ("players", "target", "deck", "farmers_hand", "renege", "alone_timing",
                  "no_ace_no_face", "renege_penalty", *_BOOL_FLAGS):

@@ -1,0 +1,216 @@
+"""``euchre tournament A B``: two players over duplicate deals, with 95% confidence intervals.
+
+Wiring only: the work is :mod:`euchre.tournament`. Rules flags are ``euchre play``'s own
+(:func:`euchre.cli.play.add_rules_arguments`), so both commands always accept the same rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import sys
+from typing import Any
+
+from euchre.cli import Subparsers
+from euchre.cli.play import add_rules_arguments, build_rules
+from euchre.errors import RulesError
+from euchre.tournament import (
+    BACKENDS,
+    PEER_ISMCTS,
+    PlayerSpec,
+    TournamentSpec,
+    UnitResult,
+    default_workers,
+    parse_player,
+    plot,
+    run,
+    to_json,
+    to_text,
+)
+
+PROG = "euchre tournament"
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _player(text: str) -> PlayerSpec:
+    try:
+        return parse_player(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def register(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "tournament", help="two players over duplicate deals, with confidence intervals",
+        description=(
+            "Play two players against each other on duplicate deals: every deal is replayed "
+            "with the cards swapped between the sides (with three players, each player sits "
+            "alone in each seat against the other), so the luck of the deal cancels. Prints "
+            "each side's points per hand with a 95% confidence interval and the margin between "
+            "them. A player "
+            "is a bot name (rule, random, ...) with optional KEY=VALUE options passed to "
+            f"make_bot (search:think=100), or {PEER_ISMCTS}[:sims=N] for OpenSpiel's ISMCTS "
+            "bot refereed by OpenSpiel's own euchre (see the README). Ctrl-C stops and prints "
+            "the result so far."),
+    )
+    p.add_argument("contestants", nargs=2, type=_player, metavar="PLAYER",
+                   help="the two players, e.g. rule random")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=_positive, default=None,
+                      help="hands to play in all, every seating counted (10000)")
+    size.add_argument("--games", type=_positive, default=None,
+                      help="games to the target to play, each from every seating")
+    p.add_argument("--seed", type=int, default=0, help="master seed: the same seed, the same "
+                   "result, whatever the workers or backend (0)")
+    run_g = p.add_argument_group("running")
+    run_g.add_argument("--workers", type=_positive, default=None,
+                       help=f"worker processes (all {default_workers()} cores)")
+    run_g.add_argument("--backend", choices=BACKENDS, default="processes",
+                       help="processes on this machine, or Ray (the ray extra)")
+    run_g.add_argument("--address", default=None,
+                       help="with --backend ray: an existing cluster's address (default: "
+                            "start a local Ray)")
+    out = p.add_argument_group("output")
+    out.add_argument("--json", action="store_true",
+                     help="print the result as JSON (schema in euchre/tournament/report.py)")
+    out.add_argument("--plot", metavar="FILE.png", default=None,
+                     help="draw the running margin with its 95%% band (the plot extra)")
+    out.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rules_arguments(p, default_preset=None)
+    p.set_defaults(func=run_tournament)
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def _check_players(players: list[PlayerSpec], rules: Any) -> str | None:
+    """Why these players cannot play, or None."""
+    peers = [p for p in players if p.is_peer]
+    if len(peers) == 2:
+        return f"only one side may be {PEER_ISMCTS}: it plays against a bot of ours"
+    for p in players:
+        if p.is_peer:
+            from euchre.tournament.openspiel_peer import check_peer
+
+            problem = check_peer(p, rules)
+            if problem:
+                return problem
+            continue
+        try:
+            p.make(0)
+        except ValueError as exc:
+            return str(exc)
+        except TypeError as exc:
+            return f"player {p.label!r}: the bot does not take these options ({exc})"
+    return None
+
+
+class _Bar:
+    """A Rich progress bar with ETA and the running margin, on stderr when it is a terminal."""
+
+    def __init__(self, total: int, names: list[str], games: bool) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.names = names
+        self.games = games
+        self.sum = self.sum2 = 0.0
+        self.n = 0
+        self.progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("games" if games else "hands"), TimeElapsedColumn(), TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True), transient=True,
+        )
+        self.task = self.progress.add_task(f"{names[0]} vs {names[1]}", total=total)
+
+    def __enter__(self) -> _Bar:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def update(self, r: UnitResult) -> None:
+        m = r.margin
+        self.n += 1
+        self.sum += m
+        self.sum2 += m * m
+        mean = self.sum / self.n
+        desc = f"{self.names[0]} vs {self.names[1]}  margin {mean:+.3f}"
+        if self.n > 1:
+            var = max(0.0, (self.sum2 - self.n * mean * mean) / (self.n - 1))
+            desc += f" ± {1.96 * math.sqrt(var / self.n):.3f}"
+        step = r.games if self.games else r.hands
+        self.progress.update(self.task, advance=step, description=desc)
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    players: list[PlayerSpec] = list(args.contestants)
+    peer = any(p.is_peer for p in players)
+    if args.preset is None:
+        args.preset = "openspiel" if peer else "standard"
+    try:
+        rules = build_rules(args)
+    except RulesError as exc:
+        return _fail(str(exc))
+    if args.address and args.backend != "ray":
+        return _fail("--address names a Ray cluster: use it with --backend ray")
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        return _fail("--backend ray needs Ray: pip install 'euchre[ray]'")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        return _fail("--plot needs matplotlib: pip install 'euchre[plot]'")
+    if args.plot and not args.plot.lower().endswith(".png"):
+        return _fail(f"--plot writes a PNG file: name it FILE.png, not {args.plot!r}")
+    if peer and args.games:
+        return _fail(f"{PEER_ISMCTS} plays OpenSpiel's one-hand game: use --hands, not --games")
+    problem = _check_players(players, rules)
+    if problem:
+        return _fail(problem)
+    spec = TournamentSpec((players[0], players[1]), rules, args.seed, games=bool(args.games))
+    seatings = len(spec.seatings)
+    units = args.games if args.games else math.ceil((args.hands or 10000) / seatings)
+    workers = args.workers or default_workers()
+    names = [p.label for p in players]
+    show_bar = not args.quiet and sys.stderr.isatty()
+    if not args.quiet and not show_bar:
+        print(f"{PROG}: {names[0]} vs {names[1]}, {units} {'games' if args.games else 'deals'} "
+              f"x {seatings} seatings on {workers} worker{'s' if workers > 1 else ''} "
+              f"({args.backend})", file=sys.stderr, flush=True)
+    if show_bar:
+        with _Bar(units * seatings, names, bool(args.games)) as bar:
+            outcome = run(spec, units, workers=workers, backend=args.backend,
+                          address=args.address, on_result=bar.update)
+    else:
+        outcome = run(spec, units, workers=workers, backend=args.backend, address=args.address)
+    if args.json:
+        print(json.dumps(to_json(outcome), indent=2))
+    else:
+        print(to_text(outcome))
+    if args.plot:
+        try:
+            plot(outcome, args.plot)
+        except (OSError, ValueError) as exc:
+            print(f"{PROG}: could not write the plot {args.plot!r}: {exc}", file=sys.stderr)
+            return 1
+    return 130 if outcome.interrupted else 0

@@ -1,0 +1,262 @@
+"""Duplicate-deal matches between two players: what one unit of work plays, and its result.
+
+A *unit* is one deal played from every seating (hands mode), or one game to the target played
+from every seating on the same sequence of deals (games mode). Every seed a unit uses (the
+deck, the first dealer, each bot's own generator) derives from the master seed and the unit's
+index only, so a unit gives the same result whichever process or machine plays it, and a
+tournament gives the same result for any number of workers or either backend.
+
+Seatings (``seatings``):
+- four players: the two partnerships swap seats, so each side holds the other's cards;
+- two players: the two swap seats;
+- three players (cutthroat): each player alone in each seat against the other twice, which is
+  six seatings in which each player sits in each seat equally often.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from euchre.bots import make_bot
+from euchre.bots.base import Bot
+from euchre.match import Match
+from euchre.rules import Rules
+from euchre.state import HandState
+
+#: The name that puts OpenSpiel's ISMCTS bot (through its own game as referee) in a seat.
+PEER_ISMCTS = "openspiel-ismcts"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A player by name with keyword options: ``search:think=100,samples=50``.
+
+    The options are passed to ``make_bot(name, seed, **options)``; values read as int, then
+    float, else text."""
+
+    name: str
+    options: tuple[tuple[str, int | float | str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+
+    @property
+    def is_peer(self) -> bool:
+        return self.name == PEER_ISMCTS
+
+    def make(self, seed: int) -> Bot:
+        """A fresh bot of ours (raises ValueError for an unknown name, TypeError for options
+        the bot does not take)."""
+        return make_bot(self.name, seed, **dict(self.options))
+
+
+def _value(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``; raises ValueError saying what is wrong."""
+    name, sep, rest = text.partition(":")
+    name = name.strip()
+    if not name:
+        raise ValueError(f"{text!r}: a player is NAME or NAME:KEY=VALUE,...")
+    options: list[tuple[str, int | float | str]] = []
+    if sep:
+        for item in rest.split(","):
+            key, eq, val = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if not eq or not key.isidentifier() or not val.strip():
+                raise ValueError(
+                    f"{text!r}: options are KEY=VALUE separated by commas, not {item!r}")
+            options.append((key, _value(val.strip())))
+    return PlayerSpec(name, tuple(options))
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSpec:
+    """Everything that decides a tournament's results (and nothing that does not)."""
+
+    players: tuple[PlayerSpec, PlayerSpec]
+    rules: Rules
+    seed: int = 0
+    games: bool = False
+    """False: each unit is one deal (one hand per seating); True: one game to the target."""
+
+    @property
+    def seatings(self) -> list[tuple[int, ...]]:
+        return seatings(self.rules.players)
+
+    @property
+    def hands_per_unit(self) -> int:
+        """Hands one unit plays in hands mode."""
+        return len(self.seatings)
+
+
+def seatings(players: int) -> list[tuple[int, ...]]:
+    """Each seating as the player (0 or 1) in each seat; see the module docstring."""
+    if players == 4:
+        return [(0, 1, 0, 1), (1, 0, 1, 0)]
+    if players == 2:
+        return [(0, 1), (1, 0)]
+    if players == 3:
+        alone = [tuple(0 if s == k else 1 for s in range(3)) for k in range(3)]
+        return alone + [tuple(1 - e for e in row) for row in alone]
+    raise ValueError(f"players must be 2, 3 or 4, not {players}")
+
+
+def derive_seed(master: int, *parts: object) -> int:
+    """A 63-bit seed from the master seed and a path of names and indices.
+
+    A cryptographic hash (not ``hash()``, which is salted per process) gives every process and
+    machine the same seed, and unrelated streams for neighbouring indices."""
+    text = "/".join(str(p) for p in (master, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class UnitResult:
+    """One unit's outcome. ``points[e]`` is player e's points summed over the seatings (within a
+    seating, the mean over the seats e holds); ``wins[e]`` counts games e won (games mode)."""
+
+    index: int
+    hands: int
+    points: tuple[float, float]
+    wins: tuple[int, int] = (0, 0)
+    games: int = 0
+    # Thinking time is measured, not decided: it differs between runs and stays out of ==.
+    decisions: tuple[int, int] = field(default=(0, 0), compare=False)
+    think_s: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    max_think_s: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+
+    @property
+    def margin(self) -> float:
+        """Player 0's points per hand minus player 1's, in this unit."""
+        return (self.points[0] - self.points[1]) / self.hands
+
+    def per_hand(self, e: int) -> float:
+        return self.points[e] / self.hands
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "hands": self.hands, "points": list(self.points),
+                "wins": list(self.wins), "games": self.games}
+
+
+class DecisionClock:
+    """Thinking time per player, summed over a unit."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0]
+        self.total = [0.0, 0.0]
+        self.max = [0.0, 0.0]
+
+    def choose(self, who: int, bot: Bot, view: Any) -> int:
+        return self.timed(who, bot.choose, view)
+
+    def timed(self, who: int, decide: Callable[[Any], int], arg: Any) -> int:
+        """``decide(arg)``, its time counted as one decision of player ``who``."""
+        t0 = time.perf_counter()
+        action = decide(arg)
+        dt = time.perf_counter() - t0
+        self.count[who] += 1
+        self.total[who] += dt
+        self.max[who] = max(self.max[who], dt)
+        return action
+
+    def result(self, index: int, hands: int, points: Sequence[float], wins: Sequence[int] = (0, 0),
+               games: int = 0) -> UnitResult:
+        return UnitResult(
+            index=index, hands=hands, points=(points[0], points[1]), wins=(wins[0], wins[1]),
+            games=games, decisions=(self.count[0], self.count[1]),
+            think_s=(self.total[0], self.total[1]), max_think_s=(self.max[0], self.max[1]),
+        )
+
+
+def _entrant_points(points: Sequence[int], side_of: Sequence[int],
+                    seating: Sequence[int]) -> list[float]:
+    """Each player's points in one seating: the mean over the seats it holds."""
+    out = []
+    for e in (0, 1):
+        seats = [s for s, who in enumerate(seating) if who == e]
+        out.append(sum(points[side_of[s]] for s in seats) / len(seats))
+    return out
+
+
+def _side_of(players: int) -> list[int]:
+    return [s & 1 if players == 4 else s for s in range(players)]
+
+
+def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
+    """Deal ``index`` played once from every seating."""
+    rules = spec.rules
+    n = rules.players
+    rng = random.Random(derive_seed(spec.seed, "deal", index))
+    deck = HandState.deal(rules, index % n, rng).deck
+    side_of = _side_of(n)
+    clock = DecisionClock()
+    totals = [0.0, 0.0]
+    for k, seating in enumerate(spec.seatings):
+        bots = [spec.players[e].make(derive_seed(spec.seed, "bot", index, k, s))
+                for s, e in enumerate(seating)]
+        h = HandState(rules, index % n, deck)
+        while not h.is_terminal():
+            seat = h.cur
+            h.apply_action(clock.choose(seating[seat], bots[seat], h.view(seat)))
+        for e, p in enumerate(_entrant_points(h.points, side_of, seating)):
+            totals[e] += p
+    return clock.result(index, len(spec.seatings), totals)
+
+
+def play_game_set(spec: TournamentSpec, index: int) -> UnitResult:
+    """Game ``index`` to the target, once from every seating, on the same deals: the match
+    seed is shared, so hand k of each replay has the same dealer and deck."""
+    rules = spec.rules
+    side_of = _side_of(rules.players)
+    match_seed = derive_seed(spec.seed, "game", index)
+    clock = DecisionClock()
+    totals = [0.0, 0.0]
+    wins = [0, 0]
+    hands = 0
+    for k, seating in enumerate(spec.seatings):
+        bots = [spec.players[e].make(derive_seed(spec.seed, "bot", index, k, s))
+                for s, e in enumerate(seating)]
+        m = Match(rules, seed=match_seed)
+        while not m.is_terminal():
+            seat = m.current_player
+            m.apply_action(clock.choose(seating[seat], bots[seat], m.view(seat)))
+        for e, p in enumerate(_entrant_points(m.scores, side_of, seating)):
+            totals[e] += p
+        hands += len(m.finished)
+        if m.winner is not None and m.winner >= 0:
+            winners = {seating[s] for s in range(rules.players) if side_of[s] == m.winner}
+            for e in winners:
+                wins[e] += 1
+    return clock.result(index, hands, totals, wins, games=len(spec.seatings))
+
+
+def play_unit(spec: TournamentSpec, index: int) -> UnitResult:
+    """The unit ``index`` of ``spec``, whatever kind of tournament it is."""
+    if any(p.is_peer for p in spec.players):
+        from euchre.tournament.openspiel_peer import play_peer_deal
+
+        return play_peer_deal(spec, index)
+    if spec.games:
+        return play_game_set(spec, index)
+    return play_deal(spec, index)
+
+
+def play_units(spec: TournamentSpec, start: int, stop: int) -> list[UnitResult]:
+    """Units ``start`` to ``stop - 1``: one chunk of work for a worker."""
+    return [play_unit(spec, i) for i in range(start, stop)]

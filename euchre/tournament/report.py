@@ -1,0 +1,193 @@
+"""A tournament's figures: as text for people, as JSON for scripts, as a running-margin plot.
+
+JSON schema (``"schema": "euchre-tournament/1"``; every mean comes as
+``{"mean", "low", "high", "n"}``, a 95% interval over ``n`` duplicate sets)::
+
+    {
+      "schema": "euchre-tournament/1",
+      "players": ["rule", "random"],          # player 0, player 1, as given
+      "rules": {...},                         # Rules.to_dict(): fields that differ from defaults
+      "seed": 0,
+      "mode": "hands" | "games",
+      "requested_units": 5000,                # deals (hands mode) or games (games mode)
+      "units": 5000,                          # finished (fewer when interrupted)
+      "seatings": 2,                          # each unit is played once per seating
+      "hands": 10000,                         # hands played in all
+      "complete": true, "interrupted": false,
+      "sides": [                              # one entry per player, in order
+        {"player": "rule", "points_per_hand": {...}, "games": 0, "games_won": 0,
+         "win_rate": {...} | null,            # games mode: the share of games won
+         "decisions": 123, "think_ms_mean": 0.01, "think_ms_max": 0.4}
+      ],
+      "margin": {...},                        # player 0 minus player 1, points per hand
+      "significant": true,                    # the margin's interval excludes 0
+      "leader": "rule" | null,                # the significantly stronger player
+      "backend": "processes", "workers": 2, "seconds": 12.3
+    }
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from euchre.tournament.runner import Outcome
+from euchre.tournament.stats import MeanCI, mean_ci, running_mean_ci
+
+SCHEMA = "euchre-tournament/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The statistics of an outcome (None where no unit finished)."""
+
+    per_hand: tuple[MeanCI, MeanCI] | None
+    margin: MeanCI | None
+    win_rate: tuple[MeanCI, MeanCI] | None
+    hands: int
+    games: int
+    wins: tuple[int, int]
+
+    @property
+    def leader(self) -> int | None:
+        """The player the margin's interval favours, or None when it includes 0."""
+        if self.margin is None or not self.margin.excludes_zero:
+            return None
+        return 0 if self.margin.mean > 0 else 1
+
+
+def summarize(outcome: Outcome) -> Summary:
+    rs = outcome.results
+    hands = sum(r.hands for r in rs)
+    games = sum(r.games for r in rs)
+    wins = (sum(r.wins[0] for r in rs), sum(r.wins[1] for r in rs))
+    if not rs:
+        return Summary(None, None, None, 0, 0, (0, 0))
+    per_hand = (mean_ci([r.per_hand(0) for r in rs]), mean_ci([r.per_hand(1) for r in rs]))
+    win_rate = None
+    if outcome.spec.games:
+        win_rate = (mean_ci([r.wins[0] / r.games for r in rs]),
+                    mean_ci([r.wins[1] / r.games for r in rs]))
+    return Summary(per_hand, mean_ci([r.margin for r in rs]), win_rate, hands, games, wins)
+
+
+def _think(outcome: Outcome, e: int) -> tuple[int, float, float]:
+    n = sum(r.decisions[e] for r in outcome.results)
+    total = sum(r.think_s[e] for r in outcome.results)
+    mx = max((r.max_think_s[e] for r in outcome.results), default=0.0)
+    return n, 1000 * total / n if n else 0.0, 1000 * mx
+
+
+def to_json(outcome: Outcome) -> dict[str, Any]:
+    s = summarize(outcome)
+    spec = outcome.spec
+    sides = []
+    for e, p in enumerate(spec.players):
+        n, mean_ms, max_ms = _think(outcome, e)
+        sides.append({
+            "player": p.label,
+            "points_per_hand": s.per_hand[e].to_dict() if s.per_hand else None,
+            "games": s.games,
+            "games_won": s.wins[e],
+            "win_rate": s.win_rate[e].to_dict() if s.win_rate else None,
+            "decisions": n,
+            "think_ms_mean": mean_ms,
+            "think_ms_max": max_ms,
+        })
+    leader = s.leader
+    return {
+        "schema": SCHEMA,
+        "players": [p.label for p in spec.players],
+        "rules": spec.rules.to_dict(),
+        "seed": spec.seed,
+        "mode": "games" if spec.games else "hands",
+        "requested_units": outcome.requested,
+        "units": len(outcome.results),
+        "seatings": len(spec.seatings),
+        "hands": s.hands,
+        "complete": outcome.complete,
+        "interrupted": outcome.interrupted,
+        "sides": sides,
+        "margin": s.margin.to_dict() if s.margin else None,
+        "significant": leader is not None,
+        "leader": spec.players[leader].label if leader is not None else None,
+        "backend": outcome.backend,
+        "workers": outcome.workers,
+        "seconds": outcome.seconds,
+    }
+
+
+def to_json_text(outcome: Outcome) -> str:
+    return json.dumps(to_json(outcome), indent=2)
+
+
+def to_text(outcome: Outcome) -> str:
+    """The result as a few lines a person reads."""
+    s = summarize(outcome)
+    spec = outcome.spec
+    names = [p.label for p in spec.players]
+    unit = "games" if spec.games else "deals"
+    lines = [
+        f"{names[0]} vs {names[1]}: {len(outcome.results)} {unit}"
+        f"{'' if outcome.complete else f' of {outcome.requested} (interrupted)'}, "
+        f"each played from {len(spec.seatings)} seatings: {s.hands} hands "
+        f"in {outcome.seconds:.1f} s ({outcome.backend}, {outcome.workers} "
+        f"worker{'s' if outcome.workers != 1 else ''}, seed {spec.seed})",
+    ]
+    if s.per_hand is None or s.margin is None:
+        lines.append("No deal finished: nothing to report.")
+        return "\n".join(lines)
+    width = max(len(n) for n in names)
+    for e, name in enumerate(names):
+        ci = s.per_hand[e]
+        line = (f"  {name:<{width}}  {ci.mean:6.3f} points/hand "
+                f"(95% CI {ci.low:.3f} .. {ci.high:.3f})")
+        if spec.games:
+            line += f"  games won {s.wins[e]} of {s.games}"
+        n, mean_ms, max_ms = _think(outcome, e)
+        if n:
+            line += f"  think {mean_ms:.3f} ms mean, {max_ms:.1f} ms max"
+        lines.append(line)
+    m = s.margin
+    verdict = (f"significant: {names[s.leader]} is stronger" if s.leader is not None
+               else "not significant: the interval includes 0")
+    lines.append(f"  margin {names[0]} - {names[1]}: {m.mean:+.3f} points/hand "
+                 f"(95% CI {m.low:+.3f} .. {m.high:+.3f}), {verdict}")
+    return "\n".join(lines)
+
+
+def plot(outcome: Outcome, path: str) -> None:
+    """The running margin (player 0 minus player 1, points per hand) after each duplicate set,
+    with its 95% band, against hands played. Needs matplotlib (the ``plot`` extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rs = outcome.results
+    if not rs:
+        raise ValueError("no deal finished: nothing to plot")
+    means, lows, highs = running_mean_ci([r.margin for r in rs])
+    x: list[int] = []
+    hands = 0
+    for r in rs:
+        hands += r.hands
+        x.append(hands)
+    names = [p.label for p in outcome.spec.players]
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    ax.fill_between(x, lows, highs, alpha=0.3, label="95% confidence interval")
+    ax.plot(x, means, label=f"margin {names[0]} - {names[1]}")
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    ax.set_xlabel("hands played (duplicate)")
+    ax.set_ylabel("points per hand")
+    last = means[-1]
+    half = (highs[-1] - lows[-1]) / 2
+    ax.set_title(f"{names[0]} vs {names[1]}: {last:+.3f} ± {half:.3f} points/hand")
+    if len(x) > 1 and math.isfinite(half):
+        ax.set_xlim(x[0], x[-1])
+    ax.legend(loc="best")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
