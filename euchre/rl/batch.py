@@ -45,7 +45,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _jit(f: F) -> F:
     """numba.njit with the on-disk cache, typed for mypy as the function it compiles."""
-    return cast(F, numba.njit(cache=True, nogil=True)(f))
+    return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy")(f))
 
 
 Ints = npt.NDArray[np.int64]
@@ -128,6 +128,21 @@ def _rand(rng: Any, n: int) -> int:
     x ^= x >> np.uint64(7)
     x ^= x << np.uint64(17)
     rng[0] = x
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@_jit
+def _xs(x: Any) -> Any:
+    """One xorshift64 step on a generator state kept in a register (no array store)."""
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    return x
+
+
+@_jit
+def _below(x: Any, n: int) -> int:
+    """A uniform int in [0, n) from generator output ``x``: a multiply and a shift."""
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
@@ -460,20 +475,30 @@ def _encode(s: Any, me: int, o: Any) -> None:
 def _random_hands(n: int, seed: int, flags: int, record: bool, points: Any, dealers: Any,
                   decks: Any, actions: Any) -> int:
     """Play ``n`` random hands; return the number of decisions. With ``record``, keep each
-    hand's dealer, deck and actions (-1 padded) for replay."""
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    hand's dealer, deck and actions (-1 padded) for replay. The generator state lives in a
+    local (a register), not an array: that alone was worth about 1.3x."""
+    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
     s = np.zeros(ROW, dtype=np.int64)
     buf = np.zeros(32, dtype=np.int64)
     steps = 0
     for i in range(n):
-        _shuffle_deal(s, rng)
+        for k in range(24):
+            s[DECK + k] = DECK_T[k]
+        for j in range(23, 0, -1):
+            x = _xs(x)
+            r = _below(x, j + 1)
+            t = s[DECK + j]
+            s[DECK + j] = s[DECK + r]
+            s[DECK + r] = t
+        x = _xs(x)
+        _deal(s, _below(x, 4))
         if record:
             dealers[i] = s[DEALER]
             for k in range(24):
                 decks[i, k] = s[DECK + k]
         k = 0
         while s[PHASE] != P_OVER:
+            x = _xs(x)
             if s[PHASE] == P_PLAY:
                 # A card: the r-th set bit of the playable mask, without listing them all.
                 hand = s[HANDS + s[CUR]]
@@ -486,13 +511,13 @@ def _random_hands(n: int, seed: int, flags: int, record: bool, points: Any, deal
                 while h:
                     h &= h - 1
                     cnt += 1
-                r = _rand(rng, cnt)
+                r = _below(x, cnt)
                 for _ in range(r):
                     hand &= hand - 1
                 a = np.int64(BIT_T[(hand & -hand) % 37])
             else:
                 m = _legal(s, flags, buf)
-                a = buf[_rand(rng, m)]
+                a = buf[_below(x, m)]
             if record:
                 actions[i, k] = a
             k += 1
@@ -597,8 +622,8 @@ class BatchSim:
             raise ValueError(f"hands must be at least 1, not {hands}")
         self.rules = rules
         self.state = np.zeros((hands, ROW), dtype=np.int64)
-        self._rng = np.array([np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)],
-                             dtype=np.uint64)
+        mixed = (int(seed) * 0x9E3779B97F4A7C15 | 1) & (2**64 - 1)
+        self._rng = np.array([mixed], dtype=np.uint64)
         self.reset()
 
     def reset(self) -> None:
