@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("numba")
 
-from euchre.errors import IllegalActionError  # noqa: E402
-from euchre.rl import batch as B  # noqa: E402
-from euchre.rl.encoding import OBS_SIZE, encode  # noqa: E402
-from euchre.rules import Rules  # noqa: E402
-from euchre.state import HandState  # noqa: E402
+from euchre.errors import IllegalActionError
+from euchre.rl import batch as B
+from euchre.rl.encoding import OBS_SIZE, encode
+from euchre.rules import Rules
+from euchre.state import HandState
 
 VARIANTS = {
     "standard": Rules(),
@@ -98,7 +98,8 @@ def test_policy_play_calls_back_with_observations_masks_and_seats() -> None:
         assert obs.shape == (len(masks), OBS_SIZE) and obs.dtype == np.float32
         assert masks.any(axis=1).all() and set(seats.tolist()) <= {0, 1, 2, 3}
         calls.append(len(masks))
-        return np.argmax(masks, axis=1)
+        chosen: np.ndarray = np.argmax(masks, axis=1)
+        return chosen
 
     points = B.play_policy(Rules(stick_the_dealer=True), first_legal, 500, seed=1)
     assert points.shape == (500, 2) and (points.max(axis=1) > 0).all()  # stick: all scored
@@ -110,7 +111,8 @@ def test_policy_play_calls_back_with_observations_masks_and_seats() -> None:
 @pytest.mark.parametrize("stick", [False, True])
 def test_everyone_passing_throws_the_hand_in_unless_the_dealer_is_stuck(stick: bool) -> None:
     def pass_if_allowed(obs: np.ndarray, masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        return np.where(masks[:, 80] == 1, 80, np.argmax(masks, axis=1))
+        chosen: np.ndarray = np.where(masks[:, 80] == 1, 80, np.argmax(masks, axis=1))
+        return chosen
 
     sim = B.BatchSim(Rules(stick_the_dealer=stick), 200, seed=5)
     points = sim.run(pass_if_allowed)

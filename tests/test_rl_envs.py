@@ -11,13 +11,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-from euchre import actions as A  # noqa: E402
-from euchre.errors import IllegalActionError  # noqa: E402
-from euchre.match import Match  # noqa: E402
-from euchre.rl.encoding import (  # noqa: E402
+from euchre import actions as A
+from euchre.errors import IllegalActionError
+from euchre.match import Match
+from euchre.rl.encoding import (
     FIELDS,
     NUM_CARDS,
     O_HAND,
@@ -28,11 +28,11 @@ from euchre.rl.encoding import (  # noqa: E402
     cards_in,
     encode,
 )
-from euchre.rl.gym_env import EuchreGymEnv  # noqa: E402
-from euchre.rl.pettingzoo_env import EuchreAECEnv, env  # noqa: E402
-from euchre.rules import PRESETS, Rules  # noqa: E402
-from euchre.sampling import sample_hand_states  # noqa: E402
-from euchre.state import HandState  # noqa: E402
+from euchre.rl.gym_env import EuchreGymEnv
+from euchre.rl.pettingzoo_env import EuchreAECEnv, env
+from euchre.rules import PRESETS, Rules
+from euchre.sampling import sample_hand_states
+from euchre.state import HandState
 
 CONFIGS: dict[str, Rules] = {
     **PRESETS,
@@ -99,7 +99,7 @@ def test_pettingzoo_hand_mode_rewards_are_the_hand_returns() -> None:
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+            e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
         assert e.game is not None
         assert len([f for f in e.game.finished if f.outcome != "misdeal"]) == 1
         assert list(totals.values()) == e.game.hand.returns()
@@ -122,7 +122,7 @@ def test_bad_environment_arguments_are_refused_clearly() -> None:
         EuchreGymEnv(opponents="nobody")
     with pytest.raises(ValueError, match="one per other seat"):
         EuchreGymEnv(opponents=["random", "rule"])
-    with pytest.raises(ValueError, match="seat must be 0..2"):
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.2"):
         EuchreGymEnv("cutthroat", seat=3)
 
 
@@ -216,7 +216,7 @@ def test_encoding_holds_no_hidden_card_and_depends_only_on_the_view(name: str) -
                 # The hand field is exactly the seat's hand.
                 held = set(np.flatnonzero(obs[O_HAND:O_HAND + NUM_CARDS]).tolist())
                 assert held == set(view.hand)
-                if m.scores and max(m.scores):
+                if any(m.scores):
                     assert obs[O_SCORES:O_SCORES + 4].any()
                 if rng.random() < 0.08:
                     for other in sample_hand_states(view, rng, 2):

@@ -120,7 +120,7 @@ def rule_flags(rules: Rules) -> int:
 
 
 @_jit
-def _rand(rng: Any, n: int) -> int:
+def _rand(rng: Any, n: Any) -> Any:
     """xorshift64: a uniform int in [0, n) by a multiply and a shift, not a division (bias
     below 2**-27 for n <= 32)."""
     x = rng[0]
@@ -141,13 +141,13 @@ def _xs(x: Any) -> Any:
 
 
 @_jit
-def _below(x: Any, n: int) -> int:
+def _below(x: Any, n: Any) -> Any:
     """A uniform int in [0, n) from generator output ``x``: a multiply and a shift."""
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @_jit
-def _deal(s: Any, dealer: int) -> None:
+def _deal(s: Any, dealer: Any) -> None:
     """Fill row ``s`` for a new hand from the deck order already in ``s[DECK:]``."""
     for k in range(DECK):
         s[k] = 0
@@ -186,12 +186,12 @@ def _shuffle_deal(s: Any, rng: Any) -> None:
 
 
 @_jit
-def _next_active(s: Any, seat: int) -> int:
+def _next_active(s: Any, seat: Any) -> Any:
     return np.int64(NEXT_T[s[ACTIVE], seat])
 
 
 @_jit
-def _act(s: Any, seat: int, kind: int) -> None:
+def _act(s: Any, seat: Any, kind: Any) -> None:
     k = s[NACTS]
     s[ACTS + 2 * k] = seat
     s[ACTS + 2 * k + 1] = kind
@@ -206,7 +206,7 @@ def _start_play(s: Any) -> None:
 
 
 @_jit
-def _defender(s: Any, k: int) -> int:
+def _defender(s: Any, k: Any) -> Any:
     """The ``k``-th defender from the dealer's left (defenders are asked in that order)."""
     m = s[MAKER]
     for i in range(4):
@@ -219,7 +219,7 @@ def _defender(s: Any, k: int) -> int:
 
 
 @_jit
-def _start_defence(s: Any, flags: int) -> None:
+def _start_defence(s: Any, flags: Any) -> None:
     if (flags & DEFEND_ALONE) and s[ALONE]:
         s[PHASE] = P_DEFEND
         s[DEFQ] = 0
@@ -229,7 +229,7 @@ def _start_defence(s: Any, flags: int) -> None:
 
 
 @_jit
-def _make(s: Any, seat: int, suit: int, alone: int) -> None:
+def _make(s: Any, seat: Any, suit: Any, alone: Any) -> None:
     s[TRUMP] = suit
     s[MAKER] = seat
     if alone:
@@ -238,7 +238,7 @@ def _make(s: Any, seat: int, suit: int, alone: int) -> None:
 
 
 @_jit
-def _finish(s: Any, outcome: int) -> None:
+def _finish(s: Any, outcome: Any) -> None:
     s[OUTCOME] = outcome
     s[PHASE] = P_OVER
     s[CUR] = TERMINAL
@@ -257,7 +257,7 @@ def _score(s: Any) -> None:
 
 
 @_jit
-def _legal(s: Any, flags: int, buf: Any) -> int:
+def _legal(s: Any, flags: Any, buf: Any) -> Any:
     """Write the legal action ids of the player to act into ``buf``, sorted; return the count."""
     p = s[PHASE]
     cur = s[CUR]
@@ -314,16 +314,16 @@ def _legal(s: Any, flags: int, buf: Any) -> int:
 
 
 @_jit
-def _is_legal(s: Any, flags: int, a: int, buf: Any) -> bool:
+def _is_legal(s: Any, flags: Any, a: Any, buf: Any) -> Any:
     n = _legal(s, flags, buf)
-    for k in range(n):
+    for k in range(n):  # noqa: SIM110 - numba compiles loops, not generator expressions
         if buf[k] == a:
             return True
     return False
 
 
 @_jit
-def _apply(s: Any, a: int, flags: int) -> None:
+def _apply(s: Any, a: Any, flags: Any) -> None:
     """Apply a legal action to row ``s`` (the engine's transitions, four-handed subset)."""
     seat = s[CUR]
     p = s[PHASE]
@@ -427,7 +427,7 @@ def _apply(s: Any, a: int, flags: int) -> None:
 
 
 @_jit
-def _encode(s: Any, me: int, o: Any) -> None:
+def _encode(s: Any, me: Any, o: Any) -> None:
     """Write ``me``'s observation of row ``s`` into ``o`` (zeroed here): the layout of
     :func:`euchre.rl.encoding.encode`, from what ``me`` may know only."""
     for k in range(o.shape[0]):
@@ -472,8 +472,8 @@ def _encode(s: Any, me: int, o: Any) -> None:
 
 
 @_jit
-def _random_hands(n: int, seed: int, flags: int, record: bool, points: Any, dealers: Any,
-                  decks: Any, actions: Any) -> int:
+def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, dealers: Any,
+                  decks: Any, actions: Any) -> Any:
     """Play ``n`` random hands; return the number of decisions. With ``record``, keep each
     hand's dealer, deck and actions (-1 padded) for replay. The generator state lives in a
     local (a register), not an array: that alone was worth about 1.3x."""
@@ -543,7 +543,7 @@ def _set_rows(st: Any, dealers: Any, decks: Any) -> None:
 
 
 @_jit
-def _observe_rows(st: Any, idx: Any, flags: int, obs: Any, masks: Any) -> None:
+def _observe_rows(st: Any, idx: Any, flags: Any, obs: Any, masks: Any) -> None:
     buf = np.zeros(32, dtype=np.int64)
     for j in range(idx.shape[0]):
         s = st[idx[j]]
@@ -556,7 +556,7 @@ def _observe_rows(st: Any, idx: Any, flags: int, obs: Any, masks: Any) -> None:
 
 
 @_jit
-def _step_rows(st: Any, idx: Any, actions: Any, flags: int) -> int:
+def _step_rows(st: Any, idx: Any, actions: Any, flags: Any) -> Any:
     """Apply ``actions[j]`` to hand ``idx[j]``, all or none: the position of the first illegal
     action (nothing applied), or -1."""
     buf = np.zeros(32, dtype=np.int64)
@@ -570,7 +570,7 @@ def _step_rows(st: Any, idx: Any, actions: Any, flags: int) -> int:
 
 
 @_jit
-def _observe_seat(st: Any, seat: int, obs: Any) -> None:
+def _observe_seat(st: Any, seat: Any, obs: Any) -> None:
     for i in range(st.shape[0]):
         _encode(st[i], seat, obs[i])
 
@@ -700,6 +700,7 @@ def random_policy(seed: int = 0) -> Policy:
 
     def policy(obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8], seats: Ints) -> Ints:
         u = rng.random(masks.shape) * masks
-        return np.argmax(u, axis=1).astype(np.int64)
+        chosen: Ints = np.argmax(u, axis=1).astype(np.int64)
+        return chosen
 
     return policy

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Any, Literal, SupportsFloat
 
 import gymnasium as gym
-import numpy as np
 from gymnasium import spaces
 
 from euchre import actions as A
@@ -33,10 +32,9 @@ from euchre.rules import Rules
 Obs = dict[str, Any]
 
 
-class EuchreGymEnv(gym.Env[Obs, int]):
+class EuchreGymEnv(gym.Env[Obs, Any]):
     """One learning seat against bots; see the module docstring."""
 
-    metadata = {"render_modes": []}
 
     def __init__(
         self,
@@ -71,7 +69,7 @@ class EuchreGymEnv(gym.Env[Obs, int]):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(A.NUM_ACTIONS)
+        self.action_space: spaces.Space[Any] = spaces.Discrete(A.NUM_ACTIONS)
         self.game: Match | None = None
         self.bots: dict[int, Bot] = {}
         self._hands_seen = 0

@@ -16,7 +16,7 @@ hand and ``"win"`` for a match.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -62,10 +62,12 @@ def win_rewards(winner: int, players: int) -> list[float]:
     return [1.0 if side_of(s, players) == winner else -1.0 / (sides - 1) for s in range(players)]
 
 
-class EuchreAECEnv(AECEnv[str, dict[str, Any], int]):
+class EuchreAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """Euchre as a PettingZoo AEC game; see the module docstring for modes and rewards."""
 
-    metadata = {"name": "euchre_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "euchre_v0", "render_modes": ["ansi"], "is_parallelizable": False,
+    }
 
     def __init__(self, rules: Rules | str | None = None, mode: Mode = "match",
                  reward: Reward | None = None, render_mode: str | None = None) -> None:
