@@ -135,18 +135,29 @@ def test_gym_env_plays_whole_hands_against_named_bots(opponents: str) -> None:
     g = EuchreGymEnv("standard", opponents=opponents, seat=1)
     rng = np.random.default_rng(5)
     rewards = []
-    for ep in range(30):
+    for ep in range(60):
         obs, info = g.reset(seed=ep)
+        carried = float(info["carried_reward"])
         assert np.array_equal(obs["action_mask"], info["action_mask"])
         assert g.game is not None and g.game.current_player == 1
+        total = 0.0
         done = False
         while not done:
             action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
             obs, reward, done, trunc, info = g.step(action)
+            total += float(reward)
             assert not trunc
-        rewards.append(float(reward))
-        assert float(reward) == g.game.hand.returns()[1]
+        rewards.append(total)
+        # The episode's rewards are this hand's return plus any hand the bots played alone.
+        assert total == g.game.hand.returns()[1] + carried
     assert any(r > 0 for r in rewards) and any(r < 0 for r in rewards)
+
+
+def test_gym_env_carries_the_reward_of_hands_it_never_acted_in() -> None:
+    # With random bots the partner (seat 2) often orders alone before seat 0 bids.
+    g = EuchreGymEnv("standard", opponents="random", seat=0)
+    carried = [float(g.reset(seed=s)[1]["carried_reward"]) for s in range(300)]
+    assert any(c != 0 for c in carried)
 
 
 def test_gym_env_replays_from_its_seed_and_match_mode_ends_with_win_or_loss() -> None:

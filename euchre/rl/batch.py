@@ -147,6 +147,16 @@ def _below(x: Any, n: Any) -> Any:
 
 
 @_jit
+def _popcount(m: Any) -> Any:
+    """Set bits of a mask below 2**32, without a data-dependent branch (a loop's exit is a
+    mispredicted branch per call)."""
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F
+    return (m * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@_jit
 def _deal(s: Any, dealer: Any) -> None:
     """Fill row ``s`` for a new hand from the deck order already in ``s[DECK:]``."""
     for k in range(DECK):
@@ -506,12 +516,7 @@ def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, deale
                     follow = hand & SMASK_T[s[TRUMP], s[LED]]
                     if follow:
                         hand = follow
-                cnt = 0
-                h = hand
-                while h:
-                    h &= h - 1
-                    cnt += 1
-                r = _below(x, cnt)
+                r = _below(x, _popcount(hand))
                 for _ in range(r):
                     hand &= hand - 1
                 a = np.int64(BIT_T[(hand & -hand) % 37])

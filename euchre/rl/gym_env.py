@@ -4,7 +4,9 @@ The other seats are :func:`euchre.bots.make_bot` players (``BOT_NAMES``: ``rando
 ...), seeded from the environment's generator at each reset so an episode replays from its seed.
 Observations, actions, modes and rewards are those of the PettingZoo environment
 (:mod:`euchre.rl.pettingzoo_env`): ``{"observation", "action_mask"}`` from the learning seat's
-view, with the mask also in ``info["action_mask"]``. Bots see only their own view.
+view, with the mask also in ``info["action_mask"]``. Bots see only their own view. A game the bots
+finish without the learning seat acting is carried into the next episode's first reward, never
+dropped (dropping it would bias the averages).
 
 An illegal action raises :class:`~euchre.errors.IllegalActionError` by default; with
 ``illegal_action="lose"`` it ends the episode with reward ``-illegal_penalty`` instead, which is
@@ -73,24 +75,33 @@ class EuchreGymEnv(gym.Env[Obs, Any]):
         self.game: Match | None = None
         self.bots: dict[int, Bot] = {}
         self._hands_seen = 0
+        self._carried = 0.0
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
-        """A new hand (or match) that reaches the learning seat's first decision: one where
-        the bots decide everything (the partner went alone) is dealt again."""
+        """A new hand (or match), played by the bots up to the learning seat's first decision.
+
+        A game the bots finish alone (the learning seat's partner went alone before it bid) is
+        not dropped, which would bias every average: its reward is carried into the first
+        step's reward (``info["carried_reward"]`` says how much) and another game is dealt."""
         super().reset(seed=seed)
         rng = self.np_random
         others = [s for s in range(self.rules.players) if s != self.seat]
+        self._carried = 0.0
         while True:
             self.game = Match(self.rules, seed=int(rng.integers(2**63)))
             self.bots = {s: make_bot(name, int(rng.integers(2**63)))
                          for s, name in zip(others, self.bot_names, strict=True)}
             self._hands_seen = 0
-            self._play_bots()
+            reward = self._play_bots()
             if not self.game.is_terminal():
                 break
+            if self.reward_kind == "win":
+                assert self.game.winner is not None
+                reward += _win_rewards(self.game.winner, self.rules.players)[self.seat]
+            self._carried += reward
         obs = self._obs()
-        return obs, {"action_mask": obs["action_mask"]}
+        return obs, {"action_mask": obs["action_mask"], "carried_reward": self._carried}
 
     def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self._game()
@@ -104,7 +115,8 @@ class EuchreGymEnv(gym.Env[Obs, Any]):
             obs = self._obs()
             return obs, -self.illegal_penalty, True, False, {"action_mask": obs["action_mask"],
                                                              "illegal": True}
-        reward = self._hand_reward() + self._play_bots()
+        reward = self._carried + self._hand_reward() + self._play_bots()
+        self._carried = 0.0
         done = game.is_terminal()
         if done and self.reward_kind == "win":
             assert game.winner is not None
