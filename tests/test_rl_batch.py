@@ -135,3 +135,40 @@ def test_batch_refuses_illegal_actions_and_unsupported_rules() -> None:
         B.BatchSim(Rules(players=3), 4)
     with pytest.raises(ValueError, match="canadian_loner"):
         B.play_random(Rules(canadian_loner=True), 4)
+
+
+def test_bench_batch_prints_the_median_interleaved_ratio_to_openspiel() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    euchre = Path(sys.executable).parent / "euchre"
+    r = subprocess.run([euchre, "bench", "batch", "--seconds", "0.4", "--rounds", "2",
+                        "--chunk", "2000"], capture_output=True, text=True, check=True)
+    assert "hands/s" in r.stdout
+    assert "ratio: median" in r.stdout and "2 interleaved rounds" in r.stdout
+    for flags in (["--rounds", "0"], ["--chunk", "x"], ["--variant", "cutthroat"],
+                  ["--seconds", "-1"]):
+        bad = subprocess.run([euchre, "bench", "batch", *flags], capture_output=True, text=True,
+                             check=False)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, flags
+
+
+def test_interleaved_measurement_alternates_sides_and_takes_the_median_ratio() -> None:
+    from euchre.cli._measure import Rate, interleave
+
+    order: list[str] = []
+
+    def ours(seconds: float) -> Rate:
+        order.append("ours")
+        return Rate(count=[300, 100, 200][len([o for o in order if o == "ours"]) - 1],
+                    seconds=1.0)
+
+    def peer(seconds: float) -> Rate:
+        order.append("peer")
+        return Rate(count=10, seconds=1.0)
+
+    res = interleave(ours, peer, rounds=3, seconds=0.01)
+    assert order == ["ours", "peer", "peer", "ours", "ours", "peer"]
+    assert res.ratios == [30.0, 10.0, 20.0] and res.median_ratio == 20.0
+    assert "median 20.0x over 3 interleaved rounds (spread 10.0x..30.0x" in res.summary("a", "b")

@@ -48,6 +48,12 @@ def _jit(f: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy")(f))
 
 
+def _inline(f: F) -> F:
+    """A kernel helper inlined into its callers at numba's IR level: a call passing a row
+    array costs several words of arguments and a status check, per decision."""
+    return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(f))
+
+
 Ints = npt.NDArray[np.int64]
 
 # ---------------------------------------------------------------------------------------------
@@ -131,7 +137,7 @@ def _rand(rng: Any, n: Any) -> Any:
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@_jit
+@_inline
 def _xs(x: Any) -> Any:
     """One xorshift64 step on a generator state kept in a register (no array store)."""
     x ^= x << np.uint64(13)
@@ -140,13 +146,13 @@ def _xs(x: Any) -> Any:
     return x
 
 
-@_jit
+@_inline
 def _below(x: Any, n: Any) -> Any:
     """A uniform int in [0, n) from generator output ``x``: a multiply and a shift."""
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@_jit
+@_inline
 def _popcount(m: Any) -> Any:
     """Set bits of a mask below 2**32, without a data-dependent branch (a loop's exit is a
     mispredicted branch per call)."""
@@ -195,12 +201,12 @@ def _shuffle_deal(s: Any, rng: Any) -> None:
     _deal(s, _rand(rng, 4))
 
 
-@_jit
+@_inline
 def _next_active(s: Any, seat: Any) -> Any:
     return np.int64(NEXT_T[s[ACTIVE], seat])
 
 
-@_jit
+@_inline
 def _act(s: Any, seat: Any, kind: Any) -> None:
     k = s[NACTS]
     s[ACTS + 2 * k] = seat
@@ -208,14 +214,14 @@ def _act(s: Any, seat: Any, kind: Any) -> None:
     s[NACTS] = k + 1
 
 
-@_jit
+@_inline
 def _start_play(s: Any) -> None:
     s[PHASE] = P_PLAY
     e = (s[DEALER] + 1) & 3
     s[CUR] = e if (s[ACTIVE] >> e) & 1 else _next_active(s, e)
 
 
-@_jit
+@_inline
 def _defender(s: Any, k: Any) -> Any:
     """The ``k``-th defender from the dealer's left (defenders are asked in that order)."""
     m = s[MAKER]
@@ -228,7 +234,7 @@ def _defender(s: Any, k: Any) -> Any:
     return -1
 
 
-@_jit
+@_inline
 def _start_defence(s: Any, flags: Any) -> None:
     if (flags & DEFEND_ALONE) and s[ALONE]:
         s[PHASE] = P_DEFEND
@@ -238,7 +244,7 @@ def _start_defence(s: Any, flags: Any) -> None:
         _start_play(s)
 
 
-@_jit
+@_inline
 def _make(s: Any, seat: Any, suit: Any, alone: Any) -> None:
     s[TRUMP] = suit
     s[MAKER] = seat
@@ -247,14 +253,14 @@ def _make(s: Any, seat: Any, suit: Any, alone: Any) -> None:
         s[ACTIVE] &= ~(np.int64(1) << ((seat + 2) & 3))
 
 
-@_jit
+@_inline
 def _finish(s: Any, outcome: Any) -> None:
     s[OUTCOME] = outcome
     s[PHASE] = P_OVER
     s[CUR] = TERMINAL
 
 
-@_jit
+@_inline
 def _score(s: Any) -> None:
     m = s[MAKER]
     made = s[TWON + m] + s[TWON + ((m + 2) & 3)]
