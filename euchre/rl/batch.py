@@ -60,7 +60,7 @@ Ints = npt.NDArray[np.int64]
 # Row layout (int64 columns of one hand)
 DEALER, UPCARD, UPST, PHASE, CUR, BIDS, TRUMP, MAKER = 0, 1, 2, 3, 4, 5, 6, 7
 ALONE, LONEDEF, ACTIVE, DISCARD, LEADER, LED, WINSEAT, WINSTR = 8, 9, 10, 11, 12, 13, 14, 15
-NTRICKS, NCUR, PTS0, PTS1, NACTS, DEFQ, OUTCOME, NSTEPS = 16, 17, 18, 19, 20, 21, 22, 23
+NTRICKS, NCUR, PTS0, PTS1, NACTS, DEFQ, OUTCOME = 16, 17, 18, 19, 20, 21, 22
 HANDS = 24  # 4 hand masks
 TWON = 28  # 4 tricks won
 TRICKS = 32  # 5 tricks x 4 seats: the card each seat played, -1 none
@@ -165,12 +165,12 @@ def _popcount(m: Any) -> Any:
 @_jit
 def _deal(s: Any, dealer: Any) -> None:
     """Fill row ``s`` for a new hand from the deck order already in ``s[DECK:]``."""
-    for k in range(DECK):
+    # Only what a new hand reads before writing: the scalars, hands, tricks won and the trick
+    # table (leaders and acts are read only below the counts NTRICKS and NACTS).
+    for k in range(TRICKS):
         s[k] = 0
     for k in range(TRICKS, TRICKS + 20):
         s[k] = -1
-    for k in range(4):
-        s[HANDS + k] = 0
     for k in range(20):
         seat = DEAL_T[dealer, k]
         s[HANDS + seat] |= np.int64(1) << s[DECK + k]
@@ -272,7 +272,7 @@ def _score(s: Any) -> None:
     _finish(s, SCORED)
 
 
-@_jit
+@_inline
 def _legal(s: Any, flags: Any, buf: Any) -> Any:
     """Write the legal action ids of the player to act into ``buf``, sorted; return the count."""
     p = s[PHASE]
@@ -338,12 +338,11 @@ def _is_legal(s: Any, flags: Any, a: Any, buf: Any) -> Any:
     return False
 
 
-@_jit
+@_inline
 def _apply(s: Any, a: Any, flags: Any) -> None:
     """Apply a legal action to row ``s`` (the engine's transitions, four-handed subset)."""
     seat = s[CUR]
     p = s[PHASE]
-    s[NSTEPS] += 1
     if p == P_PLAY:
         bit = np.int64(1) << a
         s[HANDS + seat] ^= bit
