@@ -28,14 +28,14 @@ VARIANTS = {
 def test_random_kernel_hands_replay_in_the_engine_with_the_same_points(name: str) -> None:
     rules = VARIANTS[name]
     seed = sorted(VARIANTS).index(name)
-    run = B.play_random(rules, 3000, seed=seed)
+    run = B.play_random(rules, 2000, seed=seed)
     assert run.dealers is None  # nothing recorded unless asked
-    rec = B.play_random(rules, 3000, seed=seed, record=True)
+    rec = B.play_random(rules, 2000, seed=seed, record=True)
     assert np.array_equal(rec.points, run.points)
     assert rec.dealers is not None and rec.decks is not None and rec.actions is not None
     lone = lone_defence = 0
     decisions = 0
-    for i in range(3000):
+    for i in range(2000):
         h = HandState(rules, int(rec.dealers[i]), [int(c) for c in rec.decks[i]])
         for a in rec.actions[i]:
             if a < 0:
@@ -57,7 +57,7 @@ def test_batch_steps_match_the_engine_move_by_move_with_equal_observations(name:
     player, the same legal actions, and for every seat the same observation as
     ``encode(state.view(seat))``; at the end, the same points."""
     rules = VARIANTS[name]
-    n = 150
+    n = 100
     sim = B.BatchSim(rules, n, seed=7)
     rec = B.play_random(rules, n, seed=11, record=True)
     assert rec.dealers is not None and rec.decks is not None
@@ -75,7 +75,7 @@ def test_batch_steps_match_the_engine_move_by_move_with_equal_observations(name:
         assert np.array_equal(sim.current_players[idx], [mirrors[i].current_player for i in idx])
         for seat in range(4):
             seat_obs = sim.observe_seat(seat)
-            for i in idx[:40]:
+            for i in idx[:25]:
                 assert np.array_equal(seat_obs[i], encode(mirrors[i].view(seat))), (i, seat)
                 checked += 1
         actions = []
@@ -88,7 +88,7 @@ def test_batch_steps_match_the_engine_move_by_move_with_equal_observations(name:
             actions.append(a)
         sim.step(np.array(actions), idx)
     assert all(tuple(sim.points[i]) == mirrors[i].points for i in range(n))
-    assert checked > 1000
+    assert checked > 800
 
 
 def test_policy_play_calls_back_with_observations_masks_and_seats() -> None:
