@@ -272,8 +272,7 @@ def _score(s: Any) -> None:
     _finish(s, SCORED)
 
 
-@_inline
-def _legal(s: Any, flags: Any, buf: Any) -> Any:
+def _legal_body(s: Any, flags: Any, buf: Any) -> Any:
     """Write the legal action ids of the player to act into ``buf``, sorted; return the count."""
     p = s[PHASE]
     cur = s[CUR]
@@ -329,6 +328,12 @@ def _legal(s: Any, flags: Any, buf: Any) -> Any:
     return 0
 
 
+_legal = _jit(_legal_body)
+_legal_inline = _inline(_legal_body)
+"""Two compiled forms of one function: inlined in the random-play loop (about 15% faster),
+called everywhere else (half the JIT time)."""
+
+
 @_jit
 def _is_legal(s: Any, flags: Any, a: Any, buf: Any) -> Any:
     n = _legal(s, flags, buf)
@@ -338,8 +343,7 @@ def _is_legal(s: Any, flags: Any, a: Any, buf: Any) -> Any:
     return False
 
 
-@_inline
-def _apply(s: Any, a: Any, flags: Any) -> None:
+def _apply_body(s: Any, a: Any, flags: Any) -> None:
     """Apply a legal action to row ``s`` (the engine's transitions, four-handed subset)."""
     seat = s[CUR]
     p = s[PHASE]
@@ -441,6 +445,10 @@ def _apply(s: Any, a: Any, flags: Any) -> None:
         return
 
 
+_apply = _jit(_apply_body)
+_apply_inline = _inline(_apply_body)
+
+
 @_jit
 def _encode(s: Any, me: Any, o: Any) -> None:
     """Write ``me``'s observation of row ``s`` into ``o`` (zeroed here): the layout of
@@ -526,12 +534,12 @@ def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, deale
                     hand &= hand - 1
                 a = np.int64(BIT_T[(hand & -hand) % 37])
             else:
-                m = _legal(s, flags, buf)
+                m = _legal_inline(s, flags, buf)
                 a = buf[_below(x, m)]
             if record:
                 actions[i, k] = a
             k += 1
-            _apply(s, a, flags)
+            _apply_inline(s, a, flags)
         steps += k
         points[i, 0] = s[PTS0]
         points[i, 1] = s[PTS1]
