@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve", "tournament")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
-BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search")
+BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch")
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]

@@ -1,18 +1,21 @@
 """``euchre bench engine``: speed measured side by side with a named peer in the same run.
 
 The engine benchmark plays uniformly random legal actions through the public API
-(``HandState.deal``, ``legal_actions``, ``apply_action``) for a fixed time, then runs the same loop
-through OpenSpiel's Python API (``pyspiel``), when installed, and prints the ratio.
+(``HandState.deal``, ``legal_actions``, ``apply_action``) and the same loop through OpenSpiel's
+Python API (``pyspiel``), when installed, the two interleaved in short rounds
+(:mod:`euchre.cli._measure`), and prints the median ratio and its spread.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from dataclasses import dataclass
 
 from euchre.cli import Subparsers, positive_seconds
+from euchre.cli._measure import Rate, Runner, interleave, positive_rounds
 from euchre.rules import PRESETS, Rules, preset
 from euchre.state import HandState
 
@@ -78,40 +81,66 @@ def bench_openspiel(seconds: float, seed: int = 0) -> BenchResult | None:
             return BenchResult("openspiel", hands, now - start, steps)
 
 
-def run_engine_bench(seconds: float, preset_name: str, seed: int) -> str:
+def openspiel_runner(seed: int = 0) -> Runner | None:
+    """A runner of OpenSpiel's Python loop for :func:`~euchre.cli._measure.interleave` (each
+    round continues from its own generator), or None when OpenSpiel is not installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+    except ImportError:
+        return None
+    rounds = iter(range(1 << 30))
+
+    def run(seconds: float) -> Rate:
+        r = bench_openspiel(seconds, seed + next(rounds))
+        assert r is not None
+        return Rate(r.hands, r.seconds)
+
+    return run
+
+
+def run_engine_bench(seconds: float, preset_name: str, seed: int, rounds: int = 5) -> str:
+    """Our engine and OpenSpiel's Python loop, ``seconds`` each in all, interleaved over
+    ``rounds`` rounds; the median per-round ratio and its spread."""
     rules = preset(preset_name)
-    ours = bench_engine(seconds, rules, seed)
     import euchre.state
 
     build = "mypyc-compiled" if not euchre.state.__file__.endswith(".py") else "pure Python"
-    lines = [
-        f"euchre engine ({preset_name}, {build}): {ours.hands:,} random hands in "
-        f"{ours.seconds:.2f}s = "
-        f"{ours.hands_per_s:,.0f} hands/s ({ours.steps_per_hand:.1f} decisions a hand)"
-    ]
-    peer = bench_openspiel(seconds, seed)
+    steps: list[float] = []
+    round_seeds = iter(range(1 << 30))
+
+    def ours(secs: float) -> Rate:
+        r = bench_engine(secs, rules, seed + next(round_seeds))
+        steps.append(r.steps_per_hand)
+        return Rate(r.hands, r.seconds)
+
+    peer = openspiel_runner(seed)
     if peer is None:
-        lines.append("OpenSpiel not installed (pip install open-spiel): no peer measured")
-    else:
-        lines.append(
-            f"OpenSpiel euchre (pyspiel): {peer.hands:,} random hands in {peer.seconds:.2f}s = "
-            f"{peer.hands_per_s:,.0f} hands/s ({peer.steps_per_hand:.1f} steps a hand, "
-            "chance steps included)"
-        )
-        lines.append(f"ratio euchre/OpenSpiel: {ours.hands_per_s / peer.hands_per_s:.2f}x")
-    return "\n".join(lines)
+        r = bench_engine(seconds, rules, seed)
+        return (f"euchre engine ({preset_name}, {build}): {r.hands_per_s:,.0f} hands/s "
+                f"({r.steps_per_hand:.1f} decisions a hand)\n"
+                "OpenSpiel not installed (pip install open-spiel): no peer measured")
+    res = interleave(ours, peer, rounds, seconds / rounds)
+    return "\n".join([
+        f"euchre engine ({preset_name}, {build}): {res.ours_per_s:,.0f} random hands/s "
+        f"({statistics.mean(steps):.1f} decisions a hand)",
+        f"OpenSpiel euchre (pyspiel, Python loop): {res.peer_per_s:,.0f} random hands/s "
+        "(about 43 steps a hand, 22 of them chance steps)",
+        res.summary("euchre", "OpenSpiel"),
+    ])
 
 
 def register(sub: Subparsers) -> None:
     bp = sub.add_parser("engine", help="random full hands per second, OpenSpiel in the same run")
     bp.add_argument("--seconds", type=positive_seconds, default=5.0,
-                    help="time per measurement, 0.1 to 3600 (5)")
+                    help="time per side, split over the rounds, 0.1 to 3600 (5)")
     bp.add_argument("--preset", choices=sorted(PRESETS), default="standard",
                     help="rules preset for our engine (standard)")
+    bp.add_argument("--rounds", type=positive_rounds, default=5,
+                    help="interleaved rounds the time is split into, 1 to 1000 (5)")
     bp.add_argument("--seed", type=int, default=0, help="random seed (0)")
     bp.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    print(run_engine_bench(args.seconds, args.preset, args.seed))
+    print(run_engine_bench(args.seconds, args.preset, args.seed, args.rounds))
     return 0

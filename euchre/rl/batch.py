@@ -1,0 +1,724 @@
+"""Many hands stepped at once: a numba kernel for training and for measuring.
+
+The kernel plays the engine's rules for four-handed Euchre with the 24-card deck and the
+standard scoring, with any mix of the common table options: stick the dealer, going alone
+(declared with the bid) and defending alone against a lone maker. Other options raise
+``ValueError`` naming what is not supported (use the environments for those).
+
+Each hand is one row of an int64 matrix (the layout below), so a batch is stepped by one call
+that loops over rows in compiled code. Two ways to drive it:
+
+- :func:`play_random`: whole hands of uniformly random legal actions in one call (what
+  ``euchre bench batch`` measures), optionally recording each hand's dealer, deck order and
+  action stream so the engine can replay them;
+- :class:`BatchSim` (and :func:`play_policy`): the hands advance one decision at a time; each
+  round, a policy callback receives the observations (:mod:`euchre.rl.encoding`'s layout, from
+  the acting seat's point of view, written by the kernel) and action masks of the unfinished
+  hands and returns one action id each.
+
+Speed choices from PERFORMANCE-NOTES.md: an inline xorshift generator (numpy's generator inside
+the kernel was half the run time), int8 tables, ``cache=True`` so the JIT cost (seconds) is paid
+once per machine, and every literal int an int64. Correctness: the tests replay the recorded
+random streams through :class:`~euchre.state.HandState` move by move (same player, same legal
+actions, same points), and check the kernel's observations equal the encoder's from the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from euchre import actions as A
+from euchre.cards import EFFECTIVE_SUIT, STRENGTH, SUIT_MASK, deck_cards
+from euchre.errors import IllegalActionError
+from euchre.rl import encoding as E
+from euchre.rules import Rules, Scoring
+from euchre.state import _deal_map
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _jit(f: F) -> F:
+    """numba.njit with the on-disk cache, typed for mypy as the function it compiles."""
+    return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy")(f))
+
+
+def _inline(f: F) -> F:
+    """A kernel helper inlined into its callers at numba's IR level: a call passing a row
+    array costs several words of arguments and a status check, per decision."""
+    return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(f))
+
+
+Ints = npt.NDArray[np.int64]
+
+# ---------------------------------------------------------------------------------------------
+# Row layout (int64 columns of one hand)
+DEALER, UPCARD, UPST, PHASE, CUR, BIDS, TRUMP, MAKER = 0, 1, 2, 3, 4, 5, 6, 7
+ALONE, LONEDEF, ACTIVE, DISCARD, LEADER, LED, WINSEAT, WINSTR = 8, 9, 10, 11, 12, 13, 14, 15
+NTRICKS, NCUR, PTS0, PTS1, NACTS, DEFQ, OUTCOME = 16, 17, 18, 19, 20, 21, 22
+HANDS = 24  # 4 hand masks
+TWON = 28  # 4 tricks won
+TRICKS = 32  # 5 tricks x 4 seats: the card each seat played, -1 none
+LEADERS = 52  # 5 leaders
+ACTS = 57  # 20 acts x (seat, kind)
+DECK = 97  # 24 cards: the deck order that was dealt
+ROW = 121
+MAX_STEPS = 40
+"""Decisions in one hand are at most 4 + 4 bids, a discard, 2 defend answers and 20 plays."""
+
+# Phases and up-card places: the engine's numbers (euchre.state)
+P_BID1, P_BID2, P_DISCARD, P_DEFEND, P_PLAY, P_OVER = 1, 2, 4, 6, 7, 9
+UP_FACE, UP_TAKEN, UP_TURNED_DOWN, UP_LEFT = 0, 1, 2, 3
+NO_TRUMP = 4
+TERMINAL = -4
+SCORED, THROWN_IN = 0, 1
+
+# Rule flags
+STICK, GOING_ALONE, DEFEND_ALONE = 1, 2, 4
+
+# Tables (int8 where they fit: PERFORMANCE-NOTES measured +16%)
+STR_T = np.array(STRENGTH, dtype=np.int8)  # [trump][led][card]
+SMASK_T = np.array(SUIT_MASK, dtype=np.int64)  # [trump][suit]
+EFF_T = np.array(EFFECTIVE_SUIT, dtype=np.int8)  # [trump][card]
+DEAL_T = np.array([_deal_map(4, d) for d in range(4)], dtype=np.int8)  # [dealer][position]
+DECK_T = np.array(deck_cards(24), dtype=np.int8)
+NEXT_T = np.array([[next(((seat + k) & 3 for k in range(1, 5) if active >> ((seat + k) & 3) & 1),
+                          -1) for seat in range(4)] for active in range(16)], dtype=np.int8)
+"""NEXT_T[active seats mask][seat]: the next active seat clockwise."""
+COUNT_T = np.array([bin(m).count("1") for m in range(16)], dtype=np.int8)
+BIT_T = np.zeros(37, dtype=np.int8)  # (1 << c) % 37 -> c: the lowest set bit's card
+for _c in range(36):
+    BIT_T[(1 << _c) % 37] = _c
+
+
+def rule_flags(rules: Rules) -> int:
+    """The kernel's flags for ``rules``; ValueError naming any option it does not play."""
+    bad = []
+    if rules.players != 4:
+        bad.append(f"players={rules.players}")
+    if rules.deck != 24:
+        bad.append(f"deck={rules.deck}")
+    for name, default in (("farmers_hand", "off"), ("no_ace_no_face", False),
+                          ("canadian_loner", False), ("renege", "prevent"),
+                          ("alone_timing", "with_bid"), ("dealer_may_discard_upcard", True),
+                          ("defend_alone_vs_partners", False)):
+        if getattr(rules, name) != default:
+            bad.append(f"{name}={getattr(rules, name)!r}")
+    if rules.scoring != Scoring():
+        bad.append("a custom scoring table")
+    if bad:
+        raise ValueError(
+            "the batch simulator plays four-handed 24-card euchre with stick the dealer, going "
+            "alone and defend alone as options; not supported here: " + ", ".join(bad)
+            + " (use euchre.rl.pettingzoo_env or the engine for those)")
+    return ((STICK if rules.stick_the_dealer else 0)
+            | (GOING_ALONE if rules.going_alone else 0)
+            | (DEFEND_ALONE if rules.defend_alone else 0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernel
+
+
+@_jit
+def _rand(rng: Any, n: Any) -> Any:
+    """xorshift64: a uniform int in [0, n) by a multiply and a shift, not a division (bias
+    below 2**-27 for n <= 32)."""
+    x = rng[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    rng[0] = x
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@_inline
+def _xs(x: Any) -> Any:
+    """One xorshift64 step on a generator state kept in a register (no array store)."""
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    return x
+
+
+@_inline
+def _below(x: Any, n: Any) -> Any:
+    """A uniform int in [0, n) from generator output ``x``: a multiply and a shift."""
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@_inline
+def _popcount(m: Any) -> Any:
+    """Set bits of a mask below 2**32, without a data-dependent branch (a loop's exit is a
+    mispredicted branch per call)."""
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F
+    return (m * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@_jit
+def _deal(s: Any, dealer: Any) -> None:
+    """Fill row ``s`` for a new hand from the deck order already in ``s[DECK:]``."""
+    # Only what a new hand reads before writing: the scalars, hands, tricks won and the trick
+    # table (leaders and acts are read only below the counts NTRICKS and NACTS).
+    for k in range(TRICKS):
+        s[k] = 0
+    for k in range(TRICKS, TRICKS + 20):
+        s[k] = -1
+    for k in range(20):
+        seat = DEAL_T[dealer, k]
+        s[HANDS + seat] |= np.int64(1) << s[DECK + k]
+    s[DEALER] = dealer
+    s[UPCARD] = s[DECK + 20]
+    s[UPST] = UP_FACE
+    s[PHASE] = P_BID1
+    s[CUR] = (dealer + 1) & 3
+    s[TRUMP] = NO_TRUMP
+    s[MAKER] = -1
+    s[LONEDEF] = -1
+    s[ACTIVE] = 15
+    s[DISCARD] = -1
+    s[LEADER] = -1
+    s[LED] = -1
+    s[WINSEAT] = -1
+
+
+@_jit
+def _shuffle_deal(s: Any, rng: Any) -> None:
+    for k in range(24):
+        s[DECK + k] = DECK_T[k]
+    for i in range(23, 0, -1):
+        j = _rand(rng, i + 1)
+        t = s[DECK + i]
+        s[DECK + i] = s[DECK + j]
+        s[DECK + j] = t
+    _deal(s, _rand(rng, 4))
+
+
+@_inline
+def _next_active(s: Any, seat: Any) -> Any:
+    return np.int64(NEXT_T[s[ACTIVE], seat])
+
+
+@_inline
+def _act(s: Any, seat: Any, kind: Any) -> None:
+    k = s[NACTS]
+    s[ACTS + 2 * k] = seat
+    s[ACTS + 2 * k + 1] = kind
+    s[NACTS] = k + 1
+
+
+@_inline
+def _start_play(s: Any) -> None:
+    s[PHASE] = P_PLAY
+    e = (s[DEALER] + 1) & 3
+    s[CUR] = e if (s[ACTIVE] >> e) & 1 else _next_active(s, e)
+
+
+@_inline
+def _defender(s: Any, k: Any) -> Any:
+    """The ``k``-th defender from the dealer's left (defenders are asked in that order)."""
+    m = s[MAKER]
+    for i in range(4):
+        seat = (s[DEALER] + 1 + i) & 3
+        if (seat & 1) != (m & 1):
+            if k == 0:
+                return seat
+            k -= 1
+    return -1
+
+
+@_inline
+def _start_defence(s: Any, flags: Any) -> None:
+    if (flags & DEFEND_ALONE) and s[ALONE]:
+        s[PHASE] = P_DEFEND
+        s[DEFQ] = 0
+        s[CUR] = _defender(s, 0)
+    else:
+        _start_play(s)
+
+
+@_inline
+def _make(s: Any, seat: Any, suit: Any, alone: Any) -> None:
+    s[TRUMP] = suit
+    s[MAKER] = seat
+    if alone:
+        s[ALONE] = 1
+        s[ACTIVE] &= ~(np.int64(1) << ((seat + 2) & 3))
+
+
+@_inline
+def _finish(s: Any, outcome: Any) -> None:
+    s[OUTCOME] = outcome
+    s[PHASE] = P_OVER
+    s[CUR] = TERMINAL
+
+
+@_inline
+def _score(s: Any) -> None:
+    m = s[MAKER]
+    made = s[TWON + m] + s[TWON + ((m + 2) & 3)]
+    if made >= 3:
+        value = 1 if made < 5 else (4 if s[ALONE] else 2)
+        s[PTS0 + (m & 1)] = value
+    else:
+        s[PTS0 + 1 - (m & 1)] = 4 if s[LONEDEF] >= 0 else 2
+    _finish(s, SCORED)
+
+
+def _legal_body(s: Any, flags: Any, buf: Any) -> Any:
+    """Write the legal action ids of the player to act into ``buf``, sorted; return the count."""
+    p = s[PHASE]
+    cur = s[CUR]
+    n = 0
+    if p == P_PLAY:
+        hand = s[HANDS + cur]
+        if s[NCUR] > 0:
+            follow = hand & SMASK_T[s[TRUMP], s[LED]]
+            if follow:
+                hand = follow
+        while hand:
+            low = hand & -hand
+            buf[n] = BIT_T[low % 37]
+            n += 1
+            hand ^= low
+        # Bits come out lowest first: already sorted.
+        return n
+    if p == P_BID1:
+        buf[0] = A.PASS
+        buf[1] = A.ORDER
+        n = 2
+        if flags & GOING_ALONE:
+            buf[2] = A.ORDER_ALONE
+            n = 3
+        return n
+    if p == P_BID2:
+        dead = s[UPCARD] >> 3
+        if not ((flags & STICK) and cur == s[DEALER]):
+            buf[0] = A.PASS
+            n = 1
+        for suit in range(4):
+            if suit != dead:
+                buf[n] = A.CALL_BASE + suit
+                n += 1
+        if flags & GOING_ALONE:
+            for suit in range(4):
+                if suit != dead:
+                    buf[n] = A.CALL_ALONE_BASE + suit
+                    n += 1
+        return n
+    if p == P_DISCARD:
+        hand = s[HANDS + cur]
+        while hand:
+            low = hand & -hand
+            buf[n] = A.DISCARD_BASE + BIT_T[low % 37]
+            n += 1
+            hand ^= low
+        return n
+    if p == P_DEFEND:
+        buf[0] = A.PASS
+        buf[1] = A.DEFEND_ALONE
+        return 2
+    return 0
+
+
+_legal = _jit(_legal_body)
+_legal_inline = _inline(_legal_body)
+"""Two compiled forms of one function: inlined in the random-play loop (about 15% faster),
+called everywhere else (half the JIT time)."""
+
+
+@_jit
+def _is_legal(s: Any, flags: Any, a: Any, buf: Any) -> Any:
+    n = _legal(s, flags, buf)
+    for k in range(n):  # noqa: SIM110 - numba compiles loops, not generator expressions
+        if buf[k] == a:
+            return True
+    return False
+
+
+def _apply_body(s: Any, a: Any, flags: Any) -> None:
+    """Apply a legal action to row ``s`` (the engine's transitions, four-handed subset)."""
+    seat = s[CUR]
+    p = s[PHASE]
+    if p == P_PLAY:
+        bit = np.int64(1) << a
+        s[HANDS + seat] ^= bit
+        t = s[NTRICKS]
+        s[TRICKS + 4 * t + seat] = a
+        trump = s[TRUMP]
+        if s[NCUR] == 0:
+            led = EFF_T[trump, a]
+            s[LED] = led
+            s[LEADER] = seat
+            s[LEADERS + t] = seat
+            s[WINSEAT] = seat
+            s[WINSTR] = STR_T[trump, led, a]
+            s[NCUR] = 1
+            s[CUR] = _next_active(s, seat)
+            return
+        st = STR_T[trump, s[LED], a]
+        if st > s[WINSTR]:
+            s[WINSTR] = st
+            s[WINSEAT] = seat
+        s[NCUR] += 1
+        if s[NCUR] < COUNT_T[s[ACTIVE]]:
+            s[CUR] = _next_active(s, seat)
+            return
+        w = s[WINSEAT]
+        s[TWON + w] += 1
+        s[NTRICKS] = t + 1
+        s[NCUR] = 0
+        if t + 1 == 5:
+            _score(s)
+        else:
+            s[CUR] = w
+        return
+    if p == P_BID1:
+        if a == A.PASS:
+            _act(s, seat, E.KIND_PASS)
+            s[BIDS] += 1
+            if s[BIDS] == 4:
+                s[UPST] = UP_TURNED_DOWN
+                s[PHASE] = P_BID2
+                s[BIDS] = 0
+                s[CUR] = (s[DEALER] + 1) & 3
+            else:
+                s[CUR] = (seat + 1) & 3
+            return
+        alone = 1 if a == A.ORDER_ALONE else 0
+        _act(s, seat, E.KIND_ORDER_ALONE if alone else E.KIND_ORDER)
+        _make(s, seat, s[UPCARD] >> 3, alone)
+        d = s[DEALER]
+        if not (s[ACTIVE] >> d) & 1:
+            s[UPST] = UP_LEFT  # the dealer sits out: the up-card stays in the kitty
+            _start_defence(s, flags)
+            return
+        s[HANDS + d] |= np.int64(1) << s[UPCARD]
+        s[UPST] = UP_TAKEN
+        s[PHASE] = P_DISCARD
+        s[CUR] = d
+        return
+    if p == P_BID2:
+        if a == A.PASS:
+            _act(s, seat, E.KIND_PASS)
+            s[BIDS] += 1
+            if s[BIDS] == 4:
+                _finish(s, THROWN_IN)
+            else:
+                s[CUR] = (seat + 1) & 3
+            return
+        if a >= A.CALL_ALONE_BASE:
+            _act(s, seat, E.KIND_CALL_ALONE + a - A.CALL_ALONE_BASE)
+            _make(s, seat, a - A.CALL_ALONE_BASE, 1)
+        else:
+            _act(s, seat, E.KIND_CALL + a - A.CALL_BASE)
+            _make(s, seat, a - A.CALL_BASE, 0)
+        _start_defence(s, flags)
+        return
+    if p == P_DISCARD:
+        c = a - A.DISCARD_BASE
+        _act(s, seat, E.KIND_DISCARD)
+        s[HANDS + seat] ^= np.int64(1) << c
+        s[DISCARD] = c
+        _start_defence(s, flags)
+        return
+    if p == P_DEFEND:
+        if a == A.DEFEND_ALONE:
+            _act(s, seat, E.KIND_DEFEND_ALONE)
+            s[LONEDEF] = seat
+            s[ACTIVE] &= ~(np.int64(1) << ((seat + 2) & 3))
+            _start_play(s)
+            return
+        _act(s, seat, E.KIND_PASS)
+        s[DEFQ] += 1
+        if s[DEFQ] == 2:
+            _start_play(s)
+        else:
+            s[CUR] = _defender(s, s[DEFQ])
+        return
+
+
+_apply = _jit(_apply_body)
+_apply_inline = _inline(_apply_body)
+
+
+@_jit
+def _encode(s: Any, me: Any, o: Any) -> None:
+    """Write ``me``'s observation of row ``s`` into ``o`` (zeroed here): the layout of
+    :func:`euchre.rl.encoding.encode`, from what ``me`` may know only."""
+    for k in range(o.shape[0]):
+        o[k] = 0.0
+    hand = s[HANDS + me]
+    while hand:
+        low = hand & -hand
+        o[E.O_HAND + BIT_T[low % 37]] = 1.0
+        hand ^= low
+    o[E.O_UPCARD + s[UPCARD]] = 1.0
+    o[E.O_UPSTATUS + s[UPST]] = 1.0
+    o[E.O_DEALER + ((s[DEALER] - me) & 3)] = 1.0
+    o[E.O_PHASE + s[PHASE]] = 1.0
+    o[E.O_TRUMP + s[TRUMP]] = 1.0
+    o[E.O_MAKER + (4 if s[MAKER] < 0 else (s[MAKER] - me) & 3)] = 1.0
+    o[E.O_ALONE] = 1.0 if s[ALONE] else 0.0
+    o[E.O_LONE_DEF + (4 if s[LONEDEF] < 0 else (s[LONEDEF] - me) & 3)] = 1.0
+    for seat in range(4):
+        if (s[ACTIVE] >> seat) & 1:
+            o[E.O_ACTIVE + ((seat - me) & 3)] = 1.0
+    o[E.O_TO_ACT + (4 if s[CUR] < 0 else (s[CUR] - me) & 3)] = 1.0
+    if me == s[DEALER] and s[DISCARD] >= 0:
+        o[E.O_DISCARD + s[DISCARD]] = 1.0
+    o[E.O_SWAPPER + 4] = 1.0  # no farmer's swap in these rules
+    for k in range(s[NACTS]):
+        base = E.O_ACTS + k * E.ACT_WIDTH
+        o[base + ((s[ACTS + 2 * k] - me) & 3)] = 1.0
+        o[base + E.MAX_SEATS + s[ACTS + 2 * k + 1]] = 1.0
+    shown = s[NTRICKS] + (1 if s[NCUR] > 0 else 0)
+    for t in range(shown):
+        o[E.O_LEADERS + t * 4 + ((s[LEADERS + t] - me) & 3)] = 1.0
+        for seat in range(4):
+            c = s[TRICKS + 4 * t + seat]
+            if c >= 0:
+                o[E.O_TRICKS + (t * 4 + ((seat - me) & 3)) * E.NUM_CARDS + c] = 1.0
+    for seat in range(4):
+        o[E.O_TRICKS_WON + ((seat - me) & 3)] = s[TWON + seat] / 5.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Batch entry points (compiled)
+
+
+@_jit
+def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, dealers: Any,
+                  decks: Any, actions: Any) -> Any:
+    """Play ``n`` random hands; return the number of decisions. With ``record``, keep each
+    hand's dealer, deck and actions (-1 padded) for replay. The generator state lives in a
+    local (a register) rather than an array the row stores could alias."""
+    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    s = np.zeros(ROW, dtype=np.int64)
+    buf = np.zeros(32, dtype=np.int64)
+    steps = 0
+    for i in range(n):
+        for k in range(24):
+            s[DECK + k] = DECK_T[k]
+        for j in range(23, 0, -1):
+            x = _xs(x)
+            r = _below(x, j + 1)
+            t = s[DECK + j]
+            s[DECK + j] = s[DECK + r]
+            s[DECK + r] = t
+        x = _xs(x)
+        _deal(s, _below(x, 4))
+        if record:
+            dealers[i] = s[DEALER]
+            for k in range(24):
+                decks[i, k] = s[DECK + k]
+        k = 0
+        while s[PHASE] != P_OVER:
+            x = _xs(x)
+            if s[PHASE] == P_PLAY:
+                # A card: the r-th set bit of the playable mask, without listing them all.
+                hand = s[HANDS + s[CUR]]
+                if s[NCUR] > 0:
+                    follow = hand & SMASK_T[s[TRUMP], s[LED]]
+                    if follow:
+                        hand = follow
+                r = _below(x, _popcount(hand))
+                for _ in range(r):
+                    hand &= hand - 1
+                a = np.int64(BIT_T[(hand & -hand) % 37])
+            else:
+                m = _legal_inline(s, flags, buf)
+                a = buf[_below(x, m)]
+            if record:
+                actions[i, k] = a
+            k += 1
+            _apply_inline(s, a, flags)
+        steps += k
+        points[i, 0] = s[PTS0]
+        points[i, 1] = s[PTS1]
+    return steps
+
+
+@_jit
+def _reset_rows(st: Any, rng: Any) -> None:
+    for i in range(st.shape[0]):
+        _shuffle_deal(st[i], rng)
+
+
+@_jit
+def _set_rows(st: Any, dealers: Any, decks: Any) -> None:
+    for i in range(st.shape[0]):
+        for k in range(24):
+            st[i, DECK + k] = decks[i, k]
+        _deal(st[i], dealers[i])
+
+
+@_jit
+def _observe_rows(st: Any, idx: Any, flags: Any, obs: Any, masks: Any) -> None:
+    buf = np.zeros(32, dtype=np.int64)
+    for j in range(idx.shape[0]):
+        s = st[idx[j]]
+        _encode(s, s[CUR], obs[j])
+        for k in range(masks.shape[1]):
+            masks[j, k] = 0
+        m = _legal(s, flags, buf)
+        for k in range(m):
+            masks[j, buf[k]] = 1
+
+
+@_jit
+def _step_rows(st: Any, idx: Any, actions: Any, flags: Any) -> Any:
+    """Apply ``actions[j]`` to hand ``idx[j]``, all or none: the position of the first illegal
+    action (nothing applied), or -1."""
+    buf = np.zeros(32, dtype=np.int64)
+    for j in range(idx.shape[0]):
+        s = st[idx[j]]
+        if s[PHASE] == P_OVER or not _is_legal(s, flags, actions[j], buf):
+            return j
+    for j in range(idx.shape[0]):
+        _apply(st[idx[j]], actions[j], flags)
+    return -1
+
+
+@_jit
+def _observe_seat(st: Any, seat: Any, obs: Any) -> None:
+    for i in range(st.shape[0]):
+        _encode(st[i], seat, obs[i])
+
+
+# ---------------------------------------------------------------------------------------------
+# Python API
+
+
+@dataclass(frozen=True)
+class RandomRun:
+    """What :func:`play_random` returns: points per hand by side (0 = seats 0 and 2) and, when
+    recorded, each hand's dealer, deck order (top first) and actions (-1 after the last)."""
+
+    points: Ints
+    decisions: int
+    dealers: Ints | None = None
+    decks: Ints | None = None
+    actions: Ints | None = None
+
+
+def play_random(rules: Rules, hands: int, seed: int = 0, record: bool = False) -> RandomRun:
+    """``hands`` whole hands of uniformly random legal actions, in one compiled call."""
+    flags = rule_flags(rules)
+    if hands < 0:
+        raise ValueError(f"hands must be zero or more, not {hands}")
+    points = np.zeros((hands, 2), dtype=np.int64)
+    rows = hands if record else 0
+    dealers = np.zeros(rows, dtype=np.int64)
+    decks = np.zeros((rows, 24), dtype=np.int64)
+    actions = np.full((rows, MAX_STEPS), -1, dtype=np.int64)
+    steps = _random_hands(np.int64(hands), np.int64(seed), np.int64(flags), record, points,
+                          dealers, decks, actions)
+    if record:
+        return RandomRun(points, int(steps), dealers, decks, actions)
+    return RandomRun(points, int(steps))
+
+
+Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8], Ints], Any]
+"""``policy(observations, masks, seats) -> actions``: one row per unfinished hand; ``seats`` is
+each hand's acting seat (so one policy can play some seats and another the rest)."""
+
+
+class BatchSim:
+    """``hands`` hands stepped together, one decision per hand per :meth:`step`."""
+
+    def __init__(self, rules: Rules, hands: int, seed: int = 0) -> None:
+        self.flags = np.int64(rule_flags(rules))
+        if hands <= 0:
+            raise ValueError(f"hands must be at least 1, not {hands}")
+        self.rules = rules
+        self.state = np.zeros((hands, ROW), dtype=np.int64)
+        mixed = (int(seed) * 0x9E3779B97F4A7C15 | 1) & (2**64 - 1)
+        self._rng = np.array([mixed], dtype=np.uint64)
+        self.reset()
+
+    def reset(self) -> None:
+        """Deal every hand again (random dealers and decks from the simulator's generator)."""
+        _reset_rows(self.state, self._rng)
+
+    def set_deals(self, dealers: Ints, decks: Ints) -> None:
+        """Deal given hands: ``decks[i]`` (24 card ids, top first) dealt by ``dealers[i]``."""
+        _set_rows(self.state, np.asarray(dealers, dtype=np.int64),
+                  np.asarray(decks, dtype=np.int64))
+
+    @property
+    def done(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.state[:, PHASE] == P_OVER)
+
+    @property
+    def current_players(self) -> Ints:
+        return self.state[:, CUR].copy()
+
+    @property
+    def points(self) -> Ints:
+        """(hands, 2): points of side 0 (seats 0, 2) and side 1, once a hand is over."""
+        return self.state[:, PTS0:PTS1 + 1].copy()
+
+    def unfinished(self) -> Ints:
+        return np.flatnonzero(self.state[:, PHASE] != P_OVER).astype(np.int64)
+
+    def observe(self, idx: Ints | None = None
+                ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """Observations and action masks of the acting seat of hands ``idx`` (default: the
+        unfinished ones)."""
+        idx = self.unfinished() if idx is None else np.asarray(idx, dtype=np.int64)
+        obs = np.zeros((len(idx), E.OBS_SIZE), dtype=np.float32)
+        masks = np.zeros((len(idx), A.NUM_ACTIONS), dtype=np.int8)
+        _observe_rows(self.state, idx, self.flags, obs, masks)
+        return obs, masks
+
+    def observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
+        """Every hand as ``seat`` sees it (used to check the kernel against the encoder)."""
+        obs = np.zeros((len(self.state), E.OBS_SIZE), dtype=np.float32)
+        _observe_seat(self.state, np.int64(seat), obs)
+        return obs
+
+    def step(self, actions: Ints, idx: Ints | None = None) -> None:
+        """Apply one action to each hand of ``idx`` (default: the unfinished ones); an illegal
+        action raises IllegalActionError and no hand changes."""
+        idx = self.unfinished() if idx is None else np.asarray(idx, dtype=np.int64)
+        acts = np.asarray(actions, dtype=np.int64)
+        if acts.shape != idx.shape:
+            raise ValueError(f"give one action per hand: {len(idx)} hands, {acts.shape} actions")
+        bad = int(_step_rows(self.state, idx, acts, self.flags))
+        if bad >= 0:
+            raise IllegalActionError(
+                f"action {int(acts[bad])} is not legal in hand {int(idx[bad])} (or it is over)")
+
+    def run(self, policy: Policy) -> Ints:
+        """Step every hand to its end with ``policy``; returns the points (hands, 2)."""
+        while True:
+            idx = self.unfinished()
+            if len(idx) == 0:
+                return self.points
+            obs, masks = self.observe(idx)
+            self.step(np.asarray(policy(obs, masks, self.state[idx, CUR]), dtype=np.int64), idx)
+
+
+def play_policy(rules: Rules, policy: Policy, hands: int, seed: int = 0) -> Ints:
+    """``hands`` hands played by ``policy`` (see :data:`Policy`); points per hand by side."""
+    return BatchSim(rules, hands, seed).run(policy)
+
+
+def random_policy(seed: int = 0) -> Policy:
+    """A uniformly random policy over the mask, from its own numpy generator."""
+    rng = np.random.default_rng(seed)
+
+    def policy(obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8], seats: Ints) -> Ints:
+        u = rng.random(masks.shape) * masks
+        chosen: Ints = np.argmax(u, axis=1).astype(np.int64)
+        return chosen
+
+    return policy

@@ -1,0 +1,204 @@
+"""The observation vector: one seat's :class:`~euchre.view.SeatView` as a fixed-size array.
+
+Built from the view alone (never from a :class:`~euchre.state.HandState`), so it cannot hold a
+card the seat may not know, and two states with the same view encode identically. Seats are
+rotated so the observing seat is slot 0, the next seat clockwise slot 1, and so on; suits are not
+rotated. One layout serves every rules option and player count (slots a game does not use stay
+0), so a policy's input size never depends on the variant. ``docs/rl.md`` lists every field and
+what a seat knows in each phase; the numba batch simulator (:mod:`euchre.rl.batch`) writes the
+same layout, checked equal to this encoder in the tests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from euchre import actions as A
+from euchre.state import PHASE_NAMES, UPCARD_STATUS_NAMES
+from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
+
+NUM_CARDS = 33
+"""Card slots: every card id of every deck (7s and 8s of the 32-card deck, the Joker 32)."""
+MAX_SEATS = 4
+MAX_ACTS = 20
+"""Public acts other than card plays in one hand: at most 4 declarations, 4 + 4 bids, a take,
+a discard, an alone decision, 2 defend-alone answers and 2 renege claims (19)."""
+MAX_TRICKS = 5
+
+#: Kinds of non-play acts (the ``acts`` field): index into each act slot after its seat.
+ACT_KINDS: tuple[str, ...] = (
+    "pass", "order", "order alone",
+    "call C", "call D", "call H", "call S",
+    "call C alone", "call D alone", "call H alone", "call S alone",
+    "defend alone", "alone", "partner", "decline", "take", "farmer", "misdeal",
+    "swap", "discard", "claim renege",
+)
+NUM_KINDS = len(ACT_KINDS)
+KIND_PASS, KIND_ORDER, KIND_ORDER_ALONE, KIND_CALL, KIND_CALL_ALONE = 0, 1, 2, 3, 7
+KIND_DEFEND_ALONE, KIND_ALONE, KIND_PARTNER, KIND_DECLINE, KIND_TAKE = 11, 12, 13, 14, 15
+KIND_FARMER, KIND_MISDEAL, KIND_SWAP, KIND_DISCARD, KIND_CLAIM = 16, 17, 18, 19, 20
+ACT_WIDTH = MAX_SEATS + NUM_KINDS
+
+# Field offsets: (name, start, size). Sizes are in slots of the float32 vector.
+_FIELDS: list[tuple[str, int]] = [
+    ("hand", NUM_CARDS),
+    ("upcard", NUM_CARDS),
+    ("upcard_status", len(UPCARD_STATUS_NAMES)),
+    ("dealer", MAX_SEATS),
+    ("phase", len(PHASE_NAMES)),
+    ("trump", 5),
+    ("maker", MAX_SEATS + 1),
+    ("alone", 1),
+    ("lone_defender", MAX_SEATS + 1),
+    ("active", MAX_SEATS),
+    ("to_act", MAX_SEATS + 1),
+    ("my_discard", NUM_CARDS),
+    ("my_swap", NUM_CARDS),
+    ("swapper", MAX_SEATS + 1),
+    ("acts", MAX_ACTS * ACT_WIDTH),
+    ("tricks", MAX_TRICKS * MAX_SEATS * NUM_CARDS),
+    ("leaders", MAX_TRICKS * MAX_SEATS),
+    ("tricks_won", MAX_SEATS),
+    ("scores", MAX_SEATS),
+]
+FIELDS: dict[str, tuple[int, int]] = {}
+_at = 0
+for _name, _size in _FIELDS:
+    FIELDS[_name] = (_at, _size)
+    _at += _size
+OBS_SIZE = _at
+"""Length of the observation vector (1,368)."""
+
+O_HAND = FIELDS["hand"][0]
+O_UPCARD = FIELDS["upcard"][0]
+O_UPSTATUS = FIELDS["upcard_status"][0]
+O_DEALER = FIELDS["dealer"][0]
+O_PHASE = FIELDS["phase"][0]
+O_TRUMP = FIELDS["trump"][0]
+O_MAKER = FIELDS["maker"][0]
+O_ALONE = FIELDS["alone"][0]
+O_LONE_DEF = FIELDS["lone_defender"][0]
+O_ACTIVE = FIELDS["active"][0]
+O_TO_ACT = FIELDS["to_act"][0]
+O_DISCARD = FIELDS["my_discard"][0]
+O_SWAP = FIELDS["my_swap"][0]
+O_SWAPPER = FIELDS["swapper"][0]
+O_ACTS = FIELDS["acts"][0]
+O_TRICKS = FIELDS["tricks"][0]
+O_LEADERS = FIELDS["leaders"][0]
+O_TRICKS_WON = FIELDS["tricks_won"][0]
+O_SCORES = FIELDS["scores"][0]
+
+#: The fields that name cards: (name, start, count of 33-card blocks). Used by the hidden-card
+#: test and by :func:`cards_in`.
+CARD_FIELDS: tuple[tuple[str, int, int], ...] = (
+    ("hand", O_HAND, 1),
+    ("upcard", O_UPCARD, 1),
+    ("my_discard", O_DISCARD, 1),
+    ("my_swap", O_SWAP, 1),
+    ("tricks", O_TRICKS, MAX_TRICKS * MAX_SEATS),
+)
+
+Observation = npt.NDArray[np.float32]
+
+
+def act_kind(action: int) -> int:
+    """The ``acts`` kind of a non-play act as a view's history shows it."""
+    if action == HIDDEN_DISCARD or A.is_discard(action):
+        return KIND_DISCARD
+    if action == HIDDEN_SWAP or action >= A.SWAP_BASE:
+        return KIND_SWAP
+    if A.CALL_BASE <= action < A.CALL_BASE + 4:
+        return KIND_CALL + action - A.CALL_BASE
+    if A.CALL_ALONE_BASE <= action < A.CALL_ALONE_BASE + 4:
+        return KIND_CALL_ALONE + action - A.CALL_ALONE_BASE
+    kinds = {
+        A.PASS: KIND_PASS, A.ORDER: KIND_ORDER, A.ORDER_ALONE: KIND_ORDER_ALONE,
+        A.DEFEND_ALONE: KIND_DEFEND_ALONE, A.GO_ALONE: KIND_ALONE,
+        A.WITH_PARTNER: KIND_PARTNER, A.DECLINE: KIND_DECLINE, A.TAKE: KIND_TAKE,
+        A.FARMER: KIND_FARMER, A.MISDEAL: KIND_MISDEAL, A.CLAIM_RENEGE: KIND_CLAIM,
+    }
+    try:
+        return kinds[action]
+    except KeyError:
+        raise ValueError(f"{action!r} is not a non-play act") from None
+
+
+def encode(view: SeatView, out: Observation | None = None) -> Observation:
+    """The observation vector of ``view`` (float32, every slot in [0, 1]).
+
+    ``out``, when given, is filled in place (it must be ``OBS_SIZE`` long) and returned."""
+    o = np.zeros(OBS_SIZE, dtype=np.float32) if out is None else out
+    if out is not None:
+        o[:] = 0.0
+    n = view.rules.players
+    me = view.seat
+
+    def rel(seat: int) -> int:
+        return (seat - me) % n
+
+    def rel_or_none(seat: int) -> int:
+        return MAX_SEATS if seat < 0 else rel(seat)
+
+    for c in view.hand:
+        o[O_HAND + c] = 1.0
+    o[O_UPCARD + view.upcard] = 1.0
+    o[O_UPSTATUS + UPCARD_STATUS_NAMES.index(view.upcard_status)] = 1.0
+    o[O_DEALER + rel(view.dealer)] = 1.0
+    o[O_PHASE + PHASE_NAMES.index(view.phase)] = 1.0
+    o[O_TRUMP + view.trump] = 1.0
+    o[O_MAKER + rel_or_none(view.maker)] = 1.0
+    o[O_ALONE] = float(view.alone)
+    o[O_LONE_DEF + rel_or_none(view.lone_defender)] = 1.0
+    for s in view.active:
+        o[O_ACTIVE + rel(s)] = 1.0
+    o[O_TO_ACT + rel_or_none(view.current_player)] = 1.0
+    if view.discard >= 0:
+        o[O_DISCARD + view.discard] = 1.0
+    for c in view.swapped_out:
+        o[O_SWAP + c] = 1.0
+    o[O_SWAPPER + rel_or_none(view.swapper)] = 1.0
+    slot = 0
+    for seat, a in view.history:
+        if 0 <= a <= 32:
+            continue  # card plays are in the tricks field
+        if slot >= MAX_ACTS:
+            raise AssertionError(f"more than {MAX_ACTS} non-play acts in one hand")
+        base = O_ACTS + slot * ACT_WIDTH
+        o[base + rel(seat)] = 1.0
+        o[base + MAX_SEATS + act_kind(a)] = 1.0
+        slot += 1
+    tricks = [(leader, cards) for leader, cards, _ in view.tricks]
+    if view.current_trick:
+        tricks.append((view.current_trick[0][0], view.current_trick))
+    for t, (leader, cards) in enumerate(tricks):
+        o[O_LEADERS + t * MAX_SEATS + rel(leader)] = 1.0
+        for seat, c in cards:
+            o[O_TRICKS + (t * MAX_SEATS + rel(seat)) * NUM_CARDS + c] = 1.0
+    for s, won in enumerate(view.tricks_won):
+        o[O_TRICKS_WON + rel(s)] = won / 5.0
+    if view.scores:
+        sides = len(view.scores)
+        my_side = me & 1 if n == 4 else me
+        target = view.rules.target
+        for side, score in enumerate(view.scores):
+            o[O_SCORES + (side - my_side) % sides] = min(score, target) / target
+    return o
+
+
+def action_mask(view: SeatView, num_actions: int = A.NUM_ACTIONS) -> npt.NDArray[np.int8]:
+    """1 for each legal action of the view's seat (all 0 when it is not its turn)."""
+    m = np.zeros(num_actions, dtype=np.int8)
+    if view.legal_actions:
+        m[list(view.legal_actions)] = 1
+    return m
+
+
+def cards_in(obs: Observation) -> set[int]:
+    """Every card id any card field of ``obs`` names: what the test of hidden cards reads."""
+    out: set[int] = set()
+    for _, start, blocks in CARD_FIELDS:
+        block = obs[start : start + blocks * NUM_CARDS].reshape(blocks, NUM_CARDS)
+        out.update(int(c) for c in np.flatnonzero(block.any(axis=0)))
+    return out

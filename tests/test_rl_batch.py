@@ -1,0 +1,174 @@
+"""The numba batch simulator plays the engine's rules: random streams replayed move by move in
+HandState, kernel observations equal to the encoder's from the seat's view, policy-driven play,
+and the options it refuses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from euchre.errors import IllegalActionError
+from euchre.rl import batch as B
+from euchre.rl.encoding import OBS_SIZE, encode
+from euchre.rules import Rules
+from euchre.state import HandState
+
+VARIANTS = {
+    "standard": Rules(),
+    "stick-the-dealer": Rules(stick_the_dealer=True),
+    "defend-alone": Rules(defend_alone=True),
+    "stick-defend-alone": Rules(stick_the_dealer=True, defend_alone=True),
+    "no-going-alone": Rules(going_alone=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_random_kernel_hands_replay_in_the_engine_with_the_same_points(name: str) -> None:
+    rules = VARIANTS[name]
+    seed = sorted(VARIANTS).index(name)
+    run = B.play_random(rules, 2000, seed=seed)
+    assert run.dealers is None  # nothing recorded unless asked
+    rec = B.play_random(rules, 2000, seed=seed, record=True)
+    assert np.array_equal(rec.points, run.points)
+    assert rec.dealers is not None and rec.decks is not None and rec.actions is not None
+    lone = lone_defence = 0
+    decisions = 0
+    for i in range(2000):
+        h = HandState(rules, int(rec.dealers[i]), [int(c) for c in rec.decks[i]])
+        for a in rec.actions[i]:
+            if a < 0:
+                break
+            h.apply_action(int(a))  # raises if the kernel made an illegal move
+            decisions += 1
+        assert h.is_terminal(), (i, h)
+        assert tuple(h.points) == tuple(int(p) for p in rec.points[i]), i
+        lone += h.alone
+        lone_defence += h.lone_defender >= 0
+    assert decisions == rec.decisions
+    assert (lone > 0) == bool(rules.going_alone)
+    assert (lone_defence > 0) == rules.defend_alone
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_batch_steps_match_the_engine_move_by_move_with_equal_observations(name: str) -> None:
+    """Random games stepped in the batch and mirrored in HandState: at every decision the same
+    player, the same legal actions, and for every seat the same observation as
+    ``encode(state.view(seat))``; at the end, the same points."""
+    rules = VARIANTS[name]
+    n = 100
+    sim = B.BatchSim(rules, n, seed=7)
+    rec = B.play_random(rules, n, seed=11, record=True)
+    assert rec.dealers is not None and rec.decks is not None
+    sim.set_deals(rec.dealers, rec.decks)
+    mirrors = [HandState(rules, int(rec.dealers[i]), [int(c) for c in rec.decks[i]])
+               for i in range(n)]
+    rng = np.random.default_rng(3)
+    checked = 0
+    while True:
+        idx = sim.unfinished()
+        assert [i for i in range(n) if not mirrors[i].is_terminal()] == idx.tolist()
+        if len(idx) == 0:
+            break
+        obs, masks = sim.observe(idx)
+        assert np.array_equal(sim.current_players[idx], [mirrors[i].current_player for i in idx])
+        for seat in range(4):
+            seat_obs = sim.observe_seat(seat)
+            for i in idx[:25]:
+                assert np.array_equal(seat_obs[i], encode(mirrors[i].view(seat))), (i, seat)
+                checked += 1
+        actions = []
+        for j, i in enumerate(idx):
+            legal = mirrors[i].legal_actions()
+            assert np.flatnonzero(masks[j]).tolist() == legal
+            assert np.array_equal(obs[j], encode(mirrors[i].view(mirrors[i].current_player)))
+            a = int(rng.choice(legal))
+            mirrors[i].apply_action(a)
+            actions.append(a)
+        sim.step(np.array(actions), idx)
+    assert all(tuple(sim.points[i]) == mirrors[i].points for i in range(n))
+    assert checked > 800
+
+
+def test_policy_play_calls_back_with_observations_masks_and_seats() -> None:
+    calls = []
+
+    def first_legal(obs: np.ndarray, masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        assert obs.shape == (len(masks), OBS_SIZE) and obs.dtype == np.float32
+        assert masks.any(axis=1).all() and set(seats.tolist()) <= {0, 1, 2, 3}
+        calls.append(len(masks))
+        chosen: np.ndarray = np.argmax(masks, axis=1)
+        return chosen
+
+    points = B.play_policy(Rules(stick_the_dealer=True), first_legal, 500, seed=1)
+    assert points.shape == (500, 2) and (points.max(axis=1) > 0).all()  # stick: all scored
+    assert calls[0] == 500 and len(calls) >= 10
+    pts_random = B.play_policy(Rules(), B.random_policy(4), 500, seed=1)
+    assert pts_random.shape == (500, 2)
+
+
+@pytest.mark.parametrize("stick", [False, True])
+def test_everyone_passing_throws_the_hand_in_unless_the_dealer_is_stuck(stick: bool) -> None:
+    def pass_if_allowed(obs: np.ndarray, masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        chosen: np.ndarray = np.where(masks[:, 80] == 1, 80, np.argmax(masks, axis=1))
+        return chosen
+
+    sim = B.BatchSim(Rules(stick_the_dealer=stick), 200, seed=5)
+    points = sim.run(pass_if_allowed)
+    scored = points.max(axis=1) > 0
+    assert scored.all() if stick else not scored.any()
+    # Under stick the dealer the dealer named trump in every hand.
+    assert (sim.state[:, B.MAKER] == sim.state[:, B.DEALER]).all() == stick
+
+
+def test_batch_refuses_illegal_actions_and_unsupported_rules() -> None:
+    sim = B.BatchSim(Rules(), 4, seed=0)
+    before = sim.state.copy()
+    _, masks = sim.observe()
+    actions = np.argmax(masks, axis=1)
+    actions[2] = 99  # claim renege: never legal here
+    with pytest.raises(IllegalActionError, match="hand 2"):
+        sim.step(actions)
+    assert np.array_equal(sim.state, before)  # all or nothing
+    with pytest.raises(ValueError, match="players=3"):
+        B.BatchSim(Rules(players=3), 4)
+    with pytest.raises(ValueError, match="canadian_loner"):
+        B.play_random(Rules(canadian_loner=True), 4)
+
+
+def test_bench_batch_prints_the_median_interleaved_ratio_to_openspiel() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    euchre = Path(sys.executable).parent / "euchre"
+    r = subprocess.run([euchre, "bench", "batch", "--seconds", "0.4", "--rounds", "2",
+                        "--chunk", "2000"], capture_output=True, text=True, check=True)
+    assert "hands/s" in r.stdout
+    assert "ratio: median" in r.stdout and "2 interleaved rounds" in r.stdout
+    for flags in (["--rounds", "0"], ["--chunk", "x"], ["--variant", "cutthroat"],
+                  ["--seconds", "-1"]):
+        bad = subprocess.run([euchre, "bench", "batch", *flags], capture_output=True, text=True,
+                             check=False)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, flags
+
+
+def test_interleaved_measurement_alternates_sides_and_takes_the_median_ratio() -> None:
+    from euchre.cli._measure import Rate, interleave
+
+    order: list[str] = []
+
+    def ours(seconds: float) -> Rate:
+        order.append("ours")
+        return Rate(count=[300, 100, 200][len([o for o in order if o == "ours"]) - 1],
+                    seconds=1.0)
+
+    def peer(seconds: float) -> Rate:
+        order.append("peer")
+        return Rate(count=10, seconds=1.0)
+
+    res = interleave(ours, peer, rounds=3, seconds=0.01)
+    assert order == ["ours", "peer", "peer", "ours", "ours", "peer"]
+    assert res.ratios == [30.0, 10.0, 20.0] and res.median_ratio == 20.0
+    assert "median 20.0x over 3 interleaved rounds (spread 10.0x..30.0x" in res.summary("a", "b")

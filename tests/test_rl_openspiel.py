@@ -1,0 +1,155 @@
+"""Our Euchre registered as an OpenSpiel Python game: it loads with every preset, OpenSpiel's
+own algorithms run on it, and under the ``openspiel`` preset it gives OpenSpiel's euchre's legal
+actions and returns move by move."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("numpy")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import outcome_sampling_mccfr as os_mccfr  # noqa: E402
+
+from euchre.compat.openspiel import (  # noqa: E402
+    deal_from_os_history,
+    deck_for_deal,
+    from_os_action,
+    load_game,
+    to_os_action,
+)
+from euchre.errors import RulesError  # noqa: E402
+from euchre.rl import openspiel_game as G  # noqa: E402
+from euchre.rules import PRESETS  # noqa: E402
+
+
+def random_playout(state: Any, rng: random.Random) -> Any:
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            state.apply_action(rng.choice(outcomes)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_loads_and_plays_zero_sum_hands(name: str) -> None:
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": name})
+    assert game.num_players() == PRESETS[name].players
+    rng = random.Random(name)
+    for _ in range(20):
+        s = random_playout(game.new_initial_state(), rng)
+        assert abs(sum(s.returns())) < 1e-9
+        assert max(abs(r) for r in s.returns()) <= game.max_utility()
+        clone = s.clone()
+        assert clone.returns() == s.returns() and clone.history() == s.history()
+
+
+def test_rules_parameter_lays_options_over_the_preset() -> None:
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": "cutthroat",
+                                            "rules": '{"deck": 32, "farmers_hand": "swap"}'})
+    assert game.rules.players == 3 and game.rules.deck == 32
+    assert game.rules.farmers_hand == "swap"
+    with pytest.raises(RulesError, match="unknown rules option"):
+        G.rules_from_params({"rules": '{"trumps": 5}'})
+    with pytest.raises(ValueError, match="JSON object"):
+        G.rules_from_params({"rules": "[1]"})
+
+
+def test_information_state_is_the_seats_view_only() -> None:
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": "standard"})
+    rng = random.Random(2)
+    for _ in range(10):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+                continue
+            p = s.current_player()
+            text = s.information_state_string(p)
+            assert text == G.view_string(s.view(p))
+            # A state resampled from the infostate has the same information state.
+            other = s.resample_from_infostate(p, rng.random)
+            assert other.information_state_string(p) == text
+            assert np.array_equal(other.information_state_tensor(p),
+                                  s.information_state_tensor(p))
+            s.apply_action(rng.choice(s.legal_actions()))
+
+
+def test_openspiel_outcome_sampling_mccfr_runs_on_two_handed_euchre() -> None:
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": "two-handed"})
+    solver = os_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(40):
+        solver.iteration()
+    policy = solver.average_policy()
+    s = random_playout(game.new_initial_state(), random.Random(0))
+    assert s.is_terminal()
+    # The average policy is a distribution over the legal actions wherever the solver went.
+    s = game.new_initial_state()
+    rng = random.Random(1)
+    while s.is_chance_node():
+        s.apply_action(rng.choice(s.chance_outcomes())[0])
+    probs = policy.action_probabilities(s)
+    assert set(probs) == set(s.legal_actions()) and abs(sum(probs.values()) - 1) < 1e-9
+    assert len(solver._infostates) > 100
+
+
+def test_openspiel_ismcts_with_our_exact_resampler_plays_whole_hands() -> None:
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": "standard"})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 1.5, 16, random_state=np.random.RandomState(1))
+    bot.set_resampler(G.resampler(0))
+    rng = random.Random(0)
+    for _ in range(2):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+            elif s.current_player() in (0, 2):
+                a = bot.step(s)
+                assert a in s.legal_actions()
+                s.apply_action(a)
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+        assert s.is_terminal()
+
+
+@pytest.mark.parametrize("stick", [True, False])
+@pytest.mark.parametrize("lone", [False, True])
+def test_openspiel_preset_gives_openspiels_legal_actions_and_returns(stick: bool,
+                                                                      lone: bool) -> None:
+    theirs = load_game(allow_lone_defender=lone, stick_the_dealer=stick)
+    overrides = "{}" if stick else '{"stick_the_dealer": false}'
+    if lone:
+        overrides = overrides[:-1] + (", " if overrides != "{}" else "") + \
+            '"defend_alone": true, "defend_alone_vs_partners": true}'
+    ours_game = pyspiel.load_game(G.GAME_NAME, {"preset": "openspiel", "rules": overrides})
+    rng = random.Random(f"rl-openspiel-{stick}-{lone}")
+    for _ in range(250):
+        os_state = theirs.new_initial_state()
+        while os_state.is_chance_node():
+            os_state.apply_action(rng.choice(os_state.legal_actions()))
+        dealer, hands, upcard = deal_from_os_history(os_state.history())
+        ours = ours_game.new_initial_state()
+        ours.apply_action(dealer)
+        for c in deck_for_deal(dealer, hands, upcard):
+            assert ours.is_chance_node()
+            ours.apply_action(c)
+        while not os_state.is_terminal():
+            assert not ours.is_terminal()
+            assert ours.current_player() == os_state.current_player()
+            hand = ours.hand
+            assert sorted(to_os_action(hand, a) for a in ours.legal_actions()) == \
+                sorted(os_state.legal_actions())
+            a = rng.choice(os_state.legal_actions())
+            ours.apply_action(from_os_action(hand, a))
+            os_state.apply_action(a)
+        assert ours.is_terminal()
+        assert ours.returns() == list(os_state.returns())
