@@ -104,9 +104,9 @@ class Conn:
     ws: WebSocket
     table: Table
     seat: int
-    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE_MAX))
-    bucket: TokenBucket = field(default_factory=lambda: TokenBucket(10.0, 30.0))
+    bucket: TokenBucket
     chat_bucket: TokenBucket = field(default_factory=lambda: TokenBucket(0.5, 5.0))
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE_MAX))
     refused: int = 0
     closing: bool = False
 
@@ -120,6 +120,9 @@ class ServerConfig:
     """Seconds a person's seat may stay empty on its turn before a computer plays it."""
     bot_factory: BotFactory = make_bot
     hint_level: str | None = None
+    rate: float = 10.0
+    """Messages a second one connection may send on average (bursts of ``burst``)."""
+    burst: float = 30.0
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -485,7 +488,8 @@ class Server:
                 await self._refuse(ws, "bad_token",
                                    "that seat link is not valid for this table", 4403)
                 return
-        conn = Conn(ws, table, seat.seat if seat else SPECTATOR)
+        conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
+                    TokenBucket(self.config.rate, self.config.burst))
         writer = asyncio.create_task(self._writer(conn))
         async with self.locks[table.id]:
             self.conns[table.id].add(conn)
@@ -547,8 +551,8 @@ class Server:
                     conn.closing = True
                     await ws.close(1008)
                     return
-                self.error(conn, "rate_limited",
-                           "too many messages: at most 10 a second; this one was ignored")
+                self.error(conn, "rate_limited", f"too many messages: at most "
+                           f"{self.config.rate:g} a second; this one was ignored")
                 continue
             size = len(data.encode() if isinstance(data, str) else data)
             if size > S.MESSAGE_MAX_BYTES:
