@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from webtools import Client, LiveServer
 
 from euchre.bots import BOT_NAMES
@@ -28,7 +27,7 @@ def play_randomly(c: Client, rng: random.Random, until: Any = None) -> dict[str,
             return s
         a = rng.choice(s["legal"])
         c.send({"type": "act", "action": a["id"], "seq": s["seq"]})
-        c.until_state(lambda m, seq=s["seq"]: m["seq"] > seq)
+        c.after(s["seq"])
 
 
 def test_options_offer_every_rules_option_every_preset_and_every_computer_level(
@@ -80,7 +79,7 @@ def test_a_person_plays_a_whole_game_against_computers(db_url: str) -> None:
         seqs = [m["seq"] for m in c.messages if m["type"] == "state"]
         assert seqs == sorted(seqs)
         c.close()
-        status, listing = srv.get("/api/tables/finished")
+        _status, listing = srv.get("/api/tables/finished")
         assert t["id"] in [x["id"] for x in listing["tables"]]
 
 
@@ -92,11 +91,11 @@ def test_finished_game_downloads_as_a_record_euchre_replay_reads_and_replays_by_
                               for i in range(4)])
         c = srv.connect(t["id"])
         assert c.recv()["you"] == -1
-        c.until_state(lambda s: s["finished"], timeout=60)
+        end = c.until_state(lambda s: s["finished"], timeout=60)
         status, rec = srv.get(f"/api/tables/{t['id']}/record")
         assert status == 200
         match = from_json(json.dumps(rec))
-        assert match.winner is not None and list(match.scores) == c.state["scores"]
+        assert match.winner is not None and list(match.scores) == end["scores"]
         path = tmp_path / "game.json"
         path.write_text(json.dumps(rec))
         r = subprocess.run([Path(sys.executable).parent / "euchre", "replay", "-q", str(path)],
@@ -147,7 +146,7 @@ def test_two_friends_join_by_invite_and_only_the_seat_to_play_may_move(db_url: s
                 assert err["code"] == "not_your_turn"
                 a = rng.choice(s["legal"])
                 me.send({"type": "act", "action": a["id"], "seq": s["seq"]})
-                me.until_state(lambda m, seq=s["seq"]: m["seq"] > seq)
+                me.after(s["seq"])
         assert ann.state is not None and ann.state["seats"][2]["name"] == "Bob"
         ann.close()
         bob_c.close()
@@ -217,7 +216,7 @@ def test_chat_is_plain_text_length_and_rate_limited(db_url: str) -> None:
         assert m["text"] == "<script>alert(1)</script> hi" and m["name"] == "Ann"
         c.send({"type": "chat", "text": "x" * 201})
         assert c.until(lambda m: m["type"] == "error")["code"] == "bad_message"
-        codes = []
+        codes: list[str] = []
         for i in range(8):
             c.send({"type": "chat", "text": f"line {i}"})
         deadline = time.monotonic() + 5
@@ -302,7 +301,7 @@ def test_a_slow_computer_at_one_table_does_not_delay_another(sqlite_url: str) ->
                 break
             start = time.monotonic()
             c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
-            c.until_state(lambda m, seq=s["seq"]: m["seq"] > seq)
+            c.after(s["seq"])
             times.append(time.monotonic() - start)
         assert max(times) < 0.5, times
         c.close()

@@ -71,8 +71,9 @@ def pg_cluster() -> Iterator[PgCluster]:
         as_user = ["runuser", "-u", "postgres", "--"]
     port = free_port()
     data = root / "data"
-    run = lambda *cmd: subprocess.run([*as_user, *cmd], check=True,  # noqa: E731
-                                      capture_output=True, text=True)
+    def run(*cmd: str) -> None:
+        subprocess.run([*as_user, *cmd], check=True, capture_output=True, text=True)
+
     run(f"{bindir}/initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
         "--no-sync")
     run(f"{bindir}/pg_ctl", "-D", str(data), "-l", str(root / "log"), "-w", "-o",
@@ -207,6 +208,14 @@ class Client:
         if self.state is not None and pred(self.state):
             return self.state
         return self.until(lambda m: m["type"] == "state" and pred(m), timeout)
+
+    def after(self, seq: int, timeout: float = 20) -> dict[str, Any]:
+        """The first state newer than ``seq``."""
+        return self.until(lambda m: m["type"] == "state" and m["seq"] > seq, timeout)
+
+    def at(self, seq: int, timeout: float = 20) -> dict[str, Any]:
+        """The state after exactly ``seq`` actions."""
+        return self.until_state(lambda m: m["seq"] == seq, timeout)
 
     def my_turn(self, timeout: float = 20) -> dict[str, Any]:
         """The state in which this seat must act (or the finished game)."""

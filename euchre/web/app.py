@@ -81,6 +81,20 @@ def bot_job(factory: BotFactory, level: str, seed: int, view: SeatView,
     return action, (bot.explain(view) if explain else "")
 
 
+def _worker_start(parent: int) -> None:
+    """In each worker process: exit when the server process is gone (even by ``kill -9``, which
+    gives it no chance to stop its pool), so no orphaned worker outlives it."""
+    import os
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="euchre-parent-watch").start()
+
+
 class TokenBucket:
     """``rate`` messages a second on average, bursts of ``burst``."""
 
@@ -155,7 +169,13 @@ class Server:
             import multiprocessing
 
             ctx = multiprocessing.get_context("spawn")
-            self.bot_pool = ProcessPoolExecutor(self.config.workers, mp_context=ctx)
+            import os
+
+            self.bot_pool = ProcessPoolExecutor(self.config.workers, mp_context=ctx,
+                                                initializer=_worker_start,
+                                                initargs=(os.getpid(),))
+            for _ in range(self.config.workers):  # start the workers now, not on a first move
+                self.bot_pool.submit(int)
         else:
             self.bot_pool = ThreadPoolExecutor(self.config.workers,
                                                thread_name_prefix="euchre-bot")
