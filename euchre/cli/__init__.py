@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "serve")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
-BENCH_MODULES: tuple[str, ...] = ("engine",)
+BENCH_MODULES: tuple[str, ...] = ("engine", "server")
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
