@@ -118,7 +118,8 @@ class LiveServer:
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(
-            self.app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES, lifespan="on"))
+            self.app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES, lifespan="on",
+            ws_per_message_deflate=False))
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.sock]}, daemon=True)
         import httpx
@@ -244,10 +245,20 @@ class ServeProcess:
             [str(exe), "serve", "--port", str(self.port), "--db", db, *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if "serving at" not in line:
-            raise RuntimeError(f"euchre serve did not start: {line}{self.proc.stdout.read()}")
+        seen = []
+        while True:  # the banner is the first line on stdout; log lines may come first
+            line = self.proc.stdout.readline()
+            seen.append(line)
+            if "serving at" in line:
+                break
+            if not line or len(seen) > 50:
+                self.stop()
+                raise RuntimeError("euchre serve did not start: " + "".join(seen))
         self.banner = line
+        # keep reading its output, so a full pipe can never stall the server
+        self.output = list(seen)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
         deadline = time.monotonic() + 20
         import httpx
 
@@ -259,6 +270,11 @@ class ServeProcess:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

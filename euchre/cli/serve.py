@@ -74,6 +74,19 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # one line per migration step
+    # never print a password: postgresql://user:secret@host/db -> postgresql://…@host/db
+    safe_url = url.split("://")[0] + "://…@" + url.split("@")[-1] if "@" in url else url
+    try:  # open (and migrate) the database first, so a bad URL is one clear line
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from euchre.web.store import Store
+
+        Store(url).close()
+    except (SQLAlchemyError, OSError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        print(f"euchre serve: cannot open the database {safe_url}: {reason}", file=sys.stderr)
+        return 1
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -86,11 +99,12 @@ def _run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     app = make_app(ServerConfig(db_url=url, workers=args.workers,
                                 away_timeout=args.away_timeout))
+    # No per-message deflate: a state message is ~2 KB on loopback or a LAN, and compressing
+    # every one cost more server time than everything else together (profiled under load).
     config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES,
+                            ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
-    # never print a password: postgresql://user:secret@host/db -> postgresql://…@host/db
-    safe_url = url.split("://")[0] + "://…@" + url.split("@")[-1] if "@" in url else url
     print(f"euchre: serving at http://{shown}:{port}/  (database {safe_url}; Ctrl-C stops)",
           flush=True)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn handles SIGINT itself

@@ -124,6 +124,7 @@ class Table:
         self.id = data.id
         self.created_at = data.created_at
         self.rules = Rules.from_dict(data.rules)
+        self.rules_dict = self.rules.to_dict()
         self.seed = data.seed
         self.invite = data.invite
         self.seats = [Seat(s.seat, s.token, s.kind, s.level, s.name, s.claimed)
@@ -238,7 +239,7 @@ class Table:
             "players": self.n,
             "seats": [s.public() for s in self.seats],
             "seat_names": [seat_name(i, self.n) for i in range(self.n)],
-            "rules": self.rules.to_dict(),
+            "rules": self.rules_dict,
             "target": self.rules.target,
             "hand_no": len(m.finished) + (0 if m.is_terminal() else 1),
             "dealer": h.dealer,
