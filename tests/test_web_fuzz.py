@@ -85,7 +85,7 @@ def test_thousands_of_malformed_messages_each_get_an_error_and_change_nothing(
 
 
 def test_a_flood_is_rate_limited_and_then_disconnected(sqlite_url: str) -> None:
-    with LiveServer(db_url=sqlite_url) as srv:
+    with LiveServer(db_url=sqlite_url, rate=10.0, burst=30.0) as srv:  # the serve defaults
         t = srv.create()
         c = srv.connect(t["id"], t["token"])
         c.my_turn()

@@ -305,3 +305,17 @@ def test_a_slow_computer_at_one_table_does_not_delay_another(sqlite_url: str) ->
             times.append(time.monotonic() - start)
         assert max(times) < 0.5, times
         c.close()
+
+
+def test_a_person_alone_with_computers_who_leaves_finds_the_game_as_they_left_it(
+        sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, away_timeout=0.2) as srv:
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        s = c.my_turn()
+        c.close()
+        time.sleep(1.0)  # well past the away timeout, but nobody else is at the table
+        c = srv.connect(t["id"], t["token"])
+        s2 = c.my_turn()
+        assert s2["seq"] == s["seq"] and not s2["seats"][2]["stand_in"]
+        c.close()

@@ -112,6 +112,9 @@ class LiveServer:
         from euchre.web.app import WS_PROTOCOL_MAX_BYTES, ServerConfig, make_app
 
         config.setdefault("pool", "thread")
+        # scripted clients move far faster than people: the rate limit has its own test
+        config.setdefault("rate", 1000.0)
+        config.setdefault("burst", 1000.0)
         self.app = make_app(ServerConfig(**config))
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))

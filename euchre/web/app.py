@@ -442,10 +442,14 @@ class Server:
                 self.timers[table.id] = asyncio.create_task(self._away(table))
 
     async def _away(self, table: Table) -> None:
+        """A computer stands in for an absent person only while someone else is at the table
+        (a friend or a spectator waiting on them): a person playing computers alone who
+        closes the page finds the game where they left it. Any new connection calls
+        ``schedule`` again, which restarts this timer."""
         timeout = self.config.away_timeout
         while not table.finished:
             seat = table.seats[table.match.current_player]
-            if seat.computer_plays or seat.connections > 0:
+            if seat.computer_plays or seat.connections > 0 or not self.conns.get(table.id):
                 return
             wait = seat.away_since + timeout - time.monotonic()
             if wait > 0:
@@ -453,7 +457,7 @@ class Server:
                 continue
             async with self.locks[table.id]:
                 seat = table.seats[table.match.current_player]
-                if seat.connections > 0 or seat.computer_plays:
+                if seat.connections > 0 or seat.computer_plays or not self.conns.get(table.id):
                     return
                 seat.stand_in = True
             await self.broadcast(table)
