@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: play test lint typecheck bench bench-compiled clean
+.PHONY: play test lint typecheck bench bench-compiled clean serve system-deps
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -26,8 +26,15 @@ lint: $(STAMP_TEST)
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m mypy
 
-test: $(STAMP_TEST) lint
+# Debian packages the browser-table tests use (chromium, postgresql): installed when missing.
+system-deps:
+	bash scripts/system-deps.sh
+
+test: $(STAMP_TEST) lint system-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+serve: $(STAMP_TEST)
+	$(BIN)/euchre serve $(ARGS)
 
 bench: $(STAMP_PLAY)
 	$(BIN)/euchre bench engine

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 #: Subcommand modules, in the order ``euchre --help`` lists them: ``euchre.cli.<name>``, each
 #: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
-COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve", "tournament")
+COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve", "tournament", "serve")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
-BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch")
+BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server")
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]

@@ -1,0 +1,90 @@
+"""Every message a browser may send, as msgspec structs tagged by ``type``.
+
+msgspec decodes and validates in one step (wrong type, unknown tag, missing field, extra field,
+out-of-range value all raise ``msgspec.ValidationError`` with a path), so the server never looks
+at a message that is not one of these shapes. Server-to-client messages are plain dicts built in
+``euchre.web.table``; they are only ever produced by the server.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+#: Longest chat line and display name, in characters.
+CHAT_MAX = 200
+NAME_MAX = 24
+#: Largest websocket text frame the application reads, in bytes (larger ones are refused with an
+#: error event; frames above the protocol limit in ``app`` close the connection).
+MESSAGE_MAX_BYTES = 4096
+
+ActionId = Annotated[int, msgspec.Meta(ge=0, le=1000)]
+
+
+class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
+    """Take an action (an engine action id, see ``euchre.actions``) for the connection's seat.
+
+    ``seq`` is the number of actions the client had seen; a stale one (a double click, a move
+    made against an old picture of the table) is refused instead of applied to a newer state."""
+
+    action: ActionId
+    seq: Annotated[int, msgspec.Meta(ge=0)] | None = None
+
+
+class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=CHAT_MAX)]
+
+
+class Name(msgspec.Struct, tag="name", forbid_unknown_fields=True):
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)]
+
+
+class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
+    """Ask a computer player what it would do in the seat's place, and why."""
+
+
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
+    pass
+
+
+ClientMessage = Act | Chat | Name | Hint | Ping
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+def decode_client(data: str | bytes) -> ClientMessage:
+    """Decode one client frame; raises ``msgspec.DecodeError``/``ValidationError``."""
+    return _decoder.decode(data)
+
+
+# HTTP request bodies --------------------------------------------------------------------------
+
+SeatKind = Annotated[str, msgspec.Meta(pattern="^(human|computer)$")]
+
+
+class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """One seat of a new table: a person (the creator or an invited friend) or a computer."""
+
+    kind: SeatKind
+    level: str | None = None
+    """Computer level (one of ``euchre.bots.BOT_NAMES``); for a person, the level that stands
+    in when they are away."""
+
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
+    preset: str = "standard"
+    rules: dict[str, object] = msgspec.field(default_factory=dict)
+    """Options that differ from the preset (``Rules`` field names)."""
+    seats: list[SeatSpec] | None = None
+    """One per player, seat 0 first (South in four-handed play). Default: the creator in seat 0,
+    computers at the default level elsewhere."""
+    my_seat: Annotated[int, msgspec.Meta(ge=-1, le=3)] | None = None
+    """The creator's seat (a human seat), or -1 to only watch. Default: South (seat 2) in the
+    four-handed game, as at the terminal; seat 0 with two or three players."""
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)] = "You"
+
+
+class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
+    invite: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)] = "Friend"

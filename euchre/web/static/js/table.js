@@ -1,0 +1,614 @@
+// The card table. The server sends this seat's whole picture of the table after every accepted
+// action; this module only draws it (with the play animated and the trick gathered to its
+// winner) and sends the player's choices back. No rule is decided here: an illegal card is sent
+// anyway and the engine's refusal is shown, so the reason is always in the engine's words.
+
+import { backEl, cardEl, cardName, cardShort, SUIT_SYMBOL, SUITS, suitSvg } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const FAST = new URLSearchParams(location.search).has("fast");
+const SEAT_KEY = `euchre:seat:${tableId}`;
+const INVITE_KEY = `euchre:invite:${tableId}`;
+const SUIT_ORDER = "CDHS";
+const RANK_ORDER = "789TJQKA";
+
+let ws = null;
+let me = -1;
+let shown = null;        // the state on screen
+let latest = null;       // the newest state received
+const queue = [];
+let pumping = false;
+let retries = 0;
+let refused = false;
+let hintFor = null;
+
+function text(el, value) { el.textContent = value; return el; }
+function make(tag, cls, value) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (value !== undefined) el.textContent = value;
+  return el;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, FAST ? 0 : ms));
+
+// ---------------------------------------------------------------------------------------------
+// Connecting, joining, reconnecting
+
+function start() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("token")) {
+    localStorage.setItem(SEAT_KEY, hash.get("token"));
+  }
+  if (hash.get("invite") && !localStorage.getItem(SEAT_KEY)) {
+    showJoin(hash.get("invite"));
+    return;
+  }
+  if (hash.has("token") || hash.has("invite")) {
+    // keep the secret out of the address bar (and out of screenshots and shared links)
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  connect();
+}
+
+function showJoin(invite) {
+  $("join").hidden = false;
+  $("join-name").value = localStorage.getItem("euchre:name") || "Friend";
+  $("join-btn").onclick = async () => {
+    const name = $("join-name").value.trim() || "Friend";
+    localStorage.setItem("euchre:name", name);
+    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ invite, name }),
+    });
+    const body = await res.json();
+    if (!res.ok) { text($("join-msg"), body.error || "could not join"); return; }
+    localStorage.setItem(SEAT_KEY, body.token);
+    history.replaceState(null, "", location.pathname + location.search);
+    $("join").hidden = true;
+    connect();
+  };
+  $("watch-btn").onclick = () => {
+    history.replaceState(null, "", location.pathname + location.search);
+    $("join").hidden = true;
+    connect();
+  };
+}
+
+function connect() {
+  const token = localStorage.getItem(SEAT_KEY) || "";
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}` +
+    (token ? `?token=${encodeURIComponent(token)}` : "");
+  ws = new WebSocket(url);
+  text($("conn"), "connecting…");
+  ws.onopen = () => { retries = 0; text($("conn"), "connected"); $("conn").className = "conn ok"; };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    $("conn").className = "conn bad";
+    if (refused || ev.code === 4404) { text($("conn"), "not connected"); return; }
+    if (ev.code === 4403) {
+      localStorage.removeItem(SEAT_KEY);  // a stale seat link: watch instead
+    }
+    const wait = Math.min(5000, 300 * 2 ** retries++);
+    text($("conn"), "reconnecting…");
+    setTimeout(connect, wait);
+  };
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      me = msg.you;
+      $("game").hidden = false;
+      $("chat-list").replaceChildren();
+      for (const line of msg.chat) addChat(line);
+      document.body.classList.toggle("spectator", me < 0);
+      break;
+    case "state":
+      latest = msg;
+      queue.push(msg);
+      pump();
+      break;
+    case "error":
+      if (msg.code === "no_table") refused = true;
+      showError(msg.message);
+      if (shown) render(shown, {});  // re-enable what a refused move disabled
+      break;
+    case "chat":
+      addChat(msg);
+      break;
+    case "hint":
+      showHint(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function showError(message) {
+  const el = $("error");
+  text(el, message);
+  el.classList.add("show");
+  clearTimeout(showError.t);
+  showError.t = setTimeout(() => el.classList.remove("show"), 6000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seats and names
+
+function positions(n) {
+  return { 4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"], 2: ["bottom", "top"] }[n];
+}
+function posOf(s, seat) {
+  const base = me >= 0 ? me : 0;
+  return positions(s.players)[(seat - base + s.players) % s.players];
+}
+function seatLabel(s, seat) {
+  if (seat === me) return "You";
+  return s.seats[seat].name;
+}
+function sideOf(s, seat) { return s.players === 4 ? seat % 2 : seat; }
+function sideName(s, side) {
+  if (s.players !== 4) return seatLabel(s, side);
+  const a = seatLabel(s, side), b = seatLabel(s, side + 2);
+  return side + 2 === me ? `${b} & ${a}` : `${a} & ${b}`;
+}
+
+const BID_WORDS = { pass: "Pass", order: "Order up", "order alone": "Order up alone",
+  "defend alone": "Defend alone", alone: "Go alone", partner: "Play with partner",
+  decline: "Decline", take: "Take it", farmer: "Farmer's hand: redeal", misdeal: "Call a misdeal",
+  "claim renege": "Claim a renege" };
+
+function bidText(s, code, seat) {
+  let m = /^call ([CDHS])( alone)?$/.exec(code);
+  if (m) return `${SUIT_SYMBOL[m[1]]} ${SUITS[m[1]]}${m[2] ? " alone" : ""}`;
+  if (code.startsWith("order") && s && seat === s.dealer) {
+    return code === "order" ? "Pick it up" : "Pick it up alone";
+  }
+  if (code.startsWith("order") && s && s.players === 4 && seat === (s.dealer + 2) % 4) {
+    return code === "order" ? "Assist" : "Assist alone";
+  }
+  m = /^swap (.+)$/.exec(code);
+  if (m) return "Swap " + m[1].split(" ").map(cardShort).join(" ");
+  return BID_WORDS[code] || code;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenting states one after another, so every play is seen
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    while (queue.length) {
+      const s = queue.shift();
+      const hurry = queue.length > 6;
+      await present(s, hurry);
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+function completedTrick(prev, s) {
+  if (!prev || !s.last || s.last.kind !== "play" || s.trick.length) return null;
+  if (s.hand_no === prev.hand_no && s.tricks.length > prev.tricks.length) return s.tricks[s.tricks.length - 1];
+  if (s.last_hand && s.last_hand.tricks.length) return s.last_hand.tricks[s.last_hand.tricks.length - 1];
+  return null;
+}
+
+async function present(s, hurry) {
+  const prev = shown;
+  const step = prev && s.seq === prev.seq + 1;
+  const done = step ? completedTrick(prev, s) : null;
+  const handEnded = prev && s.last_hand && (!prev.last_hand || s.hand_no !== prev.hand_no || (s.finished && !prev.finished));
+  if (done && !hurry) {
+    // show the whole trick (the last card sliding in), then gather it to the winner
+    render(s, { trick: done.cards, animate: s.last.seat });
+    await sleep(1000);
+    const center = $("center");
+    center.classList.add("collect-" + posOf(s, done.winner));
+    await sleep(450);
+    center.className = "center";
+  } else if (step && s.last && s.last.kind === "play" && !hurry) {
+    render(s, { animate: s.last.seat });
+    await sleep(380);
+  } else {
+    render(s, {});
+    if (step && !hurry) await sleep(s.last && s.last.kind === "bid" ? 450 : 150);
+  }
+  shown = s;
+  if (handEnded && !hurry) {
+    await banner(handResult(s), s.finished ? 0 : 1800);
+  }
+  render(s, {});
+  if (s.finished) showGameOver(s);
+}
+
+function handResult(s) {
+  const h = s.last_hand;
+  if (!h) return "";
+  if (h.outcome === "thrown_in") return "Everyone passed: the hand is thrown in and the deal passes left.";
+  if (h.outcome === "misdeal") return "Misdeal called: the same dealer deals again.";
+  const parts = [];
+  h.points.forEach((p, side) => { if (p) parts.push(`${sideName(s, side)} +${p}`); });
+  const makers = sideOf(s, h.maker);
+  const made = h.points[makers] > 0;
+  const who = seatLabel(s, h.maker);
+  return `${who}${h.alone ? " (alone)" : ""} ${made ? "made it" : "was euchred"}: ${parts.join(", ")}.`;
+}
+
+async function banner(message, ms) {
+  const el = $("banner");
+  el.replaceChildren(make("p", "", message));
+  el.hidden = false;
+  if (ms) {
+    await sleep(ms);
+    el.hidden = true;
+  }
+}
+
+function showGameOver(s) {
+  const el = $("banner");
+  const w = s.winner;
+  const title = w === null || w < 0 ? "Game over: nobody scored." :
+    `${sideName(s, w)} ${s.players === 4 || w === me ? "win" : "wins"} ${s.scores.join(" – ")}!`;
+  const box = make("div", "gameover");
+  box.append(make("h2", "", title));
+  box.append(make("p", "", handResult(s)));
+  const links = make("p", "links");
+  const rep = make("a", "button", "Replay step by step");
+  rep.href = `/replay/${encodeURIComponent(s.table)}`;
+  const rec = make("a", "button", "Download the record");
+  rec.href = `/api/tables/${encodeURIComponent(s.table)}/record`;
+  rec.setAttribute("download", `euchre-${s.table}.json`);
+  const home = make("a", "button", "New table");
+  home.href = "/";
+  links.append(rep, rec, home);
+  box.append(links);
+  el.replaceChildren(box);
+  el.hidden = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+
+function render(s, { trick = null, animate = null }) {
+  document.body.dataset.phase = s.phase;
+  renderTrump(s);
+  renderSeats(s);
+  renderCenter(s, trick || s.trick, animate);
+  renderHand(s);
+  renderActions(s);
+  renderStatus(s);
+  renderScore(s);
+  renderInvite(s);
+  if (!$("log").hidden) renderLog(s);
+  if (!$("lasttrick").hidden) renderLastTrick(s);
+  if (hintFor !== null && hintFor !== s.seq) { $("hint").hidden = true; hintFor = null; }
+  if (!$("my-name").matches(":focus") && me >= 0) $("my-name").value = s.seats[me].name;
+}
+
+function renderTrump(s) {
+  const el = $("trump-badge");
+  el.replaceChildren();
+  if (s.trump) {
+    el.append("Trump ");
+    el.insertAdjacentHTML("beforeend", suitSvg(s.trump, 18));
+    const maker = s.maker >= 0 ? ` · ${seatLabel(s, s.maker)}${s.alone ? " alone" : ""}` : "";
+    el.append(make("strong", "", ` ${SUITS[s.trump]}`), maker);
+    el.dataset.suit = s.trump;
+  } else {
+    el.append(s.phase === "over" ? "Game over" : "Trump: not named yet");
+    delete el.dataset.suit;
+  }
+}
+
+function lastBid(s, seat) {
+  for (let i = s.bids.length - 1; i >= 0; i--) {
+    if (s.bids[i].seat === seat) return s.bids[i];
+  }
+  return null;
+}
+
+function renderSeats(s) {
+  for (const el of document.querySelectorAll(".seat")) { el.replaceChildren(); el.hidden = true; el.className = "seat pos-" + el.dataset.pos; }
+  for (let seat = 0; seat < s.players; seat++) {
+    const pos = posOf(s, seat);
+    const el = document.querySelector(`.seat.pos-${pos}`);
+    el.hidden = false;
+    el.dataset.seat = seat;
+    const info = s.seats[seat];
+    const head = make("div", "seat-head");
+    head.append(make("span", "name", seatLabel(s, seat)));
+    if (seat === s.dealer) head.append(make("span", "dealer-button", "D"));
+    if (s.maker === seat) head.append(make("span", "tag maker", s.alone ? "alone" : "maker"));
+    el.append(head);
+    const sub = make("div", "seat-sub");
+    if (info.kind === "computer") sub.append(make("span", "tag", `computer · ${info.level}`));
+    else if (info.stand_in) sub.append(make("span", "tag away", `away · computer plays`));
+    else if (!info.claimed) sub.append(make("span", "tag away", "waiting for a friend"));
+    else if (!info.connected) sub.append(make("span", "tag away", "offline"));
+    if (!s.active.includes(seat) && s.trump) sub.append(make("span", "tag", "sits out"));
+    if (s.trump) sub.append(make("span", "tricks", `tricks ${s.tricks_won[seat]}`));
+    el.append(sub);
+    if (seat !== me) {
+      const backs = make("div", "backs");
+      for (let i = 0; i < s.hand_sizes[seat]; i++) backs.append(backEl({ small: true }));
+      el.append(backs);
+    }
+    const bid = lastBid(s, seat);
+    if (bid && s.phase !== "play" && s.phase !== "over") {
+      const code = bid.kind === "bid" ? bid.text : null;
+      el.append(make("div", "bubble", code ? bidText(s, code, seat) : bid.text));
+    }
+    if (s.turn === seat && !s.finished) el.classList.add("turn");
+    if (seat === me) el.classList.add("me");
+  }
+}
+
+function renderCenter(s, trick, animate) {
+  for (const slot of document.querySelectorAll(".slot")) slot.replaceChildren();
+  for (const [seat, code] of trick) {
+    const pos = posOf(s, seat);
+    const slot = document.querySelector(`.slot-${pos}`);
+    const c = cardEl(code);
+    if (seat === animate) c.classList.add("enter-" + pos);
+    slot.append(c);
+  }
+  const mid = $("middle");
+  mid.replaceChildren();
+  if (s.upcard && !s.trump && s.phase !== "over" && s.phase !== "declare") {
+    const box = make("div", "upcard");
+    const down = s.upcard_status !== "face up";
+    const c = cardEl(s.upcard);
+    if (down) c.classList.add("turned-down");
+    box.append(c, make("span", "label", down ? "turned down" : "up-card"));
+    mid.append(box);
+  } else if (s.trump && trick.length === 0 && s.phase !== "over") {
+    const box = make("div", "trump-mark");
+    box.insertAdjacentHTML("beforeend", suitSvg(s.trump, 40));
+    mid.append(box);
+  }
+}
+
+function cardId(code) {
+  if (code === "JOKER") return 32;
+  return SUIT_ORDER.indexOf(code[1]) * 8 + RANK_ORDER.indexOf(code[0]);
+}
+
+function myTurn(s) { return s === latest && s.legal.length > 0 && queue.length === 0; }
+
+function renderHand(s) {
+  const el = $("hand");
+  el.replaceChildren();
+  if (me < 0) return;
+  const byCard = new Map(s.legal.filter((a) => a.card).map((a) => [a.card, a]));
+  const active = myTurn(s);
+  s.hand.forEach((code, i) => {
+    const c = cardEl(code, { tag: "button" });
+    const legal = byCard.get(code);
+    c.classList.add(active && legal ? "playable" : "idle");
+    if (active && !legal && s.phase === "play") c.classList.add("illegal");
+    const verb = legal && legal.kind === "discard" ? "discard" : "play";
+    c.setAttribute("aria-label", `${i + 1}: ${verb} the ${cardName(code)}`);
+    c.dataset.key = String(i + 1);
+    c.onclick = () => chooseCard(code);
+    if (hintFor === s.seq && $("hint").dataset.card === code) c.classList.add("hinted");
+    el.append(c);
+  });
+  if (s.discard) {
+    const d = make("div", "own-discard");
+    d.append(make("span", "label", "you buried"), cardEl(s.discard, { small: true }));
+    el.append(d);
+  }
+}
+
+function chooseCard(code) {
+  const s = shown;
+  if (!s || me < 0) return;
+  const legal = s.legal.find((a) => a.card === code);
+  if (legal && myTurn(s)) {
+    act(legal.id);
+    return;
+  }
+  if (s !== latest || queue.length) return;  // the picture is still catching up
+  // Not playable: ask the engine, whose refusal says why in game terms.
+  const id = s.phase === "discard" ? 40 + cardId(code) : cardId(code);
+  send({ type: "act", action: id, seq: latest ? latest.seq : s.seq });
+}
+
+function act(id) {
+  send({ type: "act", action: id, seq: latest.seq });
+  for (const b of document.querySelectorAll("#actions button, #hand .card")) b.disabled = true;
+}
+
+function renderActions(s) {
+  const el = $("actions");
+  el.replaceChildren();
+  if (!myTurn(s)) return;
+  const bids = s.legal.filter((a) => a.kind === "bid");
+  bids.forEach((a, i) => {
+    const b = make("button", a.code === "pass" ? "bid pass" : "bid", "");
+    b.append(make("kbd", "", String(i + 1)), " " + bidText(s, a.code, me));
+    b.dataset.key = String(i + 1);
+    b.dataset.code = a.code;
+    b.onclick = () => act(a.id);
+    el.append(b);
+  });
+}
+
+function renderStatus(s) {
+  const el = $("status");
+  if (s.finished) { text(el, "Game over."); return; }
+  const who = s.turn;
+  if (who === null || who === undefined) { text(el, ""); return; }
+  if (who === me) {
+    const ask = { declare: "declare before bidding, or pass", bid1: s.dealer === me ? "pick up the up-card or pass" : "order up the up-card or pass",
+      bid2: "name a trump suit or pass", dealer_take: "take or decline the up-card", discard: "discard a card (click it)",
+      alone: "go alone or play with partner", defend: "defend alone or pass", play: "play a card", claim: "claim a renege or pass" }[s.phase] || "choose";
+    text(el, `Your turn: ${ask}.`);
+    el.className = "status mine";
+  } else {
+    text(el, `Waiting for ${seatLabel(s, who)}…`);
+    el.className = "status";
+  }
+}
+
+function markers(score) {
+  // the 5-and-6 score cards: the 6 shows 1-4 pips under the face-down 5; 5 alone; 6 alone;
+  // 7-10: the 6 plus pips of the 5
+  let five = -1, six = -1;
+  if (score <= 0 || score > 10) { /* both face down */ }
+  else if (score < 5) six = score;
+  else if (score === 5) five = 5;
+  else if (score === 6) six = 6;
+  else { five = score - 6; six = 6; }
+  const box = make("span", "markers");
+  box.setAttribute("aria-hidden", "true");
+  for (const [size, shown] of [[5, five], [6, six]]) {
+    const m = make("span", "marker" + (shown < 0 ? " down" : ""));
+    m.append(make("b", "", String(size)));
+    for (let i = 0; i < size; i++) m.append(make("i", i < shown ? "on" : ""));
+    box.append(m);
+  }
+  return box;
+}
+
+function renderScore(s) {
+  const el = $("score");
+  el.replaceChildren(make("h3", "", `Score · to ${s.target} · hand ${s.hand_no}`));
+  const sides = s.players === 4 ? 2 : s.players;
+  for (let side = 0; side < sides; side++) {
+    const row = make("div", "score-row");
+    if (me >= 0 && sideOf(s, me) === side) row.classList.add("ours");
+    row.append(make("span", "side", sideName(s, side)), make("span", "points", String(s.scores[side])));
+    row.append(markers(s.scores[side]));
+    if (s.trump) {
+      const t = s.players === 4 ? s.tricks_won[side] + s.tricks_won[side + 2] : s.tricks_won[side];
+      row.append(make("span", "side-tricks", `${t} trick${t === 1 ? "" : "s"}`));
+    }
+    el.append(row);
+  }
+}
+
+function renderInvite(s) {
+  const el = $("invite");
+  const invite = localStorage.getItem(INVITE_KEY);
+  const open = s.seats.some((x) => x.kind === "human" && !x.claimed);
+  el.hidden = !(invite && open);
+  if (el.hidden) return;
+  el.replaceChildren(make("h3", "", "Invite friends"));
+  const url = `${location.origin}/t/${encodeURIComponent(s.table)}#invite=${invite}`;
+  const input = make("input", "invite-url");
+  input.readOnly = true;
+  input.value = url;
+  input.setAttribute("aria-label", "invite link");
+  const copy = make("button", "", "Copy");
+  copy.onclick = () => { input.select(); navigator.clipboard?.writeText(url); };
+  el.append(make("p", "", "Send this link; each friend takes an open seat:"), input, copy);
+  const watch = make("p", "small", `Spectators: ${location.origin}/t/${s.table}`);
+  el.append(watch);
+}
+
+function eventLine(s, ev) {
+  if (ev.kind === "bid") return `${seatLabel(s, ev.seat)}: ${bidText(s, ev.text, ev.seat)}`;
+  if (ev.kind === "discard") return `${seatLabel(s, ev.seat)} ${ev.card ? "buried " + cardShort(ev.card) : "discarded face down"}`;
+  return `${seatLabel(s, ev.seat)}: ${ev.text}`;
+}
+
+function renderLog(s) {
+  const el = $("log");
+  el.replaceChildren(make("h3", "", `Hand ${s.hand_no}`));
+  const ul = make("ol", "");
+  ul.append(make("li", "", `Dealer: ${seatLabel(s, s.dealer)}${s.upcard ? ", up-card " + cardShort(s.upcard) : ""}`));
+  for (const ev of s.bids) ul.append(make("li", "", eventLine(s, ev)));
+  s.tricks.forEach((t, i) => {
+    const cards = t.cards.map(([seat, c]) => `${seatLabel(s, seat)} ${cardShort(c)}`).join(", ");
+    ul.append(make("li", "", `Trick ${i + 1}: ${cards} → ${seatLabel(s, t.winner)}`));
+  });
+  if (s.trick.length) ul.append(make("li", "", "Now: " + s.trick.map(([seat, c]) => `${seatLabel(s, seat)} ${cardShort(c)}`).join(", ")));
+  el.append(ul);
+  if (s.last_hand && s.tricks.length === 0) el.append(make("p", "small", "Last hand: " + handResult(s)));
+}
+
+function renderLastTrick(s) {
+  const el = $("lasttrick");
+  let t = s.tricks.length ? s.tricks[s.tricks.length - 1] : null;
+  if (!t && s.last_hand && s.last_hand.tricks.length) t = s.last_hand.tricks[s.last_hand.tricks.length - 1];
+  el.replaceChildren(make("h3", "", "Last trick"));
+  if (!t) { el.append(make("p", "", "No trick has been played yet.")); return; }
+  const row = make("div", "trick-row");
+  for (const [seat, c] of t.cards) {
+    const cell = make("div", "trick-cell" + (seat === t.winner ? " won" : ""));
+    cell.append(cardEl(c, { small: true }), make("span", "", seatLabel(s, seat)));
+    row.append(cell);
+  }
+  el.append(row, make("p", "", `Won by ${seatLabel(s, t.winner)}.`));
+}
+
+function showHint(msg) {
+  const el = $("hint");
+  el.replaceChildren(make("h3", "", `Hint (${msg.level})`));
+  const s = shown;
+  const a = s && s.legal.find((x) => x.id === msg.action);
+  const what = a ? (a.card ? `${a.kind === "discard" ? "Discard" : "Play"} ${cardShort(a.card)}` : bidText(s, a.code, me)) : msg.text;
+  el.append(make("p", "hint-move", what), make("p", "", msg.why));
+  el.dataset.card = a && a.card ? a.card : "";
+  el.hidden = false;
+  hintFor = msg.seq;
+  if (shown) renderHand(shown);
+}
+
+function addChat(line) {
+  const li = make("li", "");
+  li.append(make("b", "", line.name + ": "), make("span", "", line.text));  // text only, never markup
+  $("chat-list").append(li);
+  $("chat-list").scrollTop = 1e9;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls
+
+function toggle(id, draw) {
+  const el = $(id);
+  el.hidden = !el.hidden;
+  if (!el.hidden && shown) draw(shown);
+}
+
+function wire() {
+  $("hint-btn").onclick = () => send({ type: "hint" });
+  $("last-btn").onclick = () => toggle("lasttrick", renderLastTrick);
+  $("log-btn").onclick = () => toggle("log", renderLog);
+  $("name-btn").onclick = () => {
+    const name = $("my-name").value.trim();
+    if (name) { send({ type: "name", name }); localStorage.setItem("euchre:name", name); }
+  };
+  $("chat-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const t = $("chat-input").value.trim();
+    if (t) send({ type: "chat", text: t });
+    $("chat-input").value = "";
+  };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const k = ev.key.toLowerCase();
+    if (/^[1-9]$/.test(k)) {
+      const bid = document.querySelector(`#actions button[data-key="${k}"]`);
+      const card = document.querySelector(`#hand .card[data-key="${k}"]`);
+      (bid || card)?.click();
+      ev.preventDefault();
+    } else if (k === "h") $("hint-btn").click();
+    else if (k === "l") $("last-btn").click();
+    else if (k === "g") $("log-btn").click();
+    else if (k === "/") { $("chat-input").focus(); ev.preventDefault(); }
+  });
+}
+
+wire();
+start();

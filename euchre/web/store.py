@@ -1,0 +1,262 @@
+"""The database: SQLAlchemy 2 (SQLite by default, PostgreSQL by URL), schema by Alembic.
+
+The append-only ``actions`` table is the persisted truth of a game: a table's match is rebuilt by
+replaying its rules and seed and then every logged action through the engine, so nothing derived
+(scores, hands, whose turn) is stored and nothing can disagree with the log. The server commits an
+action here before anyone hears of it, which is what makes a ``kill -9`` lose nothing.
+
+All methods are synchronous and short; the server calls them from one worker thread (SQLite
+serialises writers anyway) so the event loop never waits on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+SCHEMA_REVISION = "0001"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    rules: Mapped[str] = mapped_column(Text)
+    """``Rules.to_dict()`` as JSON."""
+    seed: Mapped[int] = mapped_column(BigInteger)
+    invite: Mapped[str] = mapped_column(String(64))
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    scores: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    level: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(64))
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass
+class SeatData:
+    seat: int
+    token: str
+    kind: str
+    level: str
+    name: str
+    claimed: bool
+
+
+@dataclass
+class TableData:
+    """Everything needed to rebuild one table: its rows, with the action log in order."""
+
+    id: str
+    created_at: float
+    rules: dict[str, Any]
+    seed: int
+    invite: str
+    seats: list[SeatData]
+    actions: list[tuple[int, int]]
+    finished_at: float | None
+    chat: list[dict[str, Any]]
+
+
+def default_db_url() -> str:
+    """SQLite in the user's data directory (platformdirs), created on first use."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("euchre", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'euchre.sqlite3'}"
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 (the driver the ``web`` extra installs)."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            # WAL: readers never block the writer. synchronous=NORMAL: a commit survives the
+            # process being killed (what the recovery test does); only a power cut may lose the
+            # last commits.
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (creating it on a new database)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """The game database. Every write is its own committed transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url)
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # writes ---------------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, rules: dict[str, Any], seed: int, invite: str,
+                     seats: list[SeatData]) -> float:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(TableRow).values(
+                id=table_id, created_at=now, rules=json.dumps(rules), seed=seed, invite=invite))
+            conn.execute(insert(SeatRow), [
+                {"table_id": table_id, "seat": s.seat, "token": s.token, "kind": s.kind,
+                 "level": s.level, "name": s.name, "claimed": s.claimed} for s in seats])
+        return now
+
+    def append_action(self, table_id: str, seq: int, seat: int, action: int,
+                      finished: tuple[int, list[int]] | None = None) -> None:
+        """Log action number ``seq`` (0-based); with ``finished`` (winner, scores) also mark the
+        game over, in the same transaction. A duplicate ``seq`` violates the primary key, so
+        two writers can never both extend one log."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionRow).values(
+                table_id=table_id, seq=seq, seat=seat, action=action, at=now))
+            if finished is not None:
+                winner, scores = finished
+                conn.execute(update(TableRow).where(TableRow.id == table_id).values(
+                    finished_at=now, winner=winner, scores=json.dumps(scores)))
+
+    def append_actions(self, rows: list[tuple[str, int, int, int,
+                                              tuple[int, list[int]] | None]]) -> None:
+        """Several tables' actions in one transaction (the server's group commit): under load
+        one commit carries every action that arrived while the previous one was being
+        written, instead of one commit each."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionRow), [
+                {"table_id": t, "seq": seq, "seat": seat, "action": a, "at": now}
+                for t, seq, seat, a, _ in rows])
+            for t, _, _, _, finished in rows:
+                if finished is not None:
+                    winner, scores = finished
+                    conn.execute(update(TableRow).where(TableRow.id == t).values(
+                        finished_at=now, winner=winner, scores=json.dumps(scores)))
+
+    def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                               SeatRow.seat == seat).values(**values))
+
+    def add_chat(self, table_id: str, seat: int, name: str, text: str, at: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(ChatRow).values(table_id=table_id, seat=seat, name=name,
+                                                text=text, at=at))
+
+    # reads ----------------------------------------------------------------------------------
+
+    def _load(self, conn: Any, row: Any, chat_limit: int) -> TableData:
+        seats = [SeatData(r.seat, r.token, r.kind, r.level, r.name, r.claimed)
+                 for r in conn.execute(select(SeatRow).where(SeatRow.table_id == row.id)
+                                       .order_by(SeatRow.seat))]
+        acts = [(r.seat, r.action) for r in conn.execute(
+            select(ActionRow.seq, ActionRow.seat, ActionRow.action)
+            .where(ActionRow.table_id == row.id).order_by(ActionRow.seq))]
+        chat = [{"seat": r.seat, "name": r.name, "text": r.text, "at": r.at}
+                for r in conn.execute(select(ChatRow).where(ChatRow.table_id == row.id)
+                                      .order_by(ChatRow.id.desc()).limit(chat_limit))]
+        chat.reverse()
+        return TableData(row.id, row.created_at, json.loads(row.rules), row.seed, row.invite,
+                         seats, acts, row.finished_at, chat)
+
+    def load_table(self, table_id: str, chat_limit: int = 50) -> TableData | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(TableRow).where(TableRow.id == table_id)).first()
+            return None if row is None else self._load(conn, row, chat_limit)
+
+    def load_unfinished(self, chat_limit: int = 50) -> list[TableData]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(TableRow).where(TableRow.finished_at.is_(None))
+                                .order_by(TableRow.created_at)).all()
+            return [self._load(conn, r, chat_limit) for r in rows]
+
+    def list_finished(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(TableRow).where(TableRow.finished_at.is_not(None))
+                                .order_by(TableRow.finished_at.desc()).limit(limit)).all()
+            out = []
+            for r in rows:
+                names = [s.name for s in conn.execute(
+                    select(SeatRow.name).where(SeatRow.table_id == r.id).order_by(SeatRow.seat))]
+                out.append({"id": r.id, "finished_at": r.finished_at, "winner": r.winner,
+                            "scores": json.loads(r.scores or "[]"), "names": names,
+                            "rules": json.loads(r.rules)})
+            return out

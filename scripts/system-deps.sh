@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Debian packages the browser-table tests need: chromium (driven by Playwright for Python, whose
+# own browser download cannot work here) and postgresql (the server tests run against a real
+# PostgreSQL as well as SQLite). Idempotent: installs only what is missing, so `make test` can
+# run it every time at no cost once the packages are there.
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "system-deps: missing Debian packages: ${missing[*]}; install them as root:" >&2
+    echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+echo "system-deps: installing ${missing[*]} (apt-get)" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,272 @@
+"""End to end in a real headless Chromium (Debian's ``chromium``, driven by Playwright for
+Python): a person plays a whole hand by clicking and with the keyboard, two friends play at one
+table from two browser contexts, a reload mid-hand resumes, a phone-sized viewport works, chat
+shows markup as text, and a finished game replays."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from webtools import CHROMIUM, LiveServer
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+Page = Any
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[LiveServer]:
+    with LiveServer(db_url=sqlite_url, away_timeout=60) as srv:
+        yield srv
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def hand_no(page: Page) -> int:
+    m = re.search(r"hand (\d+)", page.locator("#score h3").inner_text())
+    return int(m.group(1)) if m else 0
+
+
+def play_until(page: Page, done: Callable[[], bool], rng: random.Random,
+               keyboard: bool = False, timeout: float = 90) -> int:
+    """Click (or type) legal choices until ``done()``; returns how many moves were made."""
+    moves = 0
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "the hand did not finish"
+        bids = page.locator("#actions button")
+        cards = page.locator("#hand .card.playable")
+        try:
+            if bids.count():
+                if keyboard:
+                    page.keyboard.press(str(rng.randrange(bids.count()) + 1))
+                else:
+                    bids.nth(rng.randrange(bids.count())).click(timeout=1000)
+                moves += 1
+            elif cards.count():
+                if keyboard:
+                    page.keyboard.press(cards.nth(0).get_attribute("data-key") or "1")
+                else:
+                    cards.nth(rng.randrange(cards.count())).click(timeout=1000)
+                moves += 1
+            else:
+                page.wait_for_timeout(30)
+        except playwright_api.Error:
+            pass  # the table was redrawn under the click: look again
+    return moves
+
+
+def open_table(page: Page, srv: LiveServer, t: dict[str, Any]) -> None:
+    page.goto(f"{srv.base}/t/{t['id']}?fast#token={t['token']}")
+    page.wait_for_selector("#hand .card")
+
+
+def test_a_person_plays_a_whole_hand_against_computers_by_clicking(
+        browser: Any, server: LiveServer) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.fill("#name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_selector("#hand .card")
+    assert page.locator(".seat.pos-bottom .name").inner_text() == "You"
+    assert "#token" not in page.url  # the seat's secret is not left in the address bar
+    page.goto(page.url + "?fast")  # the seat is remembered; no animation delays from here
+    page.wait_for_selector("#hand .card")
+    rng = random.Random(1)
+    # the first choices by keyboard, the rest by clicking
+    play_until(page, lambda: bool(page.locator("#trump-badge strong").count()), rng,
+               keyboard=True, timeout=60)
+    moves = play_until(page, lambda: hand_no(page) >= 2, rng)
+    assert moves >= 1
+    assert page.locator("#trump-badge").inner_text().startswith(("Trump", "Game over"))
+    page.click("#last-btn")
+    assert "Won by" in page.locator("#lasttrick").inner_text()
+    page.click("#log-btn")
+    assert "Dealer:" in page.locator("#log").inner_text()
+    assert errors == []
+    page.close()
+
+
+def test_an_illegal_card_says_why_and_a_hint_names_a_move(
+        browser: Any, sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fixed deal (the table's seed) and fixed choices (always pass, play the first playable
+    # card; the computers' moves follow from the seed): the same game every run.
+    import secrets
+
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 20261201)  # the server's seeds
+    with LiveServer(db_url=sqlite_url) as srv:
+        page = browser.new_page()
+        t = srv.create()
+        open_table(page, srv, t)
+        illegal = page.locator("#hand .card.illegal")
+        deadline = time.monotonic() + 60
+        while not illegal.count():
+            assert time.monotonic() < deadline and hand_no(page) < 4, \
+                "no card in hand was ever unplayable"
+            bids = page.locator("#actions button")
+            cards = page.locator("#hand .card.playable")
+            try:
+                if bids.count():
+                    bids.first.click(timeout=1000)  # pass (or the only choice)
+                elif cards.count():
+                    # the render that raised these cards marked the unplayable ones too: look
+                    # again before playing, or a turn with an unplayable card slips by
+                    if illegal.count():
+                        break
+                    cards.first.click(timeout=1000)
+                else:
+                    page.wait_for_timeout(30)
+            except playwright_api.Error:
+                pass
+        legal_before = page.locator("#hand .card.playable").count()
+        illegal.first.click()
+        page.wait_for_selector("#error.show")
+        assert "must follow" in page.locator("#error").inner_text()
+        assert page.locator("#hand .card.playable").count() == legal_before  # still my turn
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint:not([hidden])")
+        assert len(page.locator("#hint").inner_text()) > 20
+        page.close()
+
+
+def test_two_friends_play_a_hand_at_one_table_from_two_browsers(browser: Any,
+                                                                server: LiveServer) -> None:
+    a_ctx, b_ctx = browser.new_context(), browser.new_context()
+    a, b = a_ctx.new_page(), b_ctx.new_page()
+    errors = watch_errors(a) + watch_errors(b)
+    a.goto(server.base + "/")
+    a.fill("#name", "Ann")
+    a.select_option('.seat-row[data-seat="0"] select.kind', "friend")  # partner: a friend
+    a.click("#create-btn")
+    a.wait_for_selector(".invite-url")
+    invite = a.locator(".invite-url").input_value()
+    assert "#invite=" in invite
+    b.goto(invite.replace("#", "?fast#"))
+    b.fill("#join-name", "Bob")
+    b.click("#join-btn")
+    b.wait_for_selector("#hand .card")
+    a.goto(a.url.split("#")[0] + "?fast")
+    a.wait_for_selector("#hand .card")
+    deadline = time.monotonic() + 10
+    while a.locator(".seat.pos-top .name").inner_text() != "Bob":
+        assert time.monotonic() < deadline, "Ann never saw Bob take the seat"
+        a.wait_for_timeout(50)
+    assert b.locator(".seat.pos-top .name").inner_text() == "Ann"
+    rng = random.Random(2)
+    deadline = time.monotonic() + 120
+    while hand_no(a) < 2 or hand_no(b) < 2:
+        assert time.monotonic() < deadline
+        for page in (a, b):
+            bids = page.locator("#actions button")
+            cards = page.locator("#hand .card.playable")
+            try:
+                if bids.count():
+                    bids.nth(rng.randrange(bids.count())).click(timeout=500)
+                elif cards.count():
+                    cards.nth(rng.randrange(cards.count())).click(timeout=500)
+            except playwright_api.Error:
+                pass
+        a.wait_for_timeout(20)
+    assert errors == []
+    a_ctx.close()
+    b_ctx.close()
+
+
+def test_reloading_mid_hand_returns_to_the_same_seat_and_cards(browser: Any,
+                                                                server: LiveServer) -> None:
+    page = browser.new_page()
+    t = server.create()
+    open_table(page, server, t)
+    rng = random.Random(3)
+    play_until(page, lambda: page.locator("#center .slot .card").count() > 0
+               and len(page.locator("#hand .card").all()) < 5, rng)
+    page.wait_for_timeout(200)
+    hand = [c.get_attribute("data-card") for c in page.locator("#hand .card").all()]
+    trump = page.locator("#trump-badge").inner_text()
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    page.wait_for_timeout(200)
+    assert [c.get_attribute("data-card") for c in page.locator("#hand .card").all()] == hand
+    assert page.locator("#trump-badge").inner_text() == trump
+    play_until(page, lambda: hand_no(page) >= 2, rng)
+    page.close()
+
+
+def test_a_phone_sized_viewport_fits_and_plays(browser: Any, server: LiveServer) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    page = ctx.new_page()
+    t = server.create()
+    open_table(page, server, t)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    for card in page.locator("#hand .card").all():
+        box = card.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    play_until(page, lambda: hand_no(page) >= 2, random.Random(5))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    ctx.close()
+
+
+def test_chat_shows_markup_and_script_as_plain_text(browser: Any, server: LiveServer) -> None:
+    page = browser.new_page()
+    t = server.create(name="Mallory")
+    open_table(page, server, t)
+    attacks = ['<img src=x onerror="window.__pwned=1">',
+               "<script>window.__pwned=2</script>",
+               '"><svg onload="window.__pwned=3">']
+    for i, text in enumerate(attacks):
+        page.fill("#chat-input", text)
+        page.press("#chat-input", "Enter")
+        page.locator("#chat-list li").nth(i).wait_for()
+    shown = [li.inner_text() for li in page.locator("#chat-list li").all()]
+    assert shown == [f"Mallory: {x}" for x in attacks]
+    assert page.locator("#chat-list img, #chat-list script, #chat-list svg").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    page.reload()  # the history comes back as text too
+    page.wait_for_selector("#chat-list li")
+    assert page.locator("#chat-list img, #chat-list script, #chat-list svg").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    page.close()
+
+
+def test_a_finished_game_is_listed_and_replays_step_by_step(browser: Any,
+                                                            server: LiveServer) -> None:
+    t = server.create(my_seat=-1, rules={"target": 1},
+                      seats=[{"kind": "computer"}] * 4)
+    c = server.connect(t["id"])
+    c.until_state(lambda s: s["finished"], timeout=60)
+    c.close()
+    page = browser.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector(f"a[href='/replay/{t['id']}']")
+    page.click(f"a[href='/replay/{t['id']}']")
+    page.wait_for_selector("#board .rhand .card")
+    assert page.locator("#event").inner_text() == "The deal."
+    assert page.locator("#board .card").count() >= 20  # every hand face up
+    page.keyboard.press("ArrowRight")
+    first = page.locator("#event").inner_text()
+    assert first != "The deal."
+    page.keyboard.press("End")
+    assert "Score:" in page.locator("#score").inner_text()
+    href = page.locator("#download").get_attribute("href")
+    assert href == f"/api/tables/{t['id']}/record"
+    page.close()

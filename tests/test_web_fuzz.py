@@ -1,0 +1,123 @@
+"""Hostile input: thousands of malformed, oversized, out-of-turn and illegal messages each get a
+clear error event and change nothing; the rate limit answers floods and then hangs up."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from webtools import LiveServer
+
+
+def malformed(rng: random.Random, legal: set[int], seq: int) -> str | bytes:
+    """One message the server must refuse (never a valid move, name, chat, hint or ping)."""
+    kind = rng.randrange(12)
+    junk: Any
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+    if kind == 1:
+        return "".join(chr(rng.randrange(1, 0x2FFF)) for _ in range(rng.randrange(1, 40)))
+    if kind == 2:
+        junk = rng.choice([[], [1, 2], 3, -1.5, None, True, "act", {"a": 1}])
+        return json.dumps(junk)
+    if kind == 3:
+        return json.dumps({"type": rng.choice(["Act", "ACT", "play", "", "move", 1, None])})
+    if kind == 4:  # act with a value of the wrong type or out of range
+        v: Any = rng.choice([-1, -(10**9), 1001, 10**30, 1.5, "81", None, True, [], {}])
+        return json.dumps({"type": "act", "action": v})
+    if kind == 5:  # extra or missing fields
+        return json.dumps(rng.choice([{"type": "act"}, {"type": "act", "action": 1, "x": 1},
+                                      {"type": "hint", "now": True}, {"type": "chat"},
+                                      {"type": "ping", "a": 0}, {"type": "act", "action": 1,
+                                                                 "seq": -3},
+                                      {"type": "act", "action": 1, "seq": "5"}]))
+    if kind == 6:  # chat and names of the wrong shape
+        return json.dumps(rng.choice([{"type": "chat", "text": ""},
+                                      {"type": "chat", "text": "x" * rng.randrange(201, 600)},
+                                      {"type": "chat", "text": 5},
+                                      {"type": "name", "name": ""},
+                                      {"type": "name", "name": "n" * 25},
+                                      {"type": "name", "name": ["a"]}]))
+    if kind == 7:  # oversized
+        return json.dumps({"type": "chat", "text": "y" * rng.randrange(4100, 60000)})
+    if kind == 8:  # nested deeply
+        d = rng.randrange(50, 2000)
+        return "[" * d + "]" * d
+    if kind == 9:  # a well-formed move the engine refuses
+        a = rng.choice([x for x in range(0, 130) if x not in legal])
+        return json.dumps({"type": "act", "action": a})
+    if kind == 10:  # a stale move: right action, wrong version
+        return json.dumps({"type": "act", "action": min(legal), "seq": seq + rng.randrange(1, 9)})
+    return json.dumps({"type": "act", "action": 1})[: rng.randrange(1, 20)]  # truncated
+
+
+def test_thousands_of_malformed_messages_each_get_an_error_and_change_nothing(
+        sqlite_url: str) -> None:
+    rng = random.Random(20261201)
+    with LiveServer(db_url=sqlite_url, rate=1e6, burst=1e6) as srv:
+        t = srv.create(name="Ann")
+        c = srv.connect(t["id"], t["token"])
+        s = c.my_turn()
+        legal = {a["id"] for a in s["legal"]}
+        sent = 0
+        codes: dict[str, int] = {}
+        for _ in range(60):
+            batch = [malformed(rng, legal, s["seq"]) for _ in range(50)]
+            for m in batch:
+                c.send(m)
+            for _ in batch:
+                r = c.recv()
+                assert r["type"] == "error", r  # never a state change, never silence
+                assert r["message"]
+                codes[r["code"]] = codes.get(r["code"], 0) + 1
+            sent += len(batch)
+        assert sent == 3000
+        assert {"bad_message", "too_big", "illegal", "stale"} <= set(codes), codes
+        # nothing changed and the connection still works: a legal move is accepted
+        c.send({"type": "ping"})
+        assert c.recv()["type"] == "pong"
+        c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+        after = c.until(lambda m: m["type"] == "state")
+        assert after["seq"] == s["seq"] + 1
+        c.close()
+
+
+def test_a_flood_is_rate_limited_and_then_disconnected(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, rate=10.0, burst=30.0) as srv:  # the serve defaults
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        c.my_turn()
+        for _ in range(40):
+            c.send({"type": "ping"})
+        got = [c.recv() for _ in range(40)]
+        assert any(m.get("code") == "rate_limited" for m in got)
+        assert "at most 10 a second" in next(m["message"] for m in got
+                                            if m.get("code") == "rate_limited")
+        from websockets.exceptions import ConnectionClosed
+        with pytest.raises(ConnectionClosed):
+            for _ in range(400):
+                c.send({"type": "ping"})
+            while True:
+                c.recv(5)
+
+
+def test_a_frame_over_the_protocol_limit_closes_the_connection(sqlite_url: str) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    with LiveServer(db_url=sqlite_url) as srv:
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        c.my_turn()
+        c.send("z" * 70000)
+        with pytest.raises(ConnectionClosed) as info:
+            while True:
+                c.recv(5)
+        assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+        # the table is unharmed
+        c2 = srv.connect(t["id"], t["token"])
+        assert c2.my_turn()["seq"] == (c.state or {}).get("seq")
+        c2.close()
+
+

@@ -1,0 +1,321 @@
+"""The table server over real HTTP and websockets, against SQLite and a real PostgreSQL: the
+API, whole games, turns and tokens, chat, hints, reconnecting, away seats, and the worker pool
+that keeps a slow computer from delaying other tables."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from webtools import Client, LiveServer
+
+from euchre.bots import BOT_NAMES
+from euchre.record import from_json
+from euchre.rules import PRESETS, Rules
+
+
+def play_randomly(c: Client, rng: random.Random, until: Any = None) -> dict[str, Any]:
+    """Make random legal moves for this client's seat until ``until(state)`` or the end."""
+    while True:
+        s = c.my_turn(timeout=30)
+        if s["finished"] or (until is not None and until(s)):
+            return s
+        a = rng.choice(s["legal"])
+        c.send({"type": "act", "action": a["id"], "seq": s["seq"]})
+        c.after(s["seq"])
+
+
+def test_options_offer_every_rules_option_every_preset_and_every_computer_level(
+        sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        status, opts = srv.get("/api/options")
+    assert status == 200
+    from dataclasses import fields
+    assert [o["name"] for o in opts["options"]] == [f.name for f in fields(Rules)]
+    assert set(opts["presets"]) == set(PRESETS)
+    assert opts["levels"] == list(BOT_NAMES)
+
+
+def test_every_preset_makes_a_table_and_bad_requests_name_the_problem(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        for name in PRESETS:
+            out = srv.create(preset=name)
+            assert out["seat"] >= 0 and out["token"]
+        cases = [
+            ({"preset": "nope"}, "unknown preset 'nope'"),
+            ({"rules": {"target": 0}}, "target must be a positive integer"),
+            ({"rules": {"players": 3, "canadian_loner": True}}, "no Canadian loner"),
+            ({"rules": {"bogus": 1}}, "unknown rules option(s) bogus"),
+            ({"seats": [{"kind": "human"}]}, "4 players need 4 seats, not 1"),
+            ({"seats": [{"kind": "computer", "level": "genius"}] * 4, "my_seat": -1},
+             "unknown computer level 'genius'"),
+            ({"my_seat": 1, "seats": [{"kind": "human"}] + [{"kind": "computer"}] * 3},
+             "my_seat 1 is a computer seat"),
+            ({"seats": [{"kind": "robot"}] * 4}, "invalid request"),
+            ({"extra": 1}, "invalid request"),
+        ]
+        for body, why in cases:
+            status, out = srv.post("/api/tables", body)
+            assert status == 400, body
+            assert why in out["error"], (body, out)
+        r = srv.http.post("/api/tables", content=b"{" + b" " * 20000 + b"}")
+        assert r.status_code == 400 and "over 16384 bytes" in r.json()["error"]
+
+
+def test_a_person_plays_a_whole_game_against_computers(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        t = srv.create(name="Ann", rules={"target": 3})
+        c = srv.connect(t["id"], t["token"])
+        welcome = c.recv()
+        assert welcome["type"] == "welcome" and welcome["you"] == 2
+        end = play_randomly(c, random.Random(1))
+        assert end["finished"] and max(end["scores"]) >= 3
+        # every state this seat received is one step of the log, in order
+        seqs = [m["seq"] for m in c.messages if m["type"] == "state"]
+        assert seqs == sorted(seqs)
+        c.close()
+        _status, listing = srv.get("/api/tables/finished")
+        assert t["id"] in [x["id"] for x in listing["tables"]]
+
+
+def test_finished_game_downloads_as_a_record_euchre_replay_reads_and_replays_by_step(
+        db_url: str, tmp_path: Path) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        t = srv.create(my_seat=-1, rules={"target": 2},
+                       seats=[{"kind": "computer", "level": BOT_NAMES[i % len(BOT_NAMES)]}
+                              for i in range(4)])
+        c = srv.connect(t["id"])
+        assert c.recv()["you"] == -1
+        end = c.until_state(lambda s: s["finished"], timeout=60)
+        status, rec = srv.get(f"/api/tables/{t['id']}/record")
+        assert status == 200
+        match = from_json(json.dumps(rec))
+        assert match.winner is not None and list(match.scores) == end["scores"]
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(rec))
+        r = subprocess.run([Path(sys.executable).parent / "euchre", "replay", "-q", str(path)],
+                           capture_output=True, text=True, check=False)
+        assert r.returncode == 0 and "Final:" in r.stdout
+        status, rep = srv.get(f"/api/tables/{t['id']}/replay")
+        n_actions = sum(len(h["actions"]) for h in rec["hands"])
+        assert status == 200 and len(rep["frames"]) == n_actions + 1
+        assert rep["frames"][-1]["scores"] == rec["scores"]
+        assert all(len(h) == 5 for h in rep["frames"][0]["hands"])
+
+
+def test_record_and_replay_are_refused_while_the_game_is_played(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        t = srv.create()
+        for what in ("record", "replay"):
+            status, out = srv.get(f"/api/tables/{t['id']}/{what}")
+            assert status == 409 and "still being played" in out["error"]
+        assert srv.get("/api/tables/nosuchtable/record")[0] == 404
+
+
+def test_two_friends_join_by_invite_and_only_the_seat_to_play_may_move(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        t = srv.create(name="Ann", my_seat=0, seats=[
+            {"kind": "human"}, {"kind": "computer"}, {"kind": "human"}, {"kind": "computer"}])
+        invite = t["invite_url"].split("#invite=")[1]
+        status, out = srv.post(f"/api/tables/{t['id']}/join", {"invite": "wrong", "name": "X"})
+        assert status == 403
+        status, bob = srv.post(f"/api/tables/{t['id']}/join", {"invite": invite, "name": "Bob"})
+        assert status == 200 and bob["seat"] == 2
+        status, out = srv.post(f"/api/tables/{t['id']}/join", {"invite": invite, "name": "Cy"})
+        assert status == 409 and "watch" in out["error"]
+        ann, bob_c = srv.connect(t["id"], t["token"]), srv.connect(t["id"], bob["token"])
+        rng = random.Random(7)
+        for _ in range(12):
+            for me, other in ((ann, bob_c), (bob_c, ann)):
+                me.drain()
+                other.drain()
+                s = me.state
+                assert s is not None
+                if not s["legal"]:
+                    continue
+                # the other friend may not move now: refused, nothing changes
+                o = other.state
+                assert o is not None and o["legal"] == []
+                other.send({"type": "act", "action": s["legal"][0]["id"]})
+                err = other.until(lambda m: m["type"] == "error")
+                assert err["code"] == "not_your_turn"
+                a = rng.choice(s["legal"])
+                me.send({"type": "act", "action": a["id"], "seq": s["seq"]})
+                me.after(s["seq"])
+        assert ann.state is not None and ann.state["seats"][2]["name"] == "Bob"
+        ann.close()
+        bob_c.close()
+
+
+def test_a_seat_token_works_at_its_own_table_only_and_spectators_cannot_move(
+        sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        a, b = srv.create(), srv.create()
+        c = srv.connect(b["id"], a["token"])
+        err = c.recv()
+        assert err["type"] == "error" and err["code"] == "bad_token"
+        c.close()
+        c = srv.connect("no-such-table", a["token"])
+        assert c.recv()["code"] == "no_table"
+        c.close()
+        spec = srv.connect(a["id"])
+        assert spec.recv()["you"] == -1
+        s = spec.until_state(lambda m: True)
+        assert s["hand"] == [] and s["legal"] == []
+        spec.send({"type": "act", "action": 80})
+        assert spec.until(lambda m: m["type"] == "error")["code"] == "spectator"
+        spec.send({"type": "chat", "text": "hi"})
+        assert spec.until(lambda m: m["type"] == "error")["code"] == "spectator"
+        spec.close()
+
+
+def test_illegal_stale_and_out_of_turn_moves_are_refused_with_reasons(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        s = play_randomly(c, random.Random(3), until=lambda s: s["phase"] == "play")
+        legal = {a["card"] for a in s["legal"]}
+        held = [x for x in s["hand"] if x not in legal]
+        from euchre.cards import parse_card
+        if held:  # must follow suit: the engine's reason, in game terms
+            c.send({"type": "act", "action": parse_card(held[0]), "seq": s["seq"]})
+            err = c.until(lambda m: m["type"] == "error")
+            assert err["code"] == "illegal" and "must follow" in err["message"]
+        c.send({"type": "act", "action": 80, "seq": s["seq"]})
+        err = c.until(lambda m: m["type"] == "error")
+        assert err["code"] == "illegal" and "must play a card now" in err["message"]
+        c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"] - 1})
+        assert c.until(lambda m: m["type"] == "error")["code"] == "stale"
+        c.drain()
+        assert c.state is not None and c.state["seq"] == s["seq"]  # nothing changed
+        c.close()
+
+
+def test_hint_names_a_legal_move_and_why(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        s = c.my_turn()
+        c.send({"type": "hint"})
+        h = c.until(lambda m: m["type"] == "hint")
+        assert h["action"] in [a["id"] for a in s["legal"]] and len(h["why"]) > 10
+        c.close()
+
+
+def test_chat_is_plain_text_length_and_rate_limited(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        t = srv.create(name="Ann")
+        c = srv.connect(t["id"], t["token"])
+        c.send({"type": "chat", "text": "<script>alert(1)</script>\u0007 hi"})
+        m = c.until(lambda m: m["type"] == "chat")
+        assert m["text"] == "<script>alert(1)</script> hi" and m["name"] == "Ann"
+        c.send({"type": "chat", "text": "x" * 201})
+        assert c.until(lambda m: m["type"] == "error")["code"] == "bad_message"
+        codes: list[str] = []
+        for i in range(8):
+            c.send({"type": "chat", "text": f"line {i}"})
+        deadline = time.monotonic() + 5
+        while len(codes) < 8 and time.monotonic() < deadline:
+            m = c.recv()
+            if m["type"] in ("chat", "error"):
+                codes.append(m.get("code", "chat"))
+        assert "chat_rate" in codes and codes.count("chat") >= 1
+        c.close()
+        # the chat is kept: a new connection gets it back
+        c = srv.connect(t["id"], t["token"])
+        assert c.recv()["chat"][0]["text"] == "<script>alert(1)</script> hi"
+        c.close()
+
+
+def test_reconnecting_with_the_token_returns_to_the_same_seat_mid_hand(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        s = play_randomly(c, random.Random(5),
+                          until=lambda s: s["phase"] == "play" and len(s["hand"]) < 5)
+        c.close()
+        c2 = srv.connect(t["id"], t["token"])
+        s2 = c2.my_turn()
+        for key in ("seq", "hand", "trick", "tricks", "trump", "scores", "legal", "bids"):
+            assert s2[key] == s[key], key
+        c2.close()
+
+
+def test_an_absent_friend_is_played_by_a_computer_and_takes_the_seat_back(
+        sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, away_timeout=0.3) as srv:
+        t = srv.create(my_seat=-1, seats=[{"kind": "human", "level": "rule"}]
+                       + [{"kind": "computer"}] * 3)
+        spec = srv.connect(t["id"])
+        # nobody holds seat 0: after the timeout its turns are played by the computer
+        s = spec.until_state(lambda s: s["seq"] >= 8, timeout=20)
+        assert s["seats"][0]["stand_in"]
+        c = srv.connect(t["id"], t["token"] if "token" in t else _seat_token(srv, t["id"], 0))
+        s = c.until_state(lambda s: not s["seats"][0]["stand_in"])
+        assert s["you"] == 0
+        s = c.my_turn()  # the person has the seat again: the computer no longer moves for it
+        time.sleep(0.6)
+        c.drain()
+        assert c.state is not None and c.state["seq"] == s["seq"] and c.state["legal"]
+        c.close()
+        spec.close()
+
+
+def _seat_token(srv: LiveServer, table: str, seat: int) -> str:
+    token: str = srv.app.state.server.tables[table].seats[seat].token
+    return token
+
+
+def test_a_slow_computer_at_one_table_does_not_delay_another(sqlite_url: str) -> None:
+    from euchre.bots import make_bot
+
+    class Slow:
+        def __init__(self, inner: Any) -> None:
+            self.inner, self.name = inner, inner.name
+
+        def choose(self, view: Any) -> int:
+            time.sleep(1.0)
+            return int(self.inner.choose(view))
+
+        def explain(self, view: Any) -> str:
+            return str(self.inner.explain(view))
+
+    def factory(level: str, seed: int) -> Any:
+        bot = make_bot(level, seed)
+        return Slow(bot) if level == "random" else bot
+
+    with LiveServer(db_url=sqlite_url, bot_factory=factory, workers=4) as srv:
+        srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "random"}] * 4)
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        rng = random.Random(2)
+        times = []
+        for _ in range(4):
+            s = c.my_turn()
+            if s["finished"]:
+                break
+            start = time.monotonic()
+            c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
+            c.after(s["seq"])
+            times.append(time.monotonic() - start)
+        assert max(times) < 0.5, times
+        c.close()
+
+
+def test_a_person_alone_with_computers_who_leaves_finds_the_game_as_they_left_it(
+        sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, away_timeout=0.2) as srv:
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        s = c.my_turn()
+        c.close()
+        time.sleep(1.0)  # well past the away timeout, but nobody else is at the table
+        c = srv.connect(t["id"], t["token"])
+        s2 = c.my_turn()
+        assert s2["seq"] == s["seq"] and not s2["seats"][2]["stand_in"]
+        c.close()
