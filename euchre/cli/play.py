@@ -34,18 +34,9 @@ _BOOL_FLAGS: dict[str, str] = {
 }
 
 
-def register(sub: Subparsers) -> None:
-    play = sub.add_parser("play", help="play a game in the terminal (or --watch the computer)")
-    add_play_arguments(play)
-
-
-def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = (
-        "Play Euchre at the terminal: you sit South with a computer partner against two "
-        "computer opponents (with --players 2 or 3 you are Player 1). Type an option's number "
-        "or its notation (JH, pass, order alone, call S); 'hint' asks the computer for advice, "
-        "'last' shows the last trick, 'quit' offers to save."
-    )
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    """The rules flags layered over --preset (shared by every command that takes rules);
+    :func:`build_rules` reads them."""
     r = p.add_argument_group("rules (layered over --preset; the engine refuses impossible mixes)")
     r.add_argument("--preset", choices=sorted(PRESETS), default="standard",
                    help="named rule set (standard): standard, tournament (stick the dealer), "
@@ -77,6 +68,21 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--scoring", action="append", default=[], metavar="FIELD=N",
                    help="change one score value: " + ", ".join(f.name for f in fields(Scoring))
                         + " (repeatable), e.g. --scoring euchre=3")
+
+
+def register(sub: Subparsers) -> None:
+    play = sub.add_parser("play", help="play a game in the terminal (or --watch the computer)")
+    add_play_arguments(play)
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Play Euchre at the terminal: you sit South with a computer partner against two "
+        "computer opponents (with --players 2 or 3 you are Player 1). Type an option's number "
+        "or its notation (JH, pass, order alone, call S); 'hint' asks the computer for advice, "
+        "'last' shows the last trick, 'quit' offers to save."
+    )
+    add_rules_arguments(p)
     g = p.add_argument_group("game")
     g.add_argument("--seed", type=int, default=None,
                    help="seed of the shuffles: the same seed deals the same game")

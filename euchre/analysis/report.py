@@ -1,0 +1,80 @@
+"""Rich tables of advice and reviews for the terminal (the JSON forms carry the same content)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from euchre.analysis.advice import Advice, bid_phrase
+from euchre.analysis.review import Review
+from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
+from euchre.state import seat_name
+
+
+def _console(console: Console | None) -> Console:
+    return console or Console(highlight=False, emoji=False)
+
+
+def print_advice(adv: Advice, seconds: float, console: Console | None = None) -> None:
+    con = _console(console)
+    n = adv.rules.players
+    up_suit = adv.upcard >> 3 if adv.upcard >> 3 < 4 else 4
+    hand = " ".join(card_symbol(c) for c in sort_hand(adv.hand, up_suit))
+    score = ""
+    if adv.scores:
+        side = adv.seat & 1 if n == 4 else adv.seat
+        others = [v for s, v in enumerate(adv.scores) if s != side]
+        score = f", score {adv.scores[side]}-{'-'.join(map(str, others))} (us-them)"
+    con.print(f"[bold]{seat_name(adv.seat, n)}[/] holds {hand}; up-card "
+              f"{card_symbol(adv.upcard)}, {seat_name(adv.dealer, n)} deals{score}.")
+    for r in adv.rounds:
+        title = ("Round one (the seats before you passed)" if r.round == 1 else
+                 f"Round two ({SUIT_SYMBOLS[up_suit] if up_suit < 4 else 'the up-card'} "
+                 "turned down)")
+        t = Table(title=title, title_justify="left")
+        t.add_column("Bid")
+        t.add_column("Points", justify="right")
+        t.add_column("±95%", justify="right")
+        has_win = any(o.win is not None for o in r.options)
+        if has_win:
+            t.add_column("Win game", justify="right")
+        for i, o in enumerate(r.options):
+            row = [("[bold green]" if i == 0 else "") + bid_phrase(o.action, r.view),
+                   f"{o.points:+.2f}", f"{o.ci95:.2f}"]
+            if has_win:
+                row.append(f"{100 * (o.win or 0):.0f}%")
+            t.add_row(*row)
+        con.print(t)
+        best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
+        verdict = f"Best: {bid_phrase(best.action, r.view)}"
+        if second is not None:
+            gap = best.points - second.points
+            clear = gap > best.ci95 + second.ci95
+            verdict += (f", {gap:.2f} points a hand ahead of "
+                        f"{bid_phrase(second.action, r.view).lower()}"
+                        + ("" if clear else " (within the error bars: a close call)"))
+        con.print(verdict + f" over {r.deals} deals.")
+    con.print(f"[dim]Points: your side's minus the other side's per hand, each deal played "
+              f"out by the search player's rollout policy; {seconds:.1f} s.[/]")
+
+
+def print_review(rev: Review, top: int, console: Console | None = None) -> None:
+    con = _console(console)
+    shown = [d for d in rev.decisions if d.loss > 0][:top]
+    t = Table(title=f"Costliest decisions (of {len(rev.decisions)} reviewed)",
+              title_justify="left", show_lines=True, expand=True)
+    for col, just in (("#", "right"), ("Hand", "right"), ("Seat", "left"), ("When", "left"),
+                      ("Chose", "left"), ("Best", "left"), ("Loss", "right"),
+                      ("±95%", "right"), ("Why", "left")):
+        t.add_column(col, justify=just, ratio=4 if col == "Why" else None,  # type: ignore[arg-type]
+                     no_wrap=col in ("#", "Loss", "±95%"))
+    for i, d in enumerate(shown, 1):
+        t.add_row(str(i), str(d.hand), d.seat_name, d.when, d.choice_label, d.best_label,
+                  f"{d.loss:.2f}", f"{d.ci95:.2f}", d.short)
+    con.print(t)
+    for s in rev.seat_totals():
+        con.print(f"  {s['name']}: {s['decisions']} decisions, {s['loss']:.2f} points lost "
+                  f"in all ({s['mistakes']} clear mistakes)")
+    con.print(f"[dim]Loss: expected points (your side's minus theirs) given up against the "
+              f"best choice. Card play solved double-dummy over {rev.play_deals} consistent "
+              f"deals, bids played out over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
