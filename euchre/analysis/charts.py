@@ -180,7 +180,7 @@ def write_csv(data: ChartData, path: Path) -> None:
 
 
 #: (file stem, key index, axis label, tick labels) of each chart's second dimension.
-_CHARTS = (
+_CHARTS: tuple[tuple[str, int, str, Callable[[int], str]], ...] = (
     ("order_gain_by_bowers", 2, "bowers held", lambda v: str(v)),
     ("order_gain_by_aces", 3, "off-suit aces", lambda v: str(v)),
     ("order_gain_by_upcard", 4, "up-card rank",

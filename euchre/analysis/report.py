@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Console
 from rich.table import Table
 
 from euchre.analysis.advice import Advice, bid_phrase
+from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
 from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
 from euchre.state import seat_name
+from euchre.view import SeatView
 
 
 def _console(console: Console | None) -> Console:
@@ -78,3 +82,37 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
     con.print(f"[dim]Loss: expected points (your side's minus theirs) given up against the "
               f"best choice. Card play solved double-dummy over {rev.play_deals} consistent "
               f"deals, bids played out over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
+
+
+def print_puzzle(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str],
+                 console: Console | None = None) -> None:
+    """The position of a puzzle: contract, tricks so far, the trick on the table, the hand."""
+    con = _console(console)
+    n = view.players
+    me = seat_name(view.seat, n)
+    maker = seat_name(view.maker, n)
+    suit = symbol(8 * view.trump + 6)[-1]  # the trump suit's symbol, via its ace
+    alone = " alone" if view.alone else ""
+    con.print(f"[bold]Puzzle {p.id}[/] of {count}: you are {me}; "
+              f"{seat_name(view.dealer, n)} dealt, {maker} made {suit}{alone}.")
+    if view.scores:
+        con.print("Score: " + ", ".join(f"{_side(s, n)} {v}" for s, v in enumerate(view.scores)))
+    for i, (_leader, cards, winner) in enumerate(view.tricks, 1):
+        played = "  ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in cards)
+        con.print(f"  Trick {i}: {played}  → {seat_name(winner, n)}")
+    if view.current_trick:
+        played = "  ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in view.current_trick)
+        con.print(f"  On the table: {played}")
+    else:
+        con.print("  You lead.")
+    won = ", ".join(f"{seat_name(s, n)} {t}" for s, t in enumerate(view.tricks_won) if t)
+    if won:
+        con.print(f"  Tricks won: {won}")
+    con.print("Your hand: " + " ".join(symbol(c) for c in sort_hand(view.hand, view.trump)))
+    con.print("Which card is clearly best?")
+
+
+def _side(side: int, players: int) -> str:
+    if players == 4:
+        return "North-South" if side == 0 else "East-West"
+    return seat_name(side, players)

@@ -25,7 +25,14 @@ from euchre.match import Match
 from euchre.state import HandState, seat_name
 from euchre.view import SeatView
 
-__all__ = ["Decision", "Review", "count_decisions", "review_match", "review_to_json"]
+__all__ = [
+    "Decision",
+    "Review",
+    "count_decisions",
+    "play_context",
+    "review_match",
+    "review_to_json",
+]
 
 #: Default deals per decision: card play (solved) and bids (played out).
 PLAY_DEALS = 24
@@ -214,6 +221,26 @@ def _partner_winning(view: SeatView) -> int:
     return win_card if win_seat == (view.seat + 2) % 4 else -1
 
 
+def play_context(view: SeatView, choice: int, best: int) -> str:
+    """A sentence on why ``best`` beats ``choice`` in a card play, where a simple pattern
+    shows it (trumping a partner's winning card, spending a trump, ducking a trick), else ''."""
+    if view.trump >= 4:
+        return ""
+    partner = _partner_winning(view)
+    eff = EFFECTIVE_SUIT[view.trump]
+    st = STRENGTH[view.trump][view.led_suit] if view.current_trick else None
+    if partner >= 0 and st is not None and st[choice] > st[partner] and st[best] < st[partner]:
+        verb = "trumping" if eff[choice] == view.trump else "overtaking"
+        return (f"The partner's {card_symbol(partner)} was already winning the trick: "
+                f"{verb} it with the {card_symbol(choice)} spends a card that could take a "
+                "later trick. ")
+    if eff[choice] == view.trump and eff[best] != view.trump:
+        return f"The {card_symbol(choice)} spends a trump that {card_symbol(best)} saves. "
+    if st is not None and st[best] > st[choice]:
+        return f"The {card_symbol(best)} takes or fights for this trick. "
+    return ""
+
+
 def _why(view: SeatView, values: Values, choice: int, best: int, name: str
          ) -> tuple[str, str]:
     """A sentence a player can read: what the best choice was worth against the one made."""
@@ -229,19 +256,7 @@ def _why(view: SeatView, values: Values, choice: int, best: int, name: str
                 if alts else "")
         short = f"Best choice: {c.points:+.2f} points a hand{tail}"
         return f"{short}, {basis}.", f"{short}."
-    lead = ""
-    if values.kind == "play" and view.trump < 4:
-        partner = _partner_winning(view)
-        eff = EFFECTIVE_SUIT[view.trump]
-        st = STRENGTH[view.trump][view.led_suit] if view.current_trick else None
-        if partner >= 0 and st is not None and st[choice] > st[partner]:
-            lead = (f"The partner's {card_symbol(partner)} was already winning the trick: "
-                    f"{'trumping' if eff[choice] == view.trump else 'overtaking'} it with "
-                    f"the {card_symbol(choice)} spends a card that could take a later trick. ")
-        elif eff[choice] == view.trump and eff[best] != view.trump:
-            lead = f"The {card_symbol(choice)} spends a trump that {card_symbol(best)} saves. "
-        elif st is not None and st[best] > st[choice]:
-            lead = f"The {card_symbol(best)} takes or fights for this trick. "
+    lead = play_context(view, choice, best) if values.kind == "play" else ""
     short = (f"{lead}{_label(best, view)} scores {b.points:+.2f} a hand against "
              f"{c.points:+.2f} for {_label(choice, view)}")
     return f"{short}, {basis}.", f"{short}."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from euchre.cli import Subparsers
@@ -16,7 +17,7 @@ from euchre.cli.play import add_rules_arguments, build_rules
 from euchre.errors import RulesError
 
 
-def _positive(lo: int, hi: int) -> argparse._ActionType:  # type: ignore[name-defined]
+def _positive(lo: int, hi: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         if not text.isdigit() or not lo <= int(text) <= hi:
             raise argparse.ArgumentTypeError(f"must be a whole number {lo}..{hi}, not {text!r}")

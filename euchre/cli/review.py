@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from euchre.cli import Subparsers
 
 
-def _count(lo: int, hi: int) -> argparse._ActionType:  # type: ignore[name-defined]
+def _count(lo: int, hi: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         if not text.isdigit() or not lo <= int(text) <= hi:
             raise argparse.ArgumentTypeError(f"must be a whole number {lo}..{hi}, not {text!r}")
@@ -63,10 +64,9 @@ def _run(args: argparse.Namespace) -> int:
     except (ValueError, AttributeError):
         names = None
     total = count_decisions(match)
-    from rich.progress import Progress
-
     # The bar goes to stderr so that --json output stays clean on stdout.
     from rich.console import Console
+    from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("reviewing", total=total)
