@@ -27,7 +27,7 @@ __all__ = ["Advice", "RoundAdvice", "advice_to_json", "advise", "bid_phrase", "b
 
 #: The default time budget in seconds for all rounds together (the command answers in under
 #: 2 s with start-up included).
-DEFAULT_SECONDS = 1.0
+DEFAULT_SECONDS = 0.8
 #: The most deals a round looks at.
 MAX_DEALS = 20_000
 

@@ -63,25 +63,34 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
 
 
 def print_review(rev: Review, top: int, console: Console | None = None) -> None:
+    """The costliest decisions as a table, then why, one numbered line each (a why column
+    would be unreadable in 80 columns), then each seat's totals."""
     con = _console(console)
     shown = [d for d in rev.decisions if d.loss > 0][:top]
+    rev_players = len(rev.players)
     t = Table(title=f"Costliest decisions (of {len(rev.decisions)} reviewed)",
-              title_justify="left", show_lines=True, expand=True)
+              title_justify="left")
     for col, just in (("#", "right"), ("Hand", "right"), ("Seat", "left"), ("When", "left"),
                       ("Chose", "left"), ("Best", "left"), ("Loss", "right"),
-                      ("±95%", "right"), ("Why", "left")):
-        t.add_column(col, justify=just, ratio=4 if col == "Why" else None,  # type: ignore[arg-type]
-                     no_wrap=col in ("#", "Loss", "±95%"))
+                      ("±95%", "right")):
+        t.add_column(col, justify=just, no_wrap=col in ("Loss", "±95%"))  # type: ignore[arg-type]
     for i, d in enumerate(shown, 1):
-        t.add_row(str(i), str(d.hand), d.seat_name, d.when, d.choice_label, d.best_label,
-                  f"{d.loss:.2f}", f"{d.ci95:.2f}", d.short)
+        mark = "[bold red]" if d.clear else ""
+        t.add_row(str(i), str(d.hand), seat_name(d.seat, rev_players), d.when, d.choice_label, d.best_label,
+                  f"{mark}{d.loss:.2f}", f"{d.ci95:.2f}")
     con.print(t)
+    for i, d in enumerate(shown, 1):
+        con.print(f"{i:>3}. {d.short}")
+    if not shown:
+        con.print("No decision lost points against the best choice.")
+    con.print()
     for s in rev.seat_totals():
         con.print(f"  {s['name']}: {s['decisions']} decisions, {s['loss']:.2f} points lost "
-                  f"in all ({s['mistakes']} clear mistakes)")
-    con.print(f"[dim]Loss: expected points (your side's minus theirs) given up against the "
-              f"best choice. Card play solved double-dummy over {rev.play_deals} consistent "
-              f"deals, bids played out over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
+                  f"in all, {s['mistakes']} clear mistakes")
+    con.print(f"[dim]Loss: expected points (the player's side's minus the other side's) given "
+              f"up against the best choice; in red, clear mistakes (beyond the error bar). Card play solved double-dummy over "
+              f"{rev.play_deals} deals consistent with what the player saw, bids played out by "
+              f"the rollout policy over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
 
 
 def print_puzzle(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str],

@@ -43,7 +43,7 @@ def register(sub: Subparsers) -> None:
     budget.add_argument("--deals", type=_deals, default=None, metavar="N",
                         help="deals per round (the same seed gives the same numbers)")
     budget.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
-                        help="time for all rounds together (default 1.0: as many deals as fit)")
+                        help="time for all rounds together (default 0.8: as many deals as fit)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (0)")
     p.add_argument("--json", action="store_true", help="print JSON (docs/analysis.md)")
     add_rules_arguments(p)
