@@ -76,8 +76,8 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
         t.add_column(col, justify=just, no_wrap=col in ("Loss", "±95%"))  # type: ignore[arg-type]
     for i, d in enumerate(shown, 1):
         mark = "[bold red]" if d.clear else ""
-        t.add_row(str(i), str(d.hand), seat_name(d.seat, rev_players), d.when, d.choice_label, d.best_label,
-                  f"{mark}{d.loss:.2f}", f"{d.ci95:.2f}")
+        t.add_row(str(i), str(d.hand), seat_name(d.seat, rev_players), d.when,
+                  d.choice_label, d.best_label, f"{mark}{d.loss:.2f}", f"{d.ci95:.2f}")
     con.print(t)
     for i, d in enumerate(shown, 1):
         con.print(f"{i:>3}. {d.short}")
@@ -88,8 +88,9 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
         con.print(f"  {s['name']}: {s['decisions']} decisions, {s['loss']:.2f} points lost "
                   f"in all, {s['mistakes']} clear mistakes")
     con.print(f"[dim]Loss: expected points (the player's side's minus the other side's) given "
-              f"up against the best choice; in red, clear mistakes (beyond the error bar). Card play solved double-dummy over "
-              f"{rev.play_deals} deals consistent with what the player saw, bids played out by "
+              "up against the best choice; in red, clear mistakes (beyond the error bar). "
+              f"Card play solved double-dummy over {rev.play_deals} deals consistent with what "
+              "the player saw, bids played out by "
               f"the rollout policy over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
 
 
