@@ -270,3 +270,14 @@ def test_puzzle_command_checks_the_answer(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "Not quite" in out and "The answer is" in out
     assert main(["puzzle", "--number", "1", "--answer", "ZZ"]) == 2
+
+
+def test_end_of_game_review_prints_the_costliest_decisions() -> None:
+    from rich.console import Console
+
+    from euchre.analysis.offer import review_in_terminal
+
+    con = Console(record=True, width=100, force_terminal=False)
+    review_in_terminal(_trumped_ace_match(), con)
+    text = con.export_text()
+    assert "Costliest decisions" in text and "already winning" in text
