@@ -18,13 +18,15 @@ from typing import Any
 import jsonschema
 import pytest
 from helpers import cards, deck_for
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from euchre import actions as A
 from euchre.analysis.advice import AdviceError, advice_to_json, advise, bidding_view
 from euchre.analysis.charts import compute, hand_class
 from euchre.analysis.puzzles import load_puzzles, mine, puzzle_view, puzzles_to_json
 from euchre.analysis.review import Review, review_match, review_to_json
-from euchre.analysis.values import evaluate
+from euchre.analysis.values import evaluate, lawful_cards
 from euchre.cards import HEARTS, parse_card
 from euchre.cli import main
 from euchre.match import Match
@@ -281,3 +283,34 @@ def test_end_of_game_review_prints_the_costliest_decisions() -> None:
     review_in_terminal(_trumped_ace_match(), con)
     text = con.export_text()
     assert "Costliest decisions" in text and "already winning" in text
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), preset_name=st.sampled_from(
+    ["standard", "cutthroat", "two-handed", "joker"]))
+def test_every_decision_values_every_option_within_the_hand_limits(
+        seed: int, preset_name: str) -> None:
+    """At any decision of a random game, under any preset: every option (every lawful card in
+    card play) is valued, best first, within what one hand can score."""
+    from euchre.bots import make_bot
+    from euchre.rules import preset
+
+    rules = preset(preset_name)
+    if rules.players != 4:
+        rules = rules.replace(going_alone=False)
+    rng = random.Random(seed)
+    m = Match(rules, seed=seed)
+    bots = [make_bot("rule", seed + s) for s in range(rules.players)]
+    stop = rng.randrange(1, 25)
+    for _ in range(stop):
+        view = m.view(m.current_player)
+        m.apply_action(bots[m.current_player].choose(view))
+    view = m.view(m.current_player)
+    if view.phase == "claim":
+        return
+    vals = evaluate(view, 6, rng)
+    expected = lawful_cards(view) if view.phase == "play" else list(view.legal_actions)
+    assert sorted(vals.samples) == sorted(expected)
+    ranked = vals.ranked()
+    assert [o.points for o in ranked] == sorted((o.points for o in ranked), reverse=True)
+    assert all(-4 <= o.points <= 4 for o in ranked)
