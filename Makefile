@@ -20,7 +20,7 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP_PLAY)
 
 play: $(STAMP_PLAY)
-	$(BIN)/euchre play $(ARGS)
+	EUCHRE_LAUNCHER='make play' $(BIN)/euchre play $(ARGS)
 
 lint: $(STAMP_TEST)
 	$(BIN)/python -m ruff check .

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 #: Subcommand modules, in the order ``euchre --help`` lists them: ``euchre.cli.<name>``, each
 #: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
-COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench",
+COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats",
                                      "advise", "review", "charts", "puzzles")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
@@ -51,9 +52,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rc: int = args.func(args)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`euchre replay BIG.json | head`): stop quietly, and point
+        # stdout at /dev/null so the interpreter's own flush at exit cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     return rc
 
 

@@ -12,6 +12,7 @@ import contextlib
 import shutil
 import sys
 from dataclasses import fields, replace
+from pathlib import Path
 from typing import Any
 
 from euchre.cli import Subparsers
@@ -99,6 +100,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument("--ascii", action="store_true",
                    help="plain ASCII: suits as the letters C D H S, no box drawing")
     d.add_argument("--no-color", action="store_true", help="no colours")
+    add_convenience_arguments(p, d)
     p.set_defaults(func=run_play)
 
 
@@ -135,6 +137,28 @@ def resolve_levels(args: argparse.Namespace) -> None:
     level = args.level or DEFAULT_LEVEL
     args.partner = args.partner or level
     args.opponents = args.opponents or level
+
+
+def hold_seconds(text: str) -> float:
+    """--hold: a finite pause like --delay's (nan and inf parse as floats, and never end)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_DELAY:g} seconds, not {text}")
+    return value
+
+
+def add_convenience_arguments(p: argparse.ArgumentParser, display: Any) -> None:
+    """Flags of the table's conveniences (kept apart so the rules and bot flags stay put)."""
+    display.add_argument("--hold", type=hold_seconds, default=None, metavar="SECONDS",
+                         help="how long a finished trick stays on the table (at least --delay; "
+                              "default 2.5 x --delay)")
+    display.add_argument("--autoplay", action=argparse.BooleanOptionalAction, default=True,
+                         help="play your only legal card for you after a short pause (on)")
+    p.add_argument("--rated", action="store_true",
+                   help="a rated game: 'undo' is off (it is on against the computer otherwise)")
 
 
 def build_rules(args: argparse.Namespace) -> Rules:
@@ -216,11 +240,12 @@ def run_play(args: argparse.Namespace) -> int:
     # wrap, and the table is drawn for 80 columns.
     columns = shutil.get_terminal_size((80, 24)).columns
     console = Console(no_color=args.no_color, highlight=False, emoji=False,
-                      width=max(40, min(columns, 80) - 1))
+                      width=max(39, min(columns, 80) - 1))
     settings = GameSettings(
         seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save, title=title,
         bot_seed=match.seed, think=args.think,
     )
+    table_settings(settings, args)
     game = TerminalGame(match, settings, console)
     if match.is_terminal():
         console.print("That game is already over.")
@@ -228,3 +253,56 @@ def run_play(args: argparse.Namespace) -> int:
             game.end_of_game()
         return 0
     return game.run()
+
+
+def rated_record(text: str) -> bool:
+    """Whether a saved game was marked rated (it stays rated when resumed)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("rated") is True
+
+
+def table_settings(settings: Any, args: argparse.Namespace) -> None:
+    """The table's conveniences: trick hold, autoplay, undo, statistics, the resume hint."""
+    import os
+
+    from euchre.tui.stats import default_path
+
+    settings.title = None  # the rules in words, from the rules themselves (resumed games too)
+    settings.hold = args.hold
+    settings.autoplay = args.autoplay
+    settings.rated = args.rated
+    if args.resume:  # a rated game stays rated when resumed (the file was read just before)
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            settings.rated = settings.rated or rated_record(
+                Path(args.resume).read_text(encoding="utf-8"))
+    # "make play" sets EUCHRE_LAUNCHER, so a saved game says to resume with "make play ARGS=..."
+    settings.launcher = os.environ.get("EUCHRE_LAUNCHER") or _launcher()
+    if not args.watch:
+        settings.stats_path = default_path()
+    # Bytes that are not UTF-8 at a prompt read as a replacement character, not a traceback.
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="replace")
+
+
+def _launcher() -> str:
+    """How this program was started, as the player would type it again: ``euchre play`` when
+    that is what the PATH finds, else the path used (``.venv/bin/euchre play``), or ``python
+    -m euchre play``."""
+    import os
+    import shlex
+
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "euchre"
+    if os.path.basename(argv0) == "__main__.py":
+        return "python -m euchre play"
+    found = shutil.which("euchre")
+    with contextlib.suppress(OSError):
+        if found and os.path.samefile(found, argv0):
+            return "euchre play"
+    return f"{shlex.quote(argv0)} play"

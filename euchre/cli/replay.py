@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from euchre.actions import action_label
+from euchre import actions as A
 from euchre.cards import SUIT_SYMBOLS, card_symbol, cards_of, sort_hand
 from euchre.cli import Subparsers
 from euchre.errors import EuchreError
 from euchre.match import FinishedHand, Match
+from euchre.narrate import bidding_segments, staged
 from euchre.record import from_json
 from euchre.state import HandState, seat_name
+from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
 
 
 def side_name(side: int, players: int) -> str:
@@ -21,25 +24,44 @@ def side_name(side: int, players: int) -> str:
     return seat_name(side, players)
 
 
-def describe_hand(h: HandState) -> str:
-    """A finished (or partly played) hand: deal, bidding, tricks, result."""
+def describe_hand(h: HandState, hidden: bool = False, viewer: int | None = None) -> str:
+    """A finished (or partly played) hand: deal, bidding in words, tricks, result.
+
+    ``hidden`` tells a hand still in play as ``viewer`` saw it (None: a seat nobody sat in):
+    only that seat's cards, other seats' discards face down, the kitty unseen."""
     n = h.n
     lines = [f"Dealer {seat_name(h.dealer, n)}; up-card {card_symbol(h.upcard)}"]
     trump = h.trump
     for s in range(n):
-        cards = sort_hand(cards_of(h.initial_hands[s]), trump)
-        lines.append(f"  {seat_name(s, n):<9} {' '.join(card_symbol(c) for c in cards)}")
-    bids = [(w, a) for w, a in h.history if not 0 <= a <= 32]
-    if bids:
-        lines.append("  Bidding: " + ", ".join(
-            f"{seat_name(w, n)} {action_label(a)}" for w, a in bids))
+        if hidden and s != viewer:
+            continue
+        cards = sort_hand(cards_of(h.hands[s] if hidden else h.initial_hands[s]), trump)
+        held = " (in hand now)" if hidden else ""
+        lines.append(f"  {seat_name(s, n):<9} {' '.join(card_symbol(c) for c in cards)}{held}")
+    if hidden:
+        lines.append("  (other hands hidden: --reveal shows every hand)")
+    if not hidden:
+        history = list(h.history)
+    elif viewer is not None:
+        history = list(h.view(viewer).history)
+    else:  # nobody's hand: every discard and swap face down
+        history = [(w, HIDDEN_DISCARD if A.is_discard(a) else HIDDEN_SWAP if a >= A.SWAP_BASE
+                    else a) for w, a in h.history]
+    acts = staged(history, h.rules, h.dealer, viewer=viewer if hidden else None)
+    for title, items in bidding_segments(acts, lambda s: seat_name(s, n), h.upcard):
+        lines.append(f"  {title + ': ' if title else ''}{', '.join(items)}")
     if trump < 4:
         alone = " alone" if h.alone else ""
         lines.append(f"  Trump {SUIT_SYMBOLS[trump]}, made by {seat_name(h.maker, n)}{alone}")
+    def tag(s: int) -> str:
+        return seat_name(s, n)[0] if n == 4 else str(s + 1)
+
     for i, (_leader, trick, winner) in enumerate(h.tricks, 1):
-        played = "  ".join(f"{seat_name(s, n)[0] if n == 4 else s + 1}:{card_symbol(c)}"
-                           for s, c in trick)
+        played = "  ".join(f"{tag(s)}:{card_symbol(c)}" for s, c in trick)
         lines.append(f"  Trick {i}: {played}  -> {seat_name(winner, n)}")
+    if h.trick:
+        played = "  ".join(f"{tag(s)}:{card_symbol(c)}" for s, c in h.trick)
+        lines.append(f"  Trick {len(h.tricks) + 1} (in progress): {played}")
     if h.outcome == "thrown_in":
         lines.append("  All passed: thrown in, the deal passes left")
     elif h.outcome == "misdeal":
@@ -57,7 +79,10 @@ def replay_finished(match: Match, f: FinishedHand) -> HandState:
     return h
 
 
-def describe_record(match: Match, verbose: bool = True) -> str:
+def describe_record(match: Match, verbose: bool = True, reveal: bool = True,
+                    viewer: int | None = None) -> str:
+    """The record as text; without ``reveal`` a hand still in play shows only what ``viewer``
+    (the player who saved it) could see."""
     n = match.rules.players
     out = []
     if verbose:
@@ -68,7 +93,7 @@ def describe_record(match: Match, verbose: bool = True) -> str:
                 f"{side_name(s, n)} {v}" for s, v in enumerate(f.scores_after)))
         if match.winner is None and match.hand.history:
             out.append(f"Hand {len(match.finished) + 1} (in progress)")
-            out.append(describe_hand(match.hand))
+            out.append(describe_hand(match.hand, hidden=not reveal, viewer=viewer))
     score = ", ".join(f"{side_name(s, n)} {v}" for s, v in enumerate(match.scores))
     if match.winner is not None and match.winner >= 0:
         verb = "win" if n == 4 else "wins"  # "East-West win", "Player 2 wins"
@@ -110,14 +135,29 @@ def register(sub: Subparsers) -> None:
     rp = sub.add_parser("replay", help="validate a game record and print its hands and score")
     rp.add_argument("file", help="a JSON record written by 'euchre play' or the library")
     rp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
+    rp.add_argument("--reveal", action="store_true",
+                    help="in a saved game still in play, show every hand (by default only what "
+                         "the player who saved it could see)")
     rp.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        match, _ = read_record_file(args.file)
+        match, text = read_record_file(args.file)
     except RecordFileError as exc:
         print(f"euchre replay: {exc}", file=sys.stderr)
         return exc.status
-    print(describe_record(match, verbose=not args.quiet))
+    print(describe_record(match, verbose=not args.quiet, reveal=args.reveal,
+                          viewer=_saving_seat(text, match.rules.players)))
     return 0
+
+
+def _saving_seat(text: str, players: int) -> int | None:
+    """The seat of the person who played (and saved) the game, from the record's ``players``."""
+    try:
+        seats = json.loads(text).get("players")
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    if isinstance(seats, list) and len(seats) == players and "human" in seats:
+        return seats.index("human")
+    return None

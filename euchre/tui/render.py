@@ -24,6 +24,7 @@ from euchre.cards import (
     right_bower,
     sort_hand,
 )
+from euchre.narrate import bidding_segments, sentence, staged
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 WIDTH = 79
@@ -167,7 +168,9 @@ def markers(score: int, g: Glyphs) -> Text:
         t.append("]", style=DIM)
         return t
 
-    return one("5", 5, five).append(" ").append_text(one("6", 6, six))
+    # No "5"/"6" labels: the score is already shown as a number beside the cards, and "3 5[..]
+    # 6[..]" read as three numbers.
+    return one("", 5, five).append_text(one("", 6, six))
 
 
 @dataclass
@@ -190,6 +193,14 @@ class TableContext:
     message: list[Text] = field(default_factory=list)
     options: list[Text] = field(default_factory=list)
     extra_trick_note: str = ""
+    width: int = WIDTH
+    """Columns the screen may use (79 on an 80-column terminal, down to 39)."""
+    titles: list[str] = field(default_factory=list)
+    """Shorter names of the rules, tried in turn when ``title`` does not fit the header."""
+    plain: Callable[[int], str] | None = None
+    """A seat's name without notes ("West", "You") for the bidding line; ``short`` if None."""
+    held: bool = False
+    """The table shows a finished trick being held: its winning card is highlighted."""
 
 
 def _fit(t: Text, width: int = WIDTH) -> Text:
@@ -253,33 +264,47 @@ def hand_line(view: SeatView, g: Glyphs) -> Text:
 
 
 def bidding_line(view: SeatView, ctx: TableContext) -> Text:
+    """The bidding so far in words, one stage after another: "Round 1: all pass · Round 2: You
+    pass, West calls ♥". Full seat names when they fit, else the one-letter ones; when even those
+    do not, the earliest stages give way (the status line above still names trump and maker)."""
     g = ctx.glyphs
-    parts: list[Text] = []
-    r = view.rules
-    # With declarations on every seat is asked first; the view keeps only this seat's own
-    # answer (and swaps), and a pass there is no bid.
-    own_declaration = r.farmers_hand != "off" or r.no_ace_no_face
-    for seat, a in view.history:
-        if own_declaration and seat == view.seat:
-            own_declaration = False
-            if a == A.PASS:
-                continue
-        if A.is_play(a):
-            continue
-        ph = Text(ctx.short(seat) + " ", style="bold")
-        ph.append_text(event_short(a, g))
-        parts.append(ph)
+    acts = staged(view.history, view.rules, view.dealer, viewer=view.seat)
     out = Text("Bidding: ", style="bold")
+    room = ctx.width - out.cell_len
+    sep = f" {g.dot} "
+    parts: list[tuple[str, list[str]]] = []
+    for namer in (ctx.plain or ctx.short, ctx.short):
+        parts = bidding_segments(acts, namer, view.upcard, compact=True)
+        if len(_join_segments(parts, sep)) <= room:
+            break
     if not parts:
         return out.append("none yet", style=DIM)
-    # Keep the latest entries when the line is too long.
-    while parts:
-        line = Text(f" {g.dot} ").join(parts)
-        if out.cell_len + line.cell_len <= WIDTH:
-            return out.append_text(line)
-        parts = parts[1:]
-        out = Text("Bidding: ... ", style="bold")
-    return out  # pragma: no cover
+    # Too long even with one-letter names: the earliest acts give way, one at a time.
+    cut = False
+    while len(g.translate(_join_segments(parts, sep, cut))) > room:
+        title, items = parts[0]
+        if len(parts) > 1 and len(items) <= 1:
+            parts = parts[1:]
+        elif len(items) > 1:
+            parts = [(title, items[1:]), *parts[1:]]
+        else:
+            break
+        cut = True
+    text = g.translate(_join_segments(parts, sep, cut))
+    if len(text) > room:
+        text = text[:room - 3] + "..."
+    t = Text(text)
+    if g.suits == UNICODE.suits:
+        t.highlight_regex(r"\S*[♦♥]", RED)
+    return out.append_text(t)
+
+
+def _join_segments(parts: list[tuple[str, list[str]]], sep: str, cut: bool = False) -> str:
+    text = sep.join((f"{title}: " if title else "") + ", ".join(items) for title, items in parts)
+    if cut:  # "Round 1: ... North passes", or "... Round 2: ..." when a whole round went
+        title = parts[0][0]
+        text = (f"{title}: ... " + text[len(title) + 2:]) if title else "... " + text
+    return text
 
 
 def event_short(a: int, g: Glyphs) -> Text:
@@ -305,15 +330,31 @@ def _positions(players: int, bottom: int) -> dict[int, str]:
 
 
 def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
-    """The whole screen above the prompt: at most 23 lines of at most 79 columns."""
+    """The whole screen above the prompt: at most 23 lines of at most ``ctx.width`` columns.
+
+    Narrower screens (down to 40 columns) get the same information rearranged rather than
+    cropped: shorter seat labels, the status and the hand on two lines when they must."""
     g = ctx.glyphs
     n = view.players
+    w = ctx.width
     lines: list[Text] = []
     # Header and score.
-    head = Text("Euchre", style="bold")
-    head.append(f" {g.dot} {ctx.title} {g.dot} game to {ctx.target} {g.dot} hand {ctx.hand_no}")
-    head.append(f" {g.dot} dealer ").append(ctx.name(view.dealer), style="bold")
-    lines.append(_fit(head))
+    # Pieces give way in turn on a narrow screen: the dealer (the table marks it too), the
+    # program's name, then longer names of the rules.
+    dealer = Text(f" {g.dot} dealer ").append(ctx.name(view.dealer), style="bold")
+    head = Text()
+    for title in (ctx.title, *ctx.titles):
+        for prefix in (True, False):
+            head = Text("Euchre", style="bold").append(f" {g.dot} ") if prefix else Text()
+            head.append(title, style="" if prefix else "bold")
+            head.append(f" {g.dot} game to {ctx.target} {g.dot} hand {ctx.hand_no}")
+            if head.cell_len <= w:
+                break
+        if head.cell_len <= w:
+            break
+    if head.cell_len + dealer.cell_len <= w:
+        head.append_text(dealer)
+    lines.extend(wrap_text(head, w) if head.cell_len > w else [head])
     cells = []
     for side, sname in enumerate(ctx.side_names):
         cell = Text(f"{sname} ", style="bold").append(str(ctx.scores[side]), style="bold green")
@@ -321,11 +362,12 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
     with_markers = [c.copy().append(" ").append_text(markers(ctx.scores[i], g))
                     for i, c in enumerate(cells)]
     score = Text("Score: ").append_text(Text("   ").join(with_markers))
-    if score.cell_len > WIDTH:
+    if score.cell_len > w:
         score = Text("Score: ").append_text(Text("   ").join(cells))
-    lines.append(_fit(score))
+    lines.append(_fit(score, w))
     # Trump and up-card.
     status = Text()
+    up = Text()
     if view.trump != NO_TRUMP:
         status.append("Trump ").append_text(suit_text(view.trump, g))
         if view.maker >= 0:
@@ -333,17 +375,22 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
             if view.alone:
                 status.append(" alone")
         if view.lone_defender >= 0:
-            status.append(f"; {ctx.name(view.lone_defender)} defends alone")
-        status.append("   Up-card ").append_text(card_text(view.upcard, g))
-        status.append(f" {view.upcard_status}", style=DIM)
+            status.append("; ").append_text(Text(sentence(ctx.name(view.lone_defender),
+                                                          "defends alone")))
+        up.append("Up-card ").append_text(card_text(view.upcard, g))
+        up.append(f" {view.upcard_status}", style=DIM)
     else:
         status.append("Up-card ").append_text(card_text(view.upcard, g))
         status.append(f" ({view.upcard_status}); trump not yet named", style=DIM)
-    lines.append(_fit(status))
-    lines.append(Text(g.rule * WIDTH, style=DIM))
+    if status.cell_len + 3 + up.cell_len <= w or not up.cell_len:
+        lines.append(_fit(status.append("   " if up.cell_len else "").append_text(up), w))
+    else:
+        lines.extend(wrap_text(status, w))
+        lines.append(_fit(up, w))
+    lines.append(Text(g.rule * w, style=DIM))
     lines.extend(_table_area(view, ctx))
-    lines.append(Text(g.rule * WIDTH, style=DIM))
-    lines.append(_fit(bidding_line(view, ctx)))
+    lines.append(Text(g.rule * w, style=DIM))
+    lines.append(_fit(bidding_line(view, ctx), w))
     # Tricks this hand, by scoring side.
     tr = Text("Tricks this hand: ", style="bold")
     won = [0] * len(ctx.side_names)
@@ -353,21 +400,27 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
         Text(f"{ctx.side_names[i]} {won[i]}") for i in range(len(won))))
     if ctx.extra_trick_note:
         tr.append(f"   {ctx.extra_trick_note}", style=DIM)
-    lines.append(_fit(tr))
+    lines.append(_fit(tr, w))
     if ctx.show_hand:
         who = "Your hand: " if ctx.name(ctx.bottom) == "You" else f"{ctx.name(ctx.bottom)}: "
-        lines.append(_fit(Text(who, style="bold").append_text(hand_line(view, g))))
+        hand = Text(who, style="bold").append_text(hand_line(view, g))
+        if not view.hand:
+            hand.append("all played", style=DIM)
+        lines.extend(wrap_items(list(hand.split("   ")), w, sep="   ") if hand.cell_len > w
+                     else [hand])
     room = 23 - len(lines) - len(ctx.options)
     msg = ctx.message[-room:] if room > 0 else []
-    lines.extend(_fit(m) for m in msg)
-    lines.extend(_fit(o) for o in ctx.options)
+    lines.extend(_fit(m, w) for m in msg)
+    lines.extend(_fit(o, w) for o in ctx.options)
     return lines[:23]
 
 
 def _table_area(view: SeatView, ctx: TableContext) -> list[Text]:
-    """Six lines: the seats around the table, each with the card it played to this trick."""
+    """Six lines: the seats around the table, each with the card it played to this trick. On a
+    narrow screen a label sheds its card count, then its trick count, rather than a name."""
     g = ctx.glyphs
     n = view.players
+    w = ctx.width
     pos = _positions(n, ctx.bottom)
     seat_at = {p: s for s, p in pos.items()}
     trick = view.current_trick
@@ -379,7 +432,8 @@ def _table_area(view: SeatView, ctx: TableContext) -> list[Text]:
     leader = trick[0][0] if trick else -1
     last_winner = view.tricks[-1][2] if showing_last else -1
 
-    def label(s: int) -> Text:
+    def label(s: int, detail: int = 2) -> Text:
+        """detail 2: name, cards, tricks; 1: name and tricks; 0: name alone."""
         t = Text()
         turn = view.current_player == s
         if turn:
@@ -392,51 +446,64 @@ def _table_area(view: SeatView, ctx: TableContext) -> list[Text]:
         if s == view.dealer and not dealer:
             t.append(" (dealer)", style=DIM)
         if s not in view.active:
-            return t.append(" sits out", style=DIM)
-        if s != ctx.bottom or not ctx.show_hand:
+            return t.append(" sit out" if ctx.name(s) == "You" else " sits out", style=DIM)
+        if detail >= 2 and (s != ctx.bottom or not ctx.show_hand):
             k = view.hand_sizes[s]
             t.append(f" {k} card{'' if k == 1 else 's'},", style=DIM)
-        won = view.tricks_won[s]
-        t.append(f" {won} trick{'' if won == 1 else 's'}", style=DIM)
+        if detail >= 1:
+            won = view.tricks_won[s]
+            t.append(f" {won} trick{'' if won == 1 else 's'}", style=DIM)
+        return t
+
+    def fitted(s: int, room: int) -> Text:
+        for detail in (2, 1, 0):
+            t = label(s, detail)
+            if t.cell_len <= room:
+                return t
         return t
 
     def played_text(s: int) -> Text:
         if s in played:
             t = card_text(played[s], g)
+            if s == last_winner:
+                if ctx.held:
+                    t.stylize("reverse")
+                t.append(" won", style=TURN)
             if s == leader:
                 t = Text("led ", style=DIM).append_text(t)
-            if s == last_winner:
-                t.append(" won", style=TURN)
             return t
         return Text("")
 
     blank = Text("")
     out = [blank.copy() for _ in range(6)]
-    mid = WIDTH // 2
+    mid = w // 2
     if "top" in seat_at:
         s = seat_at["top"]
-        out[0] = _center(label(s))
-        out[1] = _center(played_text(s))
+        out[0] = _center(fitted(s, w), w)
+        out[1] = _center(played_text(s), w)
     left = seat_at.get("left")
     right = seat_at.get("right")
     row: list[tuple[int, Text]] = []
     row2: list[tuple[int, Text]] = []
+    inset = min(16, w // 5)
+    half = (w - 2) // 2
+    lab_l = fitted(left, half) if left is not None else Text()
+    lab_r = fitted(right, half) if right is not None else Text()
     if left is not None:
-        row.append((0, label(left)))
-        row2.append((16, played_text(left)))
+        row.append((0, lab_l))
+        row2.append((inset, played_text(left)))
     if view.trump == NO_TRUMP and view.upcard_status == "face up":
         up = Text("up-card ", style=DIM).append_text(card_text(view.upcard, g))
         row2.append((mid - up.cell_len // 2, up))
     if right is not None:
-        lab = label(right)
-        row.append((WIDTH - lab.cell_len, lab))
+        row.append((w - lab_r.cell_len, lab_r))
         pt = played_text(right)
-        row2.append((WIDTH - 16 - pt.cell_len, pt))
-    out[2] = _place(row)
-    out[3] = _place(row2)
+        row2.append((w - inset - pt.cell_len, pt))
+    out[2] = _place(row, w)
+    out[3] = _place(row2, w)
     bottom = ctx.bottom
-    out[4] = _center(played_text(bottom))
-    out[5] = _center(label(bottom))
+    out[4] = _center(played_text(bottom), w)
+    out[5] = _center(fitted(bottom, w), w)
     return out
 
 

@@ -1,0 +1,198 @@
+"""The acts of a hand told the way players tell them: declarations, each bidding round, the
+dealer's pickup, going and defending alone, and renege claims kept apart, in words.
+
+One action id means different things in different phases (``pass`` is a bid, a declined
+defend-alone or a declined renege claim), and a history is a flat list, so a reader needs the
+phase of every act. That phase is public (everyone at the table knows whether the bidding is in
+its first or second round), so it is worked out here from the acts alone: from a seat's
+:class:`~euchre.view.SeatView` history (other seats' declined declarations are invisible there)
+or from a full :class:`~euchre.state.HandState` history (for a finished hand's record).
+Pure standard library, like the rest of the core, so ``euchre replay`` and the terminal share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from euchre import actions as A
+from euchre.cards import JOKER, SUIT_SYMBOLS, card_symbol
+from euchre.rules import Rules
+from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
+
+#: Stages in the order a hand goes through them.
+STAGES = ("declare", "bid1", "take", "discard", "bid2", "alone", "defend", "play", "claim")
+
+#: Headings of the stages a reader wants named; the others read well without one.
+STAGE_TITLES = {"declare": "Before the bidding", "bid1": "Round 1", "bid2": "Round 2",
+                "claim": "After the last trick"}
+
+_DECLARATIONS = (A.FARMER, A.MISDEAL, HIDDEN_SWAP)
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One act of a hand with the stage it belongs to."""
+
+    stage: str
+    seat: int
+    action: int
+    by_dealer: bool
+
+
+def _is_declaration(a: int) -> bool:
+    return a in _DECLARATIONS or a >= A.SWAP_BASE
+
+
+def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
+           viewer: int | None = None) -> list[Act]:
+    """Every act of ``history`` with its stage.
+
+    ``viewer`` is the seat whose view the history comes from (its own declaration is its first
+    act; other seats' declined declarations are absent), or None for a full history, where the
+    first ``players`` acts are the declarations whenever a declaration option is on."""
+    n = rules.players
+    declaring = rules.farmers_hand != "off" or rules.no_ace_no_face
+    out: list[Act] = []
+    stage = "declare" if declaring else "bid1"
+    declared = 0
+    own_seen = False
+    passes = 0
+    made = False
+    played = False
+    for seat, a in history:
+        by_dealer = seat == dealer
+        if stage == "declare":
+            if viewer is None:
+                is_decl = declared < n
+            else:
+                is_decl = _is_declaration(a) or (seat == viewer and not own_seen)
+            if seat == viewer:
+                own_seen = True
+            if is_decl:
+                declared += 1
+                out.append(Act("declare", seat, a, by_dealer))
+                continue
+            stage = "bid1"
+        if A.is_play(a):
+            played = True
+            out.append(Act("play", seat, a, by_dealer))
+            continue
+        if played:
+            out.append(Act("claim", seat, a, by_dealer))
+            continue
+        if not made and stage in ("bid1", "bid2"):
+            out.append(Act(stage, seat, a, by_dealer))
+            if a == A.PASS:
+                passes += 1
+                if passes == n and stage == "bid1":
+                    stage, passes = "bid2", 0
+            else:
+                made = True
+            continue
+        if a in (A.TAKE, A.DECLINE):
+            kind = "take"
+        elif a == HIDDEN_DISCARD or A.is_discard(a):
+            kind = "discard"
+        elif a in (A.GO_ALONE, A.WITH_PARTNER):
+            kind = "alone"
+        else:  # defend alone, or a pass declining to
+            kind = "defend"
+        out.append(Act(kind, seat, a, by_dealer))
+    return out
+
+
+def _suit(a: int, base: int) -> str:
+    return SUIT_SYMBOLS[a - base]
+
+
+def phrase(act: Act, upcard: int = -1) -> str:
+    """What a seat did, third person, after its name ("orders it up alone")."""
+    a = act.action
+    st = act.stage
+    if st == "declare":
+        if a == A.PASS:
+            return "has nothing to declare"
+        if a == A.FARMER:
+            return "calls a farmer's hand: redeal"
+        if a == A.MISDEAL:
+            return "calls a misdeal (no ace, no face, no trump)"
+        if a == HIDDEN_SWAP:
+            return "swaps three low cards for the kitty"
+        return "swaps " + " ".join(card_symbol(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
+    if st == "play":
+        return "plays " + card_symbol(a)
+    if st == "claim":
+        return "claims a renege" if a == A.CLAIM_RENEGE else "makes no renege claim"
+    if st == "defend":
+        return "defends alone" if a == A.DEFEND_ALONE else "declines to defend alone"
+    if st == "alone":
+        return "goes alone" if a == A.GO_ALONE else "plays with partner"
+    if st == "take":
+        return "takes the up-card" if a == A.TAKE else "leaves the up-card"
+    if st == "discard":
+        return "discards" if a == HIDDEN_DISCARD else "discards " + card_symbol(
+            a - A.DISCARD_BASE)
+    # Bids.
+    if a == A.PASS:
+        return "passes"
+    alone = " alone" if a in (A.ORDER_ALONE,) or A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4 \
+        else ""
+    if a in (A.ORDER, A.ORDER_ALONE):
+        return ("picks it up" if act.by_dealer else "orders it up") + alone
+    base = A.CALL_ALONE_BASE if alone else A.CALL_BASE
+    verb = "names" if st == "bid1" and upcard == JOKER else "calls"
+    return f"{verb} {_suit(a, base)}{alone}"
+
+
+def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: int) -> Act | None:
+    """The latest act of a full history with its stage (is that ``pass`` a bid or not?)."""
+    acts = staged(history, rules, dealer)
+    return acts[-1] if acts else None
+
+
+def you_form(text: str) -> str:
+    """Turn a third-person phrase into the form after "You": "passes" -> "pass"."""
+    first, _, rest = text.partition(" ")
+    if first == "has":
+        first = "have"
+    elif first.endswith(("sses", "oes")):
+        first = first[:-2]
+    elif first.endswith("s"):
+        first = first[:-1]
+    return f"{first} {rest}" if rest else first
+
+
+def sentence(name: str, text: str) -> str:
+    """``name`` followed by ``text`` in the right person ("You pass", "West passes")."""
+    return f"{name} {you_form(text) if name == 'You' else text}"
+
+
+def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: int = -1,
+                     quiet_passes: bool = True, compact: bool = False,
+                     ) -> list[tuple[str, list[str]]]:
+    """(heading, phrases) for each stage before the play and the claims after it.
+
+    With ``quiet_passes`` a declaration pass (nothing to declare) is left out, as a real table
+    never hears it, and a first round everyone passed is said in two words. ``compact`` (one
+    line on the table) also leaves out declined defend-alones and renege claims: only what
+    happened, not what did not."""
+    out: list[tuple[str, list[str]]] = []
+    for stage in STAGES:
+        if stage == "play":
+            continue
+        these = [x for x in acts if x.stage == stage]
+        if quiet_passes and stage == "declare":
+            these = [x for x in these if x.action != A.PASS]
+        # Another seat's face-down discard says nothing the pickup did not.
+        these = [x for x in these if x.action != HIDDEN_DISCARD]
+        if compact and stage in ("defend", "claim"):
+            these = [x for x in these if x.action != A.PASS]
+        if not these:
+            continue
+        title = STAGE_TITLES.get(stage, "")
+        if (quiet_passes and stage == "bid1" and any(x.stage == "bid2" for x in acts)):
+            out.append((title, ["all pass"]))
+            continue
+        out.append((title, [sentence(name(x.seat), phrase(x, upcard)) for x in these]))
+    return out

@@ -1,0 +1,317 @@
+"""What the terminal table says, checked without a terminal: bidding in words, grammar with
+"You", the rules line, input a player types, the statistics file and replay's wording."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import euchre
+from euchre import actions as A
+from euchre.cards import deck_cards, parse_card
+from euchre.cli.replay import describe_hand, describe_record
+from euchre.narrate import bidding_segments, staged, you_form
+from euchre.rules import Rules
+from euchre.state import HandState, seat_name
+from euchre.tui import GameSettings, TerminalGame
+from euchre.tui.render import UNICODE, TableContext, render_table
+from euchre.tui.rules_text import rules_lines, rules_title
+from euchre.tui.stats import Stats, StatsRecorder, load
+
+
+def names(s: int) -> str:
+    return seat_name(s, 4)
+
+
+def play_out(h: HandState, rng: random.Random) -> None:
+    while not h.is_terminal() and h.phase_name in ("play", "discard"):
+        h.apply_action(rng.choice(h.legal_actions()))
+
+
+def test_bidding_words_keep_rounds_pickup_defence_and_claims_apart() -> None:
+    r = Rules(defend_alone=True, renege="penalize")
+    rng = random.Random(0)
+    h = HandState.deal(r, 3, random.Random(0))  # West deals; North bids first
+    h.apply_action(A.ORDER_ALONE)  # North orders up alone: South sits out
+    h.apply_action(h.legal_actions()[0])  # West, the dealer, discards
+    defenders = []
+    while h.phase_name == "defend":
+        defenders.append(names(h.cur))
+        h.apply_action(A.PASS)  # a declined defend-alone: not a bid
+    play_out(h, rng)
+    claimants = []
+    while h.phase_name == "claim":
+        claimants.append(names(h.cur))
+        h.apply_action(A.PASS)  # a declined renege claim: not a bid either
+    segs = bidding_segments(staged(h.history, r, h.dealer), names, h.upcard)
+    assert segs[0] == ("Round 1", ["North orders it up alone"])
+    assert segs[1][0] == "" and segs[1][1][0].startswith("West discards ")
+    assert segs[2] == ("", [f"{d} declines to defend alone" for d in defenders])
+    assert segs[3] == ("After the last trick", [f"{c} makes no renege claim"
+                                                 for c in claimants])
+    assert all("pass" not in item for _, items in segs for item in items)
+
+
+def test_bidding_words_name_both_rounds_and_the_dealers_pickup() -> None:
+    r = Rules()
+    h = HandState.deal(r, 3, random.Random(4))
+    for _ in range(3):
+        h.apply_action(A.PASS)
+    h.apply_action(A.ORDER)  # the dealer (West) takes the up-card
+    segs = bidding_segments(staged(h.history, r, 3), names, h.upcard)
+    assert segs[0] == ("Round 1", ["North passes", "East passes", "South passes",
+                                   "West picks it up"])
+    h = HandState.deal(r, 3, random.Random(4))
+    for _ in range(5):
+        h.apply_action(A.PASS)
+    call = next(a for a in h.legal_actions() if A.CALL_BASE <= a < A.CALL_BASE + 4)
+    h.apply_action(call)
+    segs = bidding_segments(staged(h.history, r, 3), names, h.upcard)
+    suit = "♣♦♥♠"[call - A.CALL_BASE]
+    # A first round everyone passed is said in two words; the second is told in full.
+    assert segs[:2] == [("Round 1", ["all pass"]),
+                        ("Round 2", ["North passes", f"East calls {suit}"])]
+    full = bidding_segments(staged(h.history, r, 3), names, h.upcard, quiet_passes=False)
+    assert len(full[0][1]) == 4
+
+
+def test_grammar_after_you_is_first_person() -> None:
+    assert you_form("passes") == "pass"
+    assert you_form("defends alone") == "defend alone"
+    assert you_form("goes alone") == "go alone"
+    assert you_form("sits out") == "sit out"
+    assert you_form("has nothing to declare") == "have nothing to declare"
+
+
+def context(view_seat: int, width: int = 79) -> TableContext:
+    def name(s: int) -> str:
+        return "You" if s == view_seat else seat_name(s, 4)
+
+    return TableContext(glyphs=UNICODE, name=name, short=lambda s: name(s)[0],
+                        side_names=["Us", "Them"], scores=[0, 0], target=10,
+                        title="standard", hand_no=1, bottom=view_seat, width=width)
+
+
+def test_you_sit_out_and_you_defend_alone_read_in_the_first_person() -> None:
+    h = HandState.deal(Rules(defend_alone=True), 3, random.Random(0))
+    h.apply_action(A.ORDER_ALONE)  # North alone: South, the player, sits out
+    screen = "\n".join(t.plain for t in render_table(h.view(2), context(2)))
+    assert "You sit out" in screen and "You sits out" not in screen
+    h = HandState.deal(Rules(defend_alone=True), 2, random.Random(1))  # South deals
+    h.apply_action(A.PASS)  # West
+    h.apply_action(A.ORDER_ALONE)  # North alone; the defenders are East and West
+    h.apply_action(next(a for a in h.legal_actions()))  # South, the dealer, discards
+    while h.phase_name == "defend" and h.cur != 1:
+        h.apply_action(A.PASS)
+    h.apply_action(A.DEFEND_ALONE)  # East defends alone
+    screen = "\n".join(t.plain for t in render_table(h.view(1), context(1)))
+    assert "You defend alone" in screen and "You defends" not in screen
+
+
+def test_the_table_fits_40_and_60_columns_without_cropping_names() -> None:
+    h = HandState.deal(Rules(), 3, random.Random(0))
+    for width in (39, 59):
+        lines = [t.plain for t in render_table(h.view(2), context(2, width))]
+        assert all(len(ln) <= width for ln in lines), lines
+        screen = "\n".join(lines)
+        for seat in ("North", "East", "West (dealer)", "You"):
+            assert seat in screen, (width, screen)
+
+
+def test_rules_title_names_the_nearest_preset_and_what_differs() -> None:
+    assert rules_title(Rules()) == "standard"
+    assert rules_title(Rules(players=2)) == "two-handed"
+    assert rules_title(Rules(stick_the_dealer=True)) == "tournament"
+    assert rules_title(Rules(canadian_loner=True)) == "standard + Canadian loner"
+    assert rules_title(Rules(canadian_loner=True, defend_alone=True), room=15) == \
+        "standard+2"
+    listing = "\n".join(rules_lines(Rules(canadian_loner=True)))
+    assert " * Canadian loner:" in listing and "   Deck:" in listing
+    assert len(rules_lines(Rules())) >= 17  # every option has a line
+
+
+def game_at(rules: Rules, seed: int, want: str) -> tuple[TerminalGame, HandState]:
+    """A table whose player (South) is asked in phase ``want``: everyone else passes."""
+    m = euchre.Match(rules, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(500):
+        if m.hand.phase_name == want and m.current_player == 2:
+            break
+        legal = m.legal_actions()
+        if want.startswith("bid") and A.PASS in legal:
+            m.apply_action(A.PASS)  # on to the player's turn in that round
+        else:  # on to the play: order up (or name a suit), then any card
+            bids = [a for a in legal if a in (A.ORDER,) or A.CALL_BASE <= a < A.CALL_BASE + 4]
+            m.apply_action(bids[0] if bids else rng.choice(legal))
+    else:
+        pytest.fail(f"seed {seed} never asked the player in phase {want}")
+    console = Console(file=io.StringIO(), width=80)
+    game = TerminalGame(m, GameSettings(seats=["rule", "rule", "human", "rule"]), console)
+    return game, m.hand
+
+
+def test_a_suit_typed_alone_names_trump_in_round_two_only() -> None:
+    game, h = game_at(Rules(), 1, "bid2")
+    view = h.view(2)
+    dead = view.upcard >> 3
+    suit = next(s for s in range(4) if s != dead)
+    letter, word = "CDHS"[suit], ("clubs", "diamonds", "hearts", "spades")[suit]
+    assert game.parse(letter.lower(), view, h) == (A.call(suit), "")
+    assert game.parse(word, view, h) == (A.call(suit), "")
+    assert game.parse(f"{word} alone", view, h) == (A.call(suit, True), "")
+    assert game.suit_call("h", view) == A.call(2)  # "h" names hearts here, not a hint
+    action, why = game.parse("CDHS"[dead].lower(), view, h)
+    assert action is None and "was turned down" in why
+    game, h = game_at(Rules(), 1, "bid1")
+    action, why = game.parse("s", h.view(2), h)
+    assert action is None and "In the first round you may only order up" in why
+
+
+def test_option_lists_use_the_screens_notation_and_say_1_or_2() -> None:
+    for seed in range(40):
+        game, h = game_at(Rules(), seed, "bid1")
+        legal = h.legal_actions()
+        if len(legal) == 3:
+            break
+    view = h.view(2)
+    assert game.choices_text(view) == ("Type 1 to 3, or one of: pass, order up, "
+                                       "order up alone.")
+    game, h = game_at(Rules(canadian_loner=True), 2, "bid1")  # North deals: order only alone
+    assert game.choices_text(h.view(2)) == "Type 1 or 2, or one of: pass, order up alone."
+    # In play a ten is written as on the screen (10♣), never the record's TC.
+    for seed in range(60):
+        game, h = game_at(Rules(), seed, "play")
+        words = game.choices_text(h.view(2))
+        if "10" in words and "one of:" in words:
+            listed = words.split("one of:", 1)[1]
+            assert "T" not in listed and re.search(r"\b10[♣♦♥♠]", listed), words
+            return
+    pytest.fail("no seed gave the player a ten")
+
+
+def test_unusual_digits_and_junk_are_explained_not_crashed_on() -> None:
+    game, h = game_at(Rules(), 1, "bid1")
+    view = h.view(2)
+    for junk in ("²", "①", "٣", "1²", "¾", "\u0663", "x" * 500, "♠♠", "🃏🃏"):
+        action, why = game.parse(junk, view, h)
+        assert action is None and why, junk
+        assert len(why) < 300
+
+
+def test_misdeal_and_farmer_declarations_explain_themselves() -> None:
+    # A deck that deals South (seat 2) 9♣ 10♣ 9♦ 10♦ 9♥ and turns up a spade: no ace, no face
+    # card, no trump, and only nines and tens.
+    rules = Rules(no_ace_no_face=True)
+    plain = deck_cards(24)
+    probe = HandState(rules, 0, plain)
+    south_at = [i for i, c in enumerate(plain) if probe.initial_hands[2] >> c & 1]
+    want = [parse_card(x) for x in ("9C", "TC", "9D", "TD", "9H")]
+    rest = [c for c in plain if c not in want]
+    rest.remove(parse_card("AS"))
+    deck = [0] * 24
+    for i, c in zip(south_at, want, strict=True):
+        deck[i] = c
+    others = iter(rest)
+    for i in range(24):
+        if i not in south_at:
+            deck[i] = parse_card("AS") if i == 20 else next(others)
+    m = euchre.Match(rules, seed=1, first_dealer=0, decks=[tuple(deck)])
+    while m.current_player != 2:
+        m.apply_action(A.PASS)
+    assert A.MISDEAL in m.legal_actions()
+    game = TerminalGame(m, GameSettings(seats=["rule", "rule", "human", "rule"]),
+                        Console(file=io.StringIO(), width=80))
+    notes = " ".join(game.declaration_notes(m.hand.view(2)))
+    assert "no ace, no face card and no trump" in notes
+    assert "the same dealer deals again" in notes
+
+
+def test_stats_count_hands_and_games_from_the_players_side(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    path = tmp_path / "d" / "stats.json"
+    rec = StatsRecorder(path, "standard", me=2)
+    expected = Stats()
+    for seed in range(30):
+        h = HandState.deal(Rules(), seed % 4, random.Random(seed))
+        while not h.is_terminal():
+            h.apply_action(rng.choice(h.legal_actions()))
+        assert rec.hand(h) is None
+        expected.add_hand("standard", h, 2)
+    assert rec.game(True) is None
+    row = load(path).by_rules["standard"]
+    assert row["games"] == 1 and row["won"] == 1
+    assert row == {**expected.by_rules["standard"], "games": 1, "won": 1}
+    assert row["hands"] == row["called"] + (row["hands"] - row["called"])
+    assert row["made"] + row["euchred"] == row["called"]
+
+
+def test_an_unreadable_stats_file_is_never_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "stats.json"
+    path.write_text("not json", encoding="utf-8")
+    h = HandState.deal(Rules(), 0, random.Random(1))
+    rng = random.Random(1)
+    while not h.is_terminal():
+        h.apply_action(rng.choice(h.legal_actions()))
+    rec = StatsRecorder(path, "standard", me=2)
+    problem = rec.hand(h) if h.outcome == "scored" else rec.game(False)
+    assert problem is not None and "not valid JSON" in problem
+    assert path.read_text(encoding="utf-8") == "not json"
+    assert rec.game(True) is None  # said once, then quiet
+
+
+def test_replay_of_a_farmers_hand_game_lists_no_declaration_passes_as_bids() -> None:
+    r = Rules(farmers_hand="swap")
+    h = HandState.deal(r, 0, random.Random(7))
+    while h.phase_name == "declare":
+        h.apply_action(A.PASS)
+    h.apply_action(A.PASS)
+    h.apply_action(A.ORDER)
+    text = describe_hand(h)
+    round1 = next(ln for ln in text.splitlines() if "Round 1:" in ln)
+    assert round1.count("passes") == 1 and "orders it up" in round1, text
+    assert "Before the bidding" not in text  # nobody swapped
+
+
+def test_replay_of_an_unfinished_save_shows_only_the_savers_view() -> None:
+    m = euchre.Match(Rules(), seed=5)
+    rng = random.Random(2)
+    while not (len(m.finished) == 1 and len(m.hand.tricks) == 1 and m.hand.trick):
+        m.apply_action(rng.choice(m.legal_actions()))
+    hidden = describe_record(m, reveal=False, viewer=2)
+    hand2 = hidden.split("Hand 2 (in progress)")[1]
+    assert "South" in hand2 and "(other hands hidden" in hand2
+    assert not any(f"  {s} " in hand2 for s in ("North    ", "East     ", "West     "))
+    assert "Trick 2 (in progress):" in hand2
+    shown = describe_record(m, reveal=True, viewer=2).split("Hand 2 (in progress)")[1]
+    assert all(f"  {s}" in shown for s in ("North", "East", "South", "West"))
+
+
+def test_saved_rated_game_stays_rated() -> None:
+    from euchre.cli.play import rated_record
+
+    assert rated_record(json.dumps({"rated": True}))
+    assert not rated_record(json.dumps({"players": []})) and not rated_record("[")
+
+
+def test_resume_hint_repeats_the_command_the_player_used() -> None:
+    game, _ = game_at(Rules(), 1, "bid1")
+    assert game.resume_command("g.json") == "euchre play --resume g.json"
+    game.settings.launcher = "make play"
+    assert game.resume_command("g.json") == "make play ARGS='--resume g.json'"
+    assert game.resume_command("my game.json") == "make play ARGS=\"--resume 'my game.json'\""
+
+
+def test_launcher_is_the_command_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from euchre.cli import play
+
+    monkeypatch.setattr("sys.argv", ["/some/where/__main__.py"])
+    assert play._launcher() == "python -m euchre play"
+    monkeypatch.setattr("sys.argv", [".venv/bin/euchre"])
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    assert play._launcher() == ".venv/bin/euchre play"
