@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pexpect
 import pytest
 from helpers import cards, deck_for
 from hypothesis import given, settings
@@ -314,3 +315,23 @@ def test_every_decision_values_every_option_within_the_hand_limits(
     ranked = vals.ranked()
     assert [o.points for o in ranked] == sorted((o.points for o in ranked), reverse=True)
     assert all(-4 <= o.points <= 4 for o in ranked)
+
+
+def test_make_play_offers_a_review_at_the_end_of_the_game(tmp_path: Path) -> None:
+    from test_play_cli import MOVE, NEXT, SAVE, plain, spawn
+
+    child = spawn("--seed", "4", "--target", "1", env={"XDG_DATA_HOME": str(tmp_path)})
+    child.timeout = 120
+    while True:
+        i = child.expect([MOVE, NEXT, SAVE])
+        if i == 2:
+            break
+        child.sendline("1" if i == 0 else "")
+    assert "Type 'review'" in plain(child.before)
+    child.sendline("review")
+    child.expect(SAVE)  # the review, then the same question again
+    assert "Costliest decisions" in plain(child.before)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
