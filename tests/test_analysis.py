@@ -335,3 +335,15 @@ def test_make_play_offers_a_review_at_the_end_of_the_game(tmp_path: Path) -> Non
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_review_reads_a_record_saved_by_euchre_play(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "watched.json"
+    assert main(["play", "--watch", "--level", "rule", "--seed", "3", "--target", "1",
+                 "--delay", "0", "--save", str(saved)]) == 0
+    capsys.readouterr()
+    assert main(["review", str(saved), "--json", "--play-deals", "4", "--bid-deals", "4"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    validate(doc, "review")
+    assert doc["decisions"] and doc["players"][0] == "North (rule)"
