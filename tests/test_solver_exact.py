@@ -19,6 +19,7 @@ from solver_positions import DECKS, KINDS, random_position
 from euchre.solver import (
     NotSolvableError,
     available_backends,
+    maker_move_values,
     move_values_batch,
     points_for,
     position_of,
@@ -46,7 +47,7 @@ def shallow_position(rng: random.Random, kind: str, deck: int) -> HandState:
 @pytest.mark.parametrize("kind", KINDS)
 def test_reference_matches_brute_force_on_random_positions(kind: str, deck: int) -> None:
     rng = random.Random(f"ref-{kind}-{deck}")
-    for _ in range(60):
+    for _ in range(100):
         state = shallow_position(rng, kind, deck)
         assert reference_move_values(position_of(state)) == brute_force_move_values(state)
 
@@ -118,6 +119,19 @@ def test_solution_is_consistent_with_solving_each_child(kind: str) -> None:
             else:
                 assert state.maker_tricks() == mv.maker_tricks
             state.pop()
+
+
+@pytest.mark.skipif("numba" not in available_backends(), reason="numba is not installed")
+@pytest.mark.parametrize("kind", KINDS)
+def test_numba_kernel_matches_reference_on_many_positions(kind: str) -> None:
+    """The kernel against the reference on 2,000 positions (400 a kind, all decks), from
+    the second trick on (the reference is slow on whole deals; those are checked elsewhere)."""
+    rng = random.Random(f"kernel-{kind}")
+    k = ACTIVE[kind]
+    positions = [position_of(random_position(rng, kind, DECKS[i % 3], k + rng.randrange(4 * k)))
+                 for i in range(400)]
+    fast = maker_move_values(positions, "numba")
+    assert fast == [reference_move_values(p) for p in positions]
 
 
 def test_reference_value_counts_tricks_already_taken() -> None:

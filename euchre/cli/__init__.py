@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 #: Subcommand modules, in the order ``euchre --help`` lists them: ``euchre.cli.<name>``, each
 #: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
-COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats",
+COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve",
                                      "advise", "review", "charts", "puzzles")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
-BENCH_MODULES: tuple[str, ...] = ("engine", "search")
+BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search")
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]

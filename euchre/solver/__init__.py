@@ -28,6 +28,7 @@ The core (``euchre/*.py``) never imports this package.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -100,12 +101,11 @@ def _numba_allowed() -> bool:
 
 
 def available_backends() -> tuple[Backend, ...]:
-    """The backends that can run here, best first."""
-    if _numba_allowed():
-        try:
-            from euchre.solver import fast  # noqa: F401
-        except ImportError:
-            return ("python",)
+    """The backends that can run here, best first. Only looks numba and numpy up (importing
+    numba takes seconds): the kernel is imported, and compiled or loaded from numba's cache, on
+    the first solve that uses it."""
+    if _numba_allowed() and all(importlib.util.find_spec(m) is not None
+                                for m in ("numba", "numpy")):
         return ("numba", "python")
     return ("python",)
 

@@ -11,13 +11,21 @@ bower and the left bower on top of the trump field). Following suit is one ``&``
 "does this card take the trick" is one comparison; the next higher card still in play is the
 lowest set bit above it.
 
-The search (alpha-beta on the makers' tricks, exactly as :mod:`euchre.solver.reference`):
-equivalent cards searched once; the window checked against 0 and the tricks left before any
-work; a transposition table of lower/upper bounds at trick boundaries, keyed by the hands and
-the leader (an open-addressed array table, invalidated per position by a generation stamp
-rather than cleared); the last trick played out without search; moves ordered with the leader's
-high cards first and, for a follower, the cheapest card that takes the trick first (or the
-cheapest card when the partner's card is winning).
+The search (alpha-beta on the makers' tricks, as :mod:`euchre.solver.reference`, but iterative
+with an explicit stack, which numba compiles far better than a deep recursion): equivalent
+cards searched once; the window checked against 0 and the tricks left before any work; sure
+tricks at trick boundaries (the holder of the top trump wins with its unbroken run of top
+trumps; a leader who can draw every other trump then cashes all its trumps and suit tops);
+a transposition table of lower/upper bounds and the best card at trick boundaries, keyed by
+the hands with the cards out of play squeezed out of each suit and by the leader (open
+addressing, 4,096 entries, made invisible per position by a generation stamp rather than
+cleared); the last trick played out without search; moves ordered with the table's best card
+first, then for a leader its cards on top of a suit (high first) and then its low cards, and
+for a follower the cheapest card that takes the trick (or simply the cheapest when the team
+already holds it).
+
+The table and stack are kept per process and used under the GIL (the kernel does not release
+it), so threads calling the solver take turns; processes each have their own.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from typing import Any, cast
 
 import numba
 import numpy as np
+from numba.cpython.unsafe import numbers as _bits
 
 from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER
 from euchre.solver.position import Position
@@ -35,11 +44,19 @@ from euchre.solver.position import Position
 FIELD_BITS = 16
 TRUMP_FIELD = 3
 MAX_MOVES = 5
-TT_BITS = 14
+TT_BITS = 12
 TT_SIZE = 1 << TT_BITS
-# Columns of a position's row in the packed ``info`` array.
-I_K, I_MOVER, I_NPLAYED, I_LED, I_WIN_P, I_WIN_B, I_TABLE, I_TL, I_MAKER = range(9)
-INFO_COLS = I_MAKER + 4  # I_MAKER .. I_MAKER + 3: 1 for each position playing for the makers
+TT_MIN_TRICKS = 2
+"""Positions with fewer tricks left are searched, not looked up: the search is cheaper."""
+# Columns of a position's row in the packed ``data`` array: the hands in play order, then
+# facts about the position.
+D_HANDS = 0  # .. 3
+I_K, I_MOVER, I_NPLAYED, I_LED, I_WIN_P, I_WIN_B, I_TABLE, I_TL, I_MAKER = range(4, 13)
+DATA_COLS = I_MAKER + 4  # I_MAKER .. I_MAKER + 3: 1 for each position playing for the makers
+# Columns of a position's row in the ``out`` array.
+O_BITS = 0  # .. 4: the mover's lawful cards (bits), -1 after the last
+O_VALS = 5  # .. 9: the makers' tricks from now on after each
+OUT_COLS = 10
 
 
 def _encoding(trump: int) -> tuple[list[int], list[int]]:
@@ -74,21 +91,30 @@ FIELD_MASK = np.array([((1 << 11) - 1) << (FIELD_BITS * f) for f in range(4)],
 # Kernel
 
 
-def _debruijn_table() -> list[int]:
-    table = [0] * 64
-    for i in range(64):
-        table[(((1 << i) * DEBRUIJN) & (2**64 - 1)) >> 58] = i
-    return table
+# With NUMBA_DISABLE_JIT=1 (to step through the kernel in plain Python) the LLVM intrinsics
+# are unavailable, so plain-Python equivalents stand in.
+if getattr(numba.config, "DISABLE_JIT", False):
 
+    def _lsb_index(low: Any) -> Any:
+        return np.int64((int(low) & -int(low)).bit_length() - 1)
 
-DEBRUIJN = 0x03F79D71B4CB0A89
-DEBRUIJN_INDEX = np.array(_debruijn_table(), dtype=np.int64)
+    def _msb_index(x: Any) -> Any:
+        return np.int64(int(x).bit_length() - 1)
 
+else:
+    _trailing_zeros: Any = _bits.trailing_zeros
+    _leading_zeros: Any = _bits.leading_zeros
 
-@numba.njit(cache=True)
-def _lsb_index(low: Any) -> Any:
-    """Index of the single set bit of ``low`` (a power of two), by a de Bruijn multiply."""
-    return DEBRUIJN_INDEX[(np.uint64(low) * np.uint64(DEBRUIJN)) >> np.uint64(58)]
+    @numba.njit(cache=True)
+    def _lsb_index(low: Any) -> Any:
+        """Index of the lowest set bit of a non-zero ``low``: one count-trailing-zeros
+        instruction (LLVM's cttz, which numba exposes)."""
+        return np.int64(_trailing_zeros(low))
+
+    @numba.njit(cache=True)
+    def _msb_index(x: Any) -> Any:
+        """Index of the highest set bit of a positive ``x`` (LLVM's ctlz)."""
+        return np.int64(63 - _leading_zeros(x))
 
 
 # Columns of the search stack: one row per depth (one card played per level).
@@ -99,8 +125,10 @@ C_MOVES = 21  # .. 28: the node's moves, in search order
 STACK_COLS = 32
 MAX_DEPTH = 24
 # Transposition table columns.
-T_KEY, T_P, T_GEN, T_LO, T_HI, T_MOVE = 0, 4, 5, 6, 7, 8
-TT_COLS = 9
+T_KEY, T_META = 0, 4
+TT_COLS = 5
+# T_META packs an entry's upper bound (bits 0-2), lower bound (3-5), best card (6-11), and the
+# tag (12 up): the generation and the mover, (gen << 2 | p) << 12.
 C_BEST_MOVE = 29  # the card that gave C_BEST
 C_TT_MOVE = 30  # the best card the table remembers for this node, or -1
 NODES = MAX_DEPTH - 1  # the stack's last row (never a search depth) counts nodes in column 0
@@ -194,22 +222,24 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 for i in range(k):
                     in_all |= hands[i]
                     stk[d, C_KEY + i] = 0
-                # Sure tricks: whoever holds the highest trump left, and the next ones below it
-                # in an unbroken run, wins a trick with each (one per trick, none can be
-                # beaten). A bound for that player's team that may settle the window.
+                # Sure tricks, bounds for one team that may settle the window at once:
+                # whoever holds the highest trump left wins a trick with it and with each
+                # trump just below it that nobody else holds (one per trick, none beatable).
                 trumps = in_all & field_mask[3]
+                owner = np.int64(-1)
+                sure = np.int64(0)
                 if trumps != 0:
-                    top = np.int64(58)
-                    while not (trumps >> top) & 1:
-                        top -= 1
-                    owner = 0
-                    while not (hands[owner] >> top) & 1:
+                    owner = np.int64(0)
+                    top = np.int64(1) << _msb_index(trumps)
+                    while not hands[owner] & top:
                         owner += 1
-                    sure = np.int64(0)
-                    bit_i = top
-                    while bit_i >= 48 and (trumps >> bit_i) & 1 and (hands[owner] >> bit_i) & 1:
+                    rest = trumps
+                    while rest != 0:
+                        top = np.int64(1) << _msb_index(rest)
+                        if not hands[owner] & top:
+                            break
                         sure += 1
-                        bit_i -= 1
+                        rest ^= top
                     if maker[owner] == 1:
                         if sure >= b:
                             ret = sure
@@ -217,58 +247,96 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                     elif tl - sure <= a:
                         ret = tl - sure
                         continue
-                # Table key: each hand with the cards out of play squeezed out of its suit,
-                # so positions differing only in which equivalent cards fell share an entry.
-                c0 = np.int64(0)
-                c1 = np.int64(16)
-                c2 = np.int64(32)
-                c3 = np.int64(48)
-                rest = in_all
-                while rest != 0:
-                    low = rest & -rest
-                    rest ^= low
-                    f = _lsb_index(low) >> 4
-                    if f == 0:
-                        nb = c0
-                        c0 += 1
-                    elif f == 1:
-                        nb = c1
-                        c1 += 1
-                    elif f == 2:
-                        nb = c2
-                        c2 += 1
-                    else:
-                        nb = c3
-                        c3 += 1
-                    for i in range(k):
-                        if hands[i] & low:
-                            stk[d, C_KEY + i] |= np.int64(1) << nb
-                            break
-                h = np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
+                # A leader whose unbroken run of top trumps is at least as long as anyone
+                # else's trumps draws them all, keeping the lead, then wins with every trump
+                # left and each card on top of a suit: all sure tricks.
+                lead = hands[p]
+                run = sure if owner == p else np.int64(0)
+                most = np.int64(0)
                 for i in range(k):
-                    h = (h ^ np.uint64(stk[d, C_KEY + i])) * np.uint64(0xBF58476D1CE4E5B9)
-                    h ^= h >> np.uint64(29)
-                slot = np.int64(h >> np.uint64(64 - TT_BITS))
-                hit = tt[slot, T_GEN] == gen and tt[slot, T_P] == p
-                if hit:
+                    if i != p:
+                        count = np.int64(0)
+                        rest = hands[i] & field_mask[3]
+                        while rest != 0:
+                            rest &= rest - 1
+                            count += 1
+                        if count > most:
+                            most = count
+                if run >= most:
+                    cash = np.int64(0)
+                    rest = lead & field_mask[3]
+                    while rest != 0:
+                        rest &= rest - 1
+                        cash += 1
+                    for f in range(3):
+                        rest = in_all & field_mask[f]
+                        while rest != 0:
+                            top = np.int64(1) << _msb_index(rest)
+                            if not lead & top:
+                                break
+                            cash += 1
+                            rest ^= top
+                    if maker[p] == 1:
+                        if cash >= b:
+                            ret = cash
+                            continue
+                    elif tl - cash <= a:
+                        ret = tl - cash
+                        continue
+                if tl >= TT_MIN_TRICKS:
+                    # Table key: each hand with the cards out of play squeezed out of its suit,
+                    # so positions differing only in which equivalent cards fell share an entry.
+                    c0 = np.int64(0)
+                    c1 = np.int64(16)
+                    c2 = np.int64(32)
+                    c3 = np.int64(48)
+                    rest = in_all
+                    while rest != 0:
+                        low = rest & -rest
+                        rest ^= low
+                        f = _lsb_index(low) >> 4
+                        if f == 0:
+                            nb = c0
+                            c0 += 1
+                        elif f == 1:
+                            nb = c1
+                            c1 += 1
+                        elif f == 2:
+                            nb = c2
+                            c2 += 1
+                        else:
+                            nb = c3
+                            c3 += 1
+                        for i in range(k):
+                            if hands[i] & low:
+                                stk[d, C_KEY + i] |= np.int64(1) << nb
+                                break
+                    h = np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
                     for i in range(k):
-                        if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
-                            hit = False
-                            break
-                if hit:
-                    stk[d, C_TT_MOVE] = tt[slot, T_MOVE]
-                    lo = tt[slot, T_LO]
-                    hi = tt[slot, T_HI]
-                    if lo >= b or lo == hi:
-                        ret = lo
-                        continue
-                    if hi <= a:
-                        ret = hi
-                        continue
-                    if lo > a:
-                        a = lo
-                    if hi < b:
-                        b = hi
+                        h = (h ^ np.uint64(stk[d, C_KEY + i])) * np.uint64(0xBF58476D1CE4E5B9)
+                        h ^= h >> np.uint64(29)
+                    slot = np.int64(h >> np.uint64(64 - TT_BITS))
+                    meta = tt[slot, T_META]
+                    hit = (meta >> 12) == ((gen << 2) | p)
+                    if hit:
+                        for i in range(k):
+                            if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
+                                hit = False
+                                break
+                    if hit:
+                        stk[d, C_TT_MOVE] = (meta >> 6) & 63
+                        lo = (meta >> 3) & 7
+                        hi = meta & 7
+                        if lo >= b or lo == hi:
+                            ret = lo
+                            continue
+                        if hi <= a:
+                            ret = hi
+                            continue
+                        if lo > a:
+                            a = lo
+                        if hi < b:
+                            b = hi
             mode = NEXT
             stk[d, C_SLOT] = slot
             stk[d, C_A] = a
@@ -288,27 +356,39 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
             for i in range(k):
                 in_play |= hands[i]
             reps = np.int64(0)
+            tops = np.int64(0)
             rest = legal
             while rest != 0:
                 low = rest & -rest
                 rest ^= low
                 higher = in_play & field_mask[_lsb_index(low) >> 4] & ~((low << 1) - 1)
-                if higher == 0 or (hand & (higher & -higher)) == 0:
+                if higher == 0:
+                    reps |= low
+                    tops |= low
+                elif (hand & (higher & -higher)) == 0:
                     reps |= low
             # Order: a leader's high cards first; a follower's cheapest card that takes the
             # trick first, or simply its cheapest when the team already holds the trick.
             n = 0
             if nplayed == 0:
-                rest = reps
+                # The cards that are the best left in their suit first (high first), then
+                # the rest low first.
+                rest = tops
                 while rest != 0:
                     low = rest & -rest
                     rest ^= low
                     stk[d, C_MOVES + n] = _lsb_index(low)
                     n += 1
-                for i in range(n // 2):  # into high-first order
+                for i in range(n // 2):
                     t = stk[d, C_MOVES + i]
                     stk[d, C_MOVES + i] = stk[d, C_MOVES + n - 1 - i]
                     stk[d, C_MOVES + n - 1 - i] = t
+                rest = reps & ~tops
+                while rest != 0:
+                    low = rest & -rest
+                    rest ^= low
+                    stk[d, C_MOVES + n] = _lsb_index(low)
+                    n += 1
             else:
                 first = np.int64(0)
                 wb = stk[d, C_WB]
@@ -346,14 +426,15 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 slot = stk[d, C_SLOT]
                 if slot >= 0:
                     p = stk[d, C_P]
-                    same = tt[slot, T_GEN] == gen and tt[slot, T_P] == p
+                    meta = tt[slot, T_META]
+                    same = (meta >> 12) == ((gen << 2) | p)
                     if same:
                         for i in range(k):
                             if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
                                 same = False
                                 break
-                    lo = tt[slot, T_LO] if same else np.int64(0)
-                    hi = tt[slot, T_HI] if same else stk[d, C_TL]
+                    lo = (meta >> 3) & 7 if same else np.int64(0)
+                    hi = meta & 7 if same else stk[d, C_TL]
                     if best <= stk[d, C_A0]:
                         if best < hi:
                             hi = best
@@ -365,11 +446,8 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                         hi = best
                     for i in range(k):
                         tt[slot, T_KEY + i] = stk[d, C_KEY + i]
-                    tt[slot, T_P] = p
-                    tt[slot, T_GEN] = gen
-                    tt[slot, T_LO] = lo
-                    tt[slot, T_HI] = hi
-                    tt[slot, T_MOVE] = stk[d, C_BEST_MOVE]
+                    tt[slot, T_META] = (((gen << 2) | p) << 12) | (stk[d, C_BEST_MOVE] << 6) \
+                        | (lo << 3) | hi
                 ret = best
                 mode = RETURN
                 continue
@@ -414,31 +492,29 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
 
 
 @numba.njit(cache=True)
-def _batch_kernel(hands: Any, info: Any, field_mask: Any, out_bits: Any, out_vals: Any,
-                  tt: Any, gen0: Any, values_only: Any) -> Any:
-    """For each position (a row of ``hands`` and ``info``), fills the bits of the mover's
-    lawful cards and the makers' tricks from now on after each (equivalent cards share one
-    search), or with ``values_only`` just the position's value in ``out_vals[w, 0]``. Returns
-    the next free table generation and the number of nodes searched."""
-    stk = np.zeros((MAX_DEPTH, STACK_COLS), dtype=np.int64)
-    moves = np.zeros(8, dtype=np.int64)
+def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only: Any) -> Any:
+    """For each position (a row of ``data``: hands, then the I_* columns), fills the bits of
+    the mover's lawful cards (``out`` columns O_BITS..) and the makers' tricks from now on after
+    each (O_VALS..; equivalent cards share one search), or with ``values_only`` just the
+    position's value in column O_VALS. Returns the next free table generation and the number
+    of nodes searched (counted since ``stk`` was made)."""
+    field_mask = FIELD_MASK
+    moves = stk[MAX_DEPTH - 2]
     gen = gen0
-    for w in range(hands.shape[0]):
+    for w in range(data.shape[0]):
         gen += 1
-        h = hands[w]
-        k = info[w, I_K]
-        maker = info[w, I_MAKER:I_MAKER + 4]
-        p = info[w, I_MOVER]
-        nplayed = info[w, I_NPLAYED]
-        led_f = info[w, I_LED]
-        win_p = info[w, I_WIN_P]
-        win_b = info[w, I_WIN_B]
-        table = info[w, I_TABLE]
-        tl = info[w, I_TL]
-        if values_only:
-            out_vals[w, 0] = _search(h, k, maker, field_mask, tt, gen, stk, p, nplayed, led_f,
-                                     win_p, win_b, table, tl, np.int64(-1), tl + 1)
-            continue
+        for j in range(OUT_COLS):
+            out[w, j] = -1
+        h = data[w, D_HANDS:D_HANDS + 4]
+        k = data[w, I_K]
+        maker = data[w, I_MAKER:I_MAKER + 4]
+        p = data[w, I_MOVER]
+        nplayed = data[w, I_NPLAYED]
+        led_f = data[w, I_LED]
+        win_p = data[w, I_WIN_P]
+        win_b = data[w, I_WIN_B]
+        table = data[w, I_TABLE]
+        tl = data[w, I_TL]
         hand = h[p]
         legal = hand
         if nplayed > 0:
@@ -456,20 +532,27 @@ def _batch_kernel(hands: Any, info: Any, field_mask: Any, out_bits: Any, out_val
             rest ^= low
             moves[n] = _lsb_index(low)
             n += 1
-        for j in range(n):
-            c = moves[n - 1 - j]
-            low = np.int64(1) << c
-            higher = in_play & field_mask[c >> 4] & ~((low << 1) - 1)
-            out_bits[w, j] = c
-            if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
-                out_vals[w, j] = out_vals[w, j - 1]
-                continue
-            q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f, win_p,
-                                                      win_b, table, tl, c)
+        # One search per card (values_only: one search of the position itself), from a single
+        # call site, so numba compiles the search once.
+        for j in range(1 if values_only else n):
+            if values_only:
+                q, nq, lf, wp, wb, tb, tl2, won = (p, nplayed, led_f, win_p, win_b, table, tl,
+                                                   np.int64(0))
+                low = np.int64(0)
+            else:
+                c = moves[n - 1 - j]
+                low = np.int64(1) << c
+                higher = in_play & field_mask[c >> 4] & ~((low << 1) - 1)
+                out[w, O_BITS + j] = c
+                if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
+                    out[w, O_VALS + j] = out[w, O_VALS + j - 1]
+                    continue
+                q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f,
+                                                          win_p, win_b, table, tl, c)
             v = _search(h, k, maker, field_mask, tt, gen, stk, q, nq, lf, wp, wb, tb, tl2,
                         np.int64(-1), tl2 + 1)
             h[p] ^= low  # _child took the card from the hand
-            out_vals[w, j] = won + v
+            out[w, O_VALS + j] = won + v
     return gen, stk[NODES, 0]
 
 
@@ -478,11 +561,13 @@ def _batch_kernel(hands: Any, info: Any, field_mask: Any, out_bits: Any, out_val
 
 
 class _Table:
-    """The transposition table, kept for the process (allocating it costs more than a small
-    solve); a generation number per position makes old entries invisible without clearing."""
+    """The transposition table and search stack, kept for the process (allocating them costs
+    more than a small solve); a generation number per position makes old table entries
+    invisible without clearing."""
 
     def __init__(self) -> None:
         self.tt = np.zeros((TT_SIZE, TT_COLS), dtype=np.int64)
+        self.stk = np.zeros((MAX_DEPTH, STACK_COLS), dtype=np.int64)
         self.next_gen = 0
         self.nodes = 0
         """Search nodes (cards tried) in the latest call: for measurements."""
@@ -509,52 +594,50 @@ def _chunk_tables(enc: list[int]) -> tuple[list[int], list[int], list[int]]:
 _CHUNKS = [_chunk_tables(t[0]) for t in _TABLES]
 
 
-def _pack(positions: Sequence[Position]) -> tuple[Any, Any]:
-    """(hands, info) arrays for the kernel: hands per position in play order, encoded; one row
-    of ``info`` (I_* columns) per position."""
-    n = len(positions)
-    hands_rows: list[list[int]] = []
-    info_rows: list[list[int]] = []
-    for pos in positions:
-        enc = _ENCODE_PY[pos.trump]
-        t0, t1, t2 = _CHUNKS[pos.trump]
-        order = pos.order
-        row = [0, 0, 0, 0]
-        makers = [0, 0, 0, 0]
-        for i, seat in enumerate(order):
-            m = pos.hands[seat]
-            row[i] = t0[m & 2047] | t1[(m >> 11) & 2047] | t2[m >> 22]
-            makers[i] = 1 if seat in pos.maker_seats else 0
-        hands_rows.append(row)
-        table = 0
-        led = win_b = win_p = -1
-        if pos.trick:
-            for seat, c in pos.trick:
-                b = enc[c]
-                table |= 1 << b
-                if win_b < 0 or (b >> 4 == win_b >> 4 and b > win_b) or (
-                        b >> 4 == TRUMP_FIELD and win_b >> 4 != TRUMP_FIELD):
-                    win_b, win_p = b, order.index(seat)
-            led = enc[pos.trick[0][1]] >> 4
-        info_rows.append([len(order), order.index(pos.to_move), len(pos.trick), max(led, 0),
-                          win_p, win_b, table, pos.tricks_left, *makers])
-    hands = np.array(hands_rows, dtype=np.int64).reshape(n, 4)
-    info = np.array(info_rows, dtype=np.int64).reshape(n, INFO_COLS)
-    return hands, info
+def _row(pos: Position) -> list[int]:
+    """A position's row of the kernel's ``data`` array (D_HANDS and I_* columns)."""
+    enc = _ENCODE_PY[pos.trump]
+    t0, t1, t2 = _CHUNKS[pos.trump]
+    order = pos.order
+    row = [0] * DATA_COLS
+    for i, seat in enumerate(order):
+        m = pos.hands[seat]
+        row[D_HANDS + i] = t0[m & 2047] | t1[(m >> 11) & 2047] | t2[m >> 22]
+        row[I_MAKER + i] = 1 if seat in pos.maker_seats else 0
+    table = 0
+    led = 0
+    win_b = win_p = -1
+    if pos.trick:
+        for seat, c in pos.trick:
+            b = enc[c]
+            table |= 1 << b
+            if win_b < 0 or (b >> 4 == win_b >> 4 and b > win_b) or (
+                    b >> 4 == TRUMP_FIELD and win_b >> 4 != TRUMP_FIELD):
+                win_b, win_p = b, order.index(seat)
+        led = enc[pos.trick[0][1]] >> 4
+    row[I_K] = len(order)
+    row[I_MOVER] = order.index(pos.to_move)
+    row[I_NPLAYED] = len(pos.trick)
+    row[I_LED] = led
+    row[I_WIN_P] = win_p
+    row[I_WIN_B] = win_b
+    row[I_TABLE] = table
+    row[I_TL] = pos.tricks_left
+    return row
 
 
-def _run(positions: Sequence[Position], values_only: bool) -> tuple[Any, Any]:
-    hands, info = _pack(positions)
-    n = len(positions)
-    out_bits = np.full((n, MAX_MOVES), -1, dtype=np.int64)
-    out_vals = np.zeros((n, MAX_MOVES), dtype=np.int64)
+def _run(positions: Sequence[Position], values_only: bool) -> list[list[int]]:
+    """The kernel's ``out`` rows for ``positions``, all in one compiled call."""
+    data = np.array([_row(p) for p in positions], dtype=np.int64)
+    out = np.empty((len(positions), OUT_COLS), dtype=np.int64)  # the kernel fills every cell
     tt = _TT
     kernel = cast(Any, _batch_kernel)
-    gen, nodes = kernel(hands, info, FIELD_MASK, out_bits, out_vals, tt.tt,
-                        np.int64(tt.next_gen), values_only)
+    before = int(tt.stk[NODES, 0])
+    gen, nodes = kernel(data, out, tt.tt, tt.stk, tt.next_gen, values_only)
     tt.next_gen = int(gen)
-    tt.nodes = int(nodes)
-    return out_bits, out_vals
+    tt.nodes = int(nodes) - before
+    rows: list[list[int]] = out.tolist()
+    return rows
 
 
 def fast_move_values(positions: Sequence[Position]) -> list[dict[int, int]]:
@@ -562,15 +645,14 @@ def fast_move_values(positions: Sequence[Position]) -> list[dict[int, int]]:
     move, all positions solved in one compiled call."""
     if not positions:
         return []
-    out_bits, out_vals = _run(positions, False)
     results: list[dict[int, int]] = []
-    bits = out_bits.tolist()
-    vals = out_vals.tolist()
-    for w, pos in enumerate(positions):
+    for pos, row in zip(positions, _run(positions, False), strict=True):
         dec = _DECODE_PY[pos.trump]
         taken = pos.maker_tricks_taken
-        row = {dec[b]: taken + v for b, v in zip(bits[w], vals[w], strict=True) if b >= 0}
-        results.append(dict(sorted(row.items())))
+        values = {dec[b]: taken + v
+                  for b, v in zip(row[O_BITS:O_BITS + MAX_MOVES], row[O_VALS:], strict=True)
+                  if b >= 0}
+        results.append(dict(sorted(values.items())))
     return results
 
 
@@ -578,9 +660,8 @@ def fast_values(positions: Sequence[Position]) -> list[int]:
     """For each position, the makers' final tricks under best play, in one compiled call."""
     if not positions:
         return []
-    _, out_vals = _run(positions, True)
-    return [pos.maker_tricks_taken + v for pos, v in zip(positions, out_vals[:, 0].tolist(),
-                                                          strict=True)]
+    return [pos.maker_tricks_taken + row[O_VALS]
+            for pos, row in zip(positions, _run(positions, True), strict=True)]
 
 
 def warm_up() -> float:

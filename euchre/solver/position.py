@@ -69,11 +69,14 @@ def position_of(state: HandState) -> Position:
             f"a double-dummy solve needs a hand in card play, not in phase {state.phase_name!r}"
         )
     n = state.n
-    makers = frozenset(s for s in range(n) if state.is_maker_side(s))
-    active = tuple(s for s in range(n) if s in state.active)
+    maker = state.maker
+    makers = frozenset((maker, (maker + 2) % 4)) if n == 4 else frozenset((maker,))
+    active = tuple(sorted(state.active))  # seats in play, clockwise from seat 0
+    hands = tuple(state.hands) if len(active) == n else tuple(
+        h if s in active else 0 for s, h in enumerate(state.hands))
     return Position(
         trump=state.trump,
-        hands=tuple(state.hands[s] if s in state.active else 0 for s in range(n)),
+        hands=hands,
         order=active,
         to_move=state.cur,
         trick=tuple(state.trick),
