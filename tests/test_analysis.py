@@ -347,3 +347,11 @@ def test_review_reads_a_record_saved_by_euchre_play(tmp_path: Path,
     doc = json.loads(capsys.readouterr().out)
     validate(doc, "review")
     assert doc["decisions"] and doc["players"][0] == "North (rule)"
+
+
+def test_review_record_gives_the_json_form_for_a_server() -> None:
+    from euchre.analysis import review_record
+
+    doc = review_record(to_json(_trumped_ace_match()), play_deals=4, bid_deals=4)
+    validate(doc, "review")
+    assert doc["players"] == ["North", "East", "South", "West"]
