@@ -355,3 +355,14 @@ def test_review_record_gives_the_json_form_for_a_server() -> None:
     doc = review_record(to_json(_trumped_ace_match()), play_deals=4, bid_deals=4)
     validate(doc, "review")
     assert doc["players"] == ["North", "East", "South", "West"]
+
+
+def test_review_flags_ordering_up_with_no_trump() -> None:
+    """East orders the dealer's A♥ up holding no heart, no bower, no ace: the review says pass."""
+    deck = deck_for(STANDARD, 0, [None, "9C TD QS 9S TC", None, None], up="AH")
+    m = Match(STANDARD, seed=1, first_dealer=0, decks=[deck])
+    m.apply_action(A.ORDER)
+    rev = review_match(m, play_deals=4, bid_deals=32, seed=2)
+    (d,) = rev.decisions
+    assert (d.seat, d.choice, d.best) == (1, A.ORDER, A.PASS)
+    assert d.clear and d.loss > 0.5
