@@ -893,10 +893,26 @@ class TerminalGame:
             if problem:
                 self.say(Text(problem, style="yellow"))
         if self.settings.save_path:
-            return self.save(self.settings.save_path)
+            saved = self.save(self.settings.save_path)
+            if saved and self.human is not None:
+                self.say(Text(f"What each decision cost: euchre review "
+                              f"{self.settings.save_path}", style="dim"))
+            return saved
         if self.human is not None:
+            self.say(Text("Type 'review' to see what each decision of this game cost.",
+                          style="dim"))
             self.offer_save("Save this game as a record? ", default=None)
         return True
+
+    def review_game(self) -> None:
+        """The game review (euchre.analysis), offered at the end-of-game prompt."""
+        try:
+            from euchre.analysis.offer import review_in_terminal
+        except ImportError:  # pragma: no cover - the analysis needs the solver's extras
+            self.say(Text("The review needs the full install (make play).", style="yellow"))
+            return
+        names = ["you" if who == HUMAN else who for who in self.settings.seats]
+        review_in_terminal(self.match, self.console, names)
 
     def offer_save(self, question: str, default: str | None = DEFAULT_SAVE) -> bool:
         """Ask for a file name and save; True when the caller may go on (saved or declined).
@@ -924,6 +940,9 @@ class TerminalGame:
             if text.lower() in ("again", "a", "new") and not default:
                 self.again = True
                 return True
+            if text.lower() in ("review", "r") and not default:
+                self.review_game()
+                continue
             path = text or default
             if path is None:
                 return True

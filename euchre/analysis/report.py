@@ -1,0 +1,128 @@
+"""Rich tables of advice and reviews for the terminal (the JSON forms carry the same content)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+from euchre.analysis.advice import Advice, bid_phrase
+from euchre.analysis.puzzles import Puzzle
+from euchre.analysis.review import Review
+from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
+from euchre.state import seat_name
+from euchre.view import SeatView
+
+
+def _console(console: Console | None) -> Console:
+    return console or Console(highlight=False, emoji=False)
+
+
+def print_advice(adv: Advice, seconds: float, console: Console | None = None) -> None:
+    con = _console(console)
+    n = adv.rules.players
+    up_suit = adv.upcard >> 3 if adv.upcard >> 3 < 4 else 4
+    hand = " ".join(card_symbol(c) for c in sort_hand(adv.hand, up_suit))
+    score = ""
+    if adv.scores:
+        side = adv.seat & 1 if n == 4 else adv.seat
+        others = [v for s, v in enumerate(adv.scores) if s != side]
+        score = f", score {adv.scores[side]}-{'-'.join(map(str, others))} (us-them)"
+    con.print(f"[bold]{seat_name(adv.seat, n)}[/] holds {hand}; up-card "
+              f"{card_symbol(adv.upcard)}, {seat_name(adv.dealer, n)} deals{score}.")
+    for r in adv.rounds:
+        title = ("Round one (the seats before you passed)" if r.round == 1 else
+                 f"Round two ({SUIT_SYMBOLS[up_suit] if up_suit < 4 else 'the up-card'} "
+                 "turned down)")
+        t = Table(title=title, title_justify="left")
+        t.add_column("Bid")
+        t.add_column("Points", justify="right")
+        t.add_column("±95%", justify="right")
+        has_win = any(o.win is not None for o in r.options)
+        if has_win:
+            t.add_column("Win game", justify="right")
+        for i, o in enumerate(r.options):
+            row = [("[bold green]" if i == 0 else "") + bid_phrase(o.action, r.view),
+                   f"{o.points:+.2f}", f"{o.ci95:.2f}"]
+            if has_win:
+                row.append(f"{100 * (o.win or 0):.0f}%")
+            t.add_row(*row)
+        con.print(t)
+        best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
+        verdict = f"Best: {bid_phrase(best.action, r.view)}"
+        if second is not None:
+            gap = best.points - second.points
+            clear = gap > best.ci95 + second.ci95
+            verdict += (f", {gap:.2f} points a hand ahead of "
+                        f"{bid_phrase(second.action, r.view).lower()}"
+                        + ("" if clear else " (within the error bars: a close call)"))
+        con.print(verdict + f" over {r.deals} deals.")
+    con.print(f"[dim]Points: your side's minus the other side's per hand, each deal played "
+              f"out by the search player's rollout policy; {seconds:.1f} s.[/]")
+
+
+def print_review(rev: Review, top: int, console: Console | None = None) -> None:
+    """The costliest decisions as a table, then why, one numbered line each (a why column
+    would be unreadable in 80 columns), then each seat's totals."""
+    con = _console(console)
+    shown = [d for d in rev.decisions if d.loss > 0][:top]
+    rev_players = len(rev.players)
+    t = Table(title=f"Costliest decisions (of {len(rev.decisions)} reviewed)",
+              title_justify="left")
+    for col, just in (("#", "right"), ("Hand", "right"), ("Seat", "left"), ("When", "left"),
+                      ("Chose", "left"), ("Best", "left"), ("Loss", "right"),
+                      ("±95%", "right")):
+        t.add_column(col, justify=just, no_wrap=col in ("Loss", "±95%"))  # type: ignore[arg-type]
+    for i, d in enumerate(shown, 1):
+        mark = "[bold red]" if d.clear else ""
+        t.add_row(str(i), str(d.hand), seat_name(d.seat, rev_players), d.when,
+                  d.choice_label, d.best_label, f"{mark}{d.loss:.2f}", f"{d.ci95:.2f}")
+    con.print(t)
+    for i, d in enumerate(shown, 1):
+        con.print(f"{i:>3}. {d.short}")
+    if not shown:
+        con.print("No decision lost points against the best choice.")
+    con.print()
+    for s in rev.seat_totals():
+        con.print(f"  {s['name']}: {s['decisions']} decisions, {s['loss']:.2f} points lost "
+                  f"in all, {s['mistakes']} clear mistakes")
+    con.print(f"[dim]Loss: expected points (the player's side's minus the other side's) given "
+              "up against the best choice; in red, clear mistakes (beyond the error bar). "
+              f"Card play solved double-dummy over {rev.play_deals} deals consistent with what "
+              "the player saw, bids played out by "
+              f"the rollout policy over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
+
+
+def print_puzzle(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str],
+                 console: Console | None = None) -> None:
+    """The position of a puzzle: contract, tricks so far, the trick on the table, the hand."""
+    con = _console(console)
+    n = view.players
+    me = seat_name(view.seat, n)
+    maker = seat_name(view.maker, n)
+    suit = symbol(8 * view.trump + 6)[-1]  # the trump suit's symbol, via its ace
+    alone = " alone" if view.alone else ""
+    con.print(f"[bold]Puzzle {p.id}[/] of {count}: you are {me}; "
+              f"{seat_name(view.dealer, n)} dealt, {maker} made {suit}{alone}.")
+    if view.scores:
+        con.print("Score: " + ", ".join(f"{_side(s, n)} {v}" for s, v in enumerate(view.scores)))
+    for i, (_leader, cards, winner) in enumerate(view.tricks, 1):
+        played = "  ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in cards)
+        con.print(f"  Trick {i}: {played}  → {seat_name(winner, n)}")
+    if view.current_trick:
+        played = "  ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in view.current_trick)
+        con.print(f"  On the table: {played}")
+    else:
+        con.print("  You lead.")
+    won = ", ".join(f"{seat_name(s, n)} {t}" for s, t in enumerate(view.tricks_won) if t)
+    if won:
+        con.print(f"  Tricks won: {won}")
+    con.print("Your hand: " + " ".join(symbol(c) for c in sort_hand(view.hand, view.trump)))
+    con.print("Which card is clearly best?")
+
+
+def _side(side: int, players: int) -> str:
+    if players == 4:
+        return "North-South" if side == 0 else "East-West"
+    return seat_name(side, players)

@@ -1,0 +1,309 @@
+"""Game review: what every decision of a finished game cost against the best choice.
+
+For each decision (bids, the dealer's discard, declarations, card plays) the reviewer rebuilds
+the deciding seat's :class:`~euchre.view.SeatView` at that moment, so a decision is judged on
+what the player could know, never on the cards that were actually out. Card plays are solved
+double-dummy over deals consistent with the view; bids and discards are played out by the
+rollout policy (see :mod:`euchre.analysis.values` for why the two judges differ). The loss of a
+decision is the paired difference between the best option and the one chosen on the same deals,
+with its 95% interval; a *clear* mistake is one whose loss exceeds its interval.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from euchre import actions as A
+from euchre.analysis.advice import bid_phrase
+from euchre.analysis.values import Estimate, Values, evaluate, lawful_cards
+from euchre.bots import rollout
+from euchre.cards import EFFECTIVE_SUIT, STRENGTH, card_str, card_symbol
+from euchre.match import Match
+from euchre.state import HandState, seat_name
+from euchre.view import SeatView
+
+__all__ = [
+    "Decision",
+    "Review",
+    "count_decisions",
+    "play_context",
+    "review_match",
+    "review_to_json",
+]
+
+#: Default deals per decision: card play (solved) and bids (played out).
+PLAY_DEALS = 24
+BID_DEALS = 24
+#: Farmer's swaps valued besides the one chosen (the cheapest by the policy's habit).
+MAX_SWAPS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One reviewed decision."""
+
+    hand: int
+    """1-based hand number in the match."""
+    index: int
+    """0-based index of the action in the hand's action list."""
+    seat: int
+    seat_name: str
+    phase: str
+    when: str
+    choice: int
+    best: int
+    loss: float
+    """Expected points given up against ``best`` (0 when the choice was best)."""
+    ci95: float
+    kind: str
+    """'play' (solved double-dummy) or 'rollout' (played out)."""
+    deals: int
+    options: tuple[Estimate, ...]
+    """Every option valued, best first."""
+    why: str
+    """What the best choice was worth against the one made, and how that was measured."""
+    short: str
+    """``why`` without how it was measured (the terminal table says that once)."""
+    view: SeatView = field(repr=False, compare=False)
+
+    @property
+    def clear(self) -> bool:
+        """A clear mistake: the loss is beyond its 95% interval."""
+        return self.loss > 0 and self.loss > self.ci95
+
+    @property
+    def choice_label(self) -> str:
+        return _label(self.choice, self.view)
+
+    @property
+    def best_label(self) -> str:
+        return _label(self.best, self.view)
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    players: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    """Worst first."""
+    play_deals: int
+    bid_deals: int
+    seconds: float
+
+    def seat_totals(self) -> list[dict[str, object]]:
+        """Per seat: decisions reviewed, total loss, clear mistakes."""
+        out: list[dict[str, object]] = []
+        for s, name in enumerate(self.players):
+            mine = [d for d in self.decisions if d.seat == s]
+            out.append({"seat": s, "name": name, "decisions": len(mine),
+                        "loss": round(sum(d.loss for d in mine), 4),
+                        "mistakes": sum(1 for d in mine if d.clear)})
+        return out
+
+
+def _label(a: int, view: SeatView) -> str:
+    if A.is_play(a):
+        return card_symbol(a)
+    if A.is_discard(a):
+        return f"Bury {card_symbol(a - A.DISCARD_BASE)}"
+    return bid_phrase(a, view)
+
+
+def _when(view: SeatView) -> str:
+    if view.phase == "play":
+        k = len(view.tricks) + 1
+        pos = len(view.current_trick)
+        return f"trick {k}, " + ("lead" if pos == 0 else f"card {pos + 1}")
+    return {"bid1": "round 1", "bid2": "round 2", "discard": "discard", "declare": "declare",
+            "alone": "alone?", "defend": "defend", "dealer_take": "take?"}.get(
+        view.phase, view.phase)
+
+
+def _reviewable(st: HandState, view: SeatView, action: int) -> bool:
+    if view.phase == "claim":
+        return False  # a claim is decided by the rules of the game, not judged here
+    if view.phase == "play":
+        lawful = lawful_cards(view)
+        return action in lawful and len(lawful) > 1
+    return len(view.legal_actions) > 1
+
+
+def _options(view: SeatView, action: int) -> list[int] | None:
+    """The options to value: all of them, but only a few farmer's swaps."""
+    if view.phase != "declare":
+        return None
+    legal = list(view.legal_actions)
+    swaps = sorted((a for a in legal if a >= A.SWAP_BASE),
+                   key=lambda a: rollout.swap_cost(a, view.upcard))[:MAX_SWAPS]
+    keep = {a for a in legal if a < A.SWAP_BASE} | set(swaps) | {action}
+    return [a for a in legal if a in keep]
+
+
+def _hands(match: Match) -> list[tuple[int, HandState, tuple[int, ...], tuple[int, ...]]]:
+    """(hand number, fresh state, actions, scores before) of every hand with actions."""
+    out = []
+    scores = tuple([0] * match.rules.num_sides)
+    for i, f in enumerate(match.finished, 1):
+        out.append((i, HandState(match.rules, f.dealer, f.deck), f.actions, scores))
+        scores = f.scores_after
+    if not match.is_terminal() and match.hand.history:
+        h = match.hand
+        out.append((len(match.finished) + 1, HandState(match.rules, h.dealer, h.deck),
+                    tuple(a for _, a in h.history), tuple(match.scores)))
+    return out
+
+
+def count_decisions(match: Match) -> int:
+    """How many decisions :func:`review_match` will value (for a progress bar)."""
+    total = 0
+    for _, st, actions, scores in _hands(match):
+        for a in actions:
+            if _reviewable(st, st.view(st.cur, scores), a):
+                total += 1
+            st.apply_action(a)
+    return total
+
+
+def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BID_DEALS,
+                 seed: int = 0, players: list[str] | None = None,
+                 progress: Callable[[], None] | None = None) -> Review:
+    """Value every decision of ``match`` (finished hands and the one in progress)."""
+    import time
+
+    start = time.perf_counter()
+    n = match.rules.players
+    names = tuple(
+        f"{seat_name(s, n)} ({players[s]})" if players and len(players) == n
+        else seat_name(s, n) for s in range(n))
+    out: list[Decision] = []
+    for hand_no, st, actions, scores in _hands(match):
+        for j, a in enumerate(actions):
+            seat = st.cur
+            view = st.view(seat, scores)
+            if _reviewable(st, view, a):
+                rng = random.Random(seed * 1_000_003 + hand_no * 1000 + j)
+                deals = play_deals if view.phase == "play" else bid_deals
+                values = evaluate(view, deals, rng, options=_options(view, a))
+                out.append(_decision(hand_no, j, seat, names[seat], view, a, values))
+                if progress is not None:
+                    progress()
+            st.apply_action(a)
+    out.sort(key=lambda d: (-d.loss, d.hand, d.index))
+    return Review(names, tuple(out), play_deals, bid_deals, time.perf_counter() - start)
+
+
+def _decision(hand_no: int, index: int, seat: int, name: str, view: SeatView, choice: int,
+              values: Values) -> Decision:
+    ranked = values.ranked()
+    top = ranked[0]
+    mine = values.estimate(choice)
+    if mine.points >= top.points - 1e-9:
+        best, loss, ci = choice, 0.0, 0.0
+    else:
+        best = top.action
+        loss, ci = values.gap(best, choice)
+    return Decision(hand_no, index, seat, name, view.phase, _when(view), choice, best,
+                    max(0.0, loss), ci, values.kind, values.deals, tuple(ranked),
+                    *_why(view, values, choice, best, seat_name(seat, view.players)), view)
+
+
+def _partner_winning(view: SeatView) -> int:
+    """The card of this seat's partner that is winning the current trick, or -1."""
+    if not view.current_trick or view.players != 4 or view.trump >= 4:
+        return -1
+    st = STRENGTH[view.trump][view.led_suit]
+    win_seat, win_card = view.current_trick[0]
+    for s, c in view.current_trick[1:]:
+        if st[c] > st[win_card]:
+            win_seat, win_card = s, c
+    return win_card if win_seat == (view.seat + 2) % 4 else -1
+
+
+def play_context(view: SeatView, choice: int, best: int) -> str:
+    """A sentence on why ``best`` beats ``choice`` in a card play, where a simple pattern
+    shows it (trumping a partner's winning card, spending a trump, ducking a trick), else ''."""
+    if view.trump >= 4:
+        return ""
+    partner = _partner_winning(view)
+    eff = EFFECTIVE_SUIT[view.trump]
+    st = STRENGTH[view.trump][view.led_suit] if view.current_trick else None
+    if partner >= 0 and st is not None and st[choice] > st[partner] and st[best] < st[partner]:
+        verb = "trumping" if eff[choice] == view.trump else "overtaking"
+        return (f"The partner's {card_symbol(partner)} was already winning the trick: "
+                f"{verb} it with the {card_symbol(choice)} spends a card that could take a "
+                "later trick. ")
+    if eff[choice] == view.trump and eff[best] != view.trump:
+        return f"The {card_symbol(choice)} spends a trump that {card_symbol(best)} saves. "
+    if st is not None and st[best] > st[choice]:
+        return f"The {card_symbol(best)} takes or fights for this trick. "
+    return ""
+
+
+def _why(view: SeatView, values: Values, choice: int, best: int, name: str
+         ) -> tuple[str, str]:
+    """A sentence a player can read: what the best choice was worth against the one made."""
+    b, c = values.estimate(best), values.estimate(choice)
+    if values.kind == "play":
+        basis = (f"solved double-dummy over {values.deals} deals consistent with what "
+                 f"{name} saw")
+    else:
+        basis = f"played out by sound players over {values.deals} deals {name} could face"
+    if best == choice:
+        alts = [o for o in values.ranked() if o.action != choice][:1]
+        tail = (f"; next best {_label(alts[0].action, view)} {alts[0].points:+.2f}"
+                if alts else "")
+        short = f"Best choice: {c.points:+.2f} points a hand{tail}"
+        return f"{short}, {basis}.", f"{short}."
+    lead = play_context(view, choice, best) if values.kind == "play" else ""
+    short = (f"{lead}{_label(best, view)} scores {b.points:+.2f} a hand against "
+             f"{c.points:+.2f} for {_label(choice, view)}")
+    return f"{short}, {basis}.", f"{short}."
+
+
+def _num(x: float) -> float | None:
+    """A JSON number, or null for an interval too wide to state (too few deals)."""
+    return round(x, 4) if math.isfinite(x) else None
+
+
+def _action_json(a: int) -> str:
+    return A.action_to_str(a)
+
+
+def review_to_json(rev: Review) -> dict[str, object]:
+    """The documented JSON form (docs/analysis.md, schema ``review.schema.json``)."""
+    return {
+        "format": "euchre-review",
+        "version": 1,
+        "players": list(rev.players),
+        "play_deals": rev.play_deals,
+        "bid_deals": rev.bid_deals,
+        "seat_totals": rev.seat_totals(),
+        "decisions": [
+            {
+                "hand": d.hand,
+                "index": d.index,
+                "seat": d.seat,
+                "phase": d.phase,
+                "when": d.when,
+                "hand_cards": [card_str(c) for c in d.view.hand],
+                "choice": _action_json(d.choice),
+                "choice_label": d.choice_label,
+                "best": _action_json(d.best),
+                "best_label": d.best_label,
+                "loss": round(d.loss, 4),
+                "ci95": _num(d.ci95),
+                "clear": d.clear,
+                "judge": d.kind,
+                "deals": d.deals,
+                "why": d.why,
+                "options": [
+                    {"action": _action_json(o.action), "label": _label(o.action, d.view),
+                     "points": round(o.points, 4), "ci95": _num(o.ci95)}
+                    for o in d.options
+                ],
+            }
+            for d in rev.decisions
+        ],
+    }
