@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 import euchre
 from euchre import actions as A
+from euchre.bots import DEFAULT_LEVEL
 from euchre.cli import main
 from euchre.errors import EuchreError, IllegalActionError, NotationError, RecordError, RulesError
 from euchre.match import Match
@@ -193,7 +194,8 @@ def test_item5_resume_of_a_record_naming_people_seats_the_human_and_computers(
     with no_terminal_game() as fake:
         assert main(["play", "--resume", str(f), "--delay", "0"]) == 0
     seats = fake.made[0].settings.seats
-    assert seats == ["rule", "rule", "human", "rule"]  # you sit South, as in a new game
+    # You sit South, as in a new game, with the default level in the other seats.
+    assert seats == [DEFAULT_LEVEL, DEFAULT_LEVEL, "human", DEFAULT_LEVEL]
     out = capsys.readouterr()
     assert "'alice'" in out.out and "Traceback" not in out.err
     # The position is the saved one.

@@ -194,7 +194,7 @@ def test_a_time_budget_decides_within_its_time() -> None:
 
 
 def test_make_bot_levels_and_options() -> None:
-    assert BOT_NAMES[:2] == ("random", "rule") and "search" in BOT_NAMES
+    assert BOT_NAMES[:4] == ("random", "beginner", "rule", "search")  # weakest first
     assert "pimc-naive" in BOT_NAMES
     for name in BOT_NAMES:
         bot = make_bot(name, 1, think=8)

@@ -180,7 +180,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     (["rule", "random", "--hands", "10", "--games", "2"], "not allowed with"),
     (["rule", "random", "--workers", "x"], "not a whole number"),
     (["rule", "random", "--address", "ray://x:1"], "use it with --backend ray"),
-    (["rule:depth=3", "random"], "does not take these options"),
+    (["rule:depth=3", "random"], "unknown bot option(s) depth"),
     (["rule:depth", "random"], "KEY=VALUE"),
     (["rule", "random", "--players", "2", "--defend-alone"], "no defending alone"),
     (["rule", "random", "--plot", "x.svg"], "FILE.png"),

@@ -50,7 +50,7 @@ def test_every_preset_makes_a_table_and_bad_requests_name_the_problem(db_url: st
             ({"preset": "nope"}, "unknown preset 'nope'"),
             ({"rules": {"target": 0}}, "target must be a positive integer"),
             ({"rules": {"players": 3, "canadian_loner": True}}, "no Canadian loner"),
-            ({"rules": {"bogus": 1}}, "unknown rules option(s) bogus"),
+            ({"rules": {"bogus": 1}}, "unknown rules option(s) 'bogus'"),
             ({"seats": [{"kind": "human"}]}, "4 players need 4 seats, not 1"),
             ({"seats": [{"kind": "computer", "level": "genius"}] * 4, "my_seat": -1},
              "unknown computer level 'genius'"),
