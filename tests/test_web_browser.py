@@ -54,17 +54,20 @@ def play_until(page: Page, done: Callable[[], bool], rng: random.Random,
         bids = page.locator("#actions button")
         cards = page.locator("#hand .card.playable")
         try:
-            if bids.count():
+            # Count once: the table may be redrawn between two counts (a count of 0 then).
+            n_bids = bids.count()
+            n_cards = 0 if n_bids else cards.count()
+            if n_bids:
                 if keyboard:
-                    page.keyboard.press(str(rng.randrange(bids.count()) + 1))
+                    page.keyboard.press(str(rng.randrange(n_bids) + 1))
                 else:
-                    bids.nth(rng.randrange(bids.count())).click(timeout=1000)
+                    bids.nth(rng.randrange(n_bids)).click(timeout=1000)
                 moves += 1
-            elif cards.count():
+            elif n_cards:
                 if keyboard:
                     page.keyboard.press(cards.nth(0).get_attribute("data-key") or "1")
                 else:
-                    cards.nth(rng.randrange(cards.count())).click(timeout=1000)
+                    cards.nth(rng.randrange(n_cards)).click(timeout=1000)
                 moves += 1
             else:
                 page.wait_for_timeout(30)
