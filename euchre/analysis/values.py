@@ -32,9 +32,10 @@ from dataclasses import dataclass
 
 from euchre.bots import rollout
 from euchre.bots.equity import win_probability
+from euchre.bots.rollout import bidding_likelihood
 from euchre.cards import EFFECTIVE_SUIT
 from euchre.sampling import DealSampler
-from euchre.state import BID1, BID2, DECLARE, HandState
+from euchre.state import HandState
 from euchre.view import SeatView
 
 __all__ = [
@@ -88,21 +89,6 @@ def _win(view: SeatView, points: Sequence[int]) -> float:
     sc = view.scores
     return win_probability(view.players, view.rules.target, sc[mine] + points[mine],
                            sc[1 - mine] + points[1 - mine])
-
-
-def bidding_likelihood(world: HandState, me: int) -> float:
-    """How likely the other players' bids are in ``world`` for sound bidders: the product of
-    :func:`euchre.bots.rollout.bid_probabilities` over every bid but ``me``'s (an opponent who
-    passed round one rarely holds three trumps and a bower)."""
-    st = HandState(world.rules, world.dealer, world.deck)
-    weight = 1.0
-    for seat, a in world.history:
-        if st.phase not in (DECLARE, BID1, BID2):
-            break
-        if seat != me and st.phase in (BID1, BID2):
-            weight *= rollout.bid_probabilities(st, seat, a)
-        st.apply_action(a)
-    return weight
 
 
 def sample_worlds(view: SeatView, deals: int, rng: random.Random,

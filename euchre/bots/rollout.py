@@ -444,3 +444,19 @@ __all__ = [
     "play_until_cards",
     "policy_action",
 ]
+
+
+def bidding_likelihood(world: HandState, me: int) -> float:
+    """How likely the other players' bids are in ``world`` for sound bidders: the product of
+    :func:`bid_probabilities` over every bid but ``me``'s (an opponent who passed round one
+    rarely holds three trumps and a bower). The search player weights its sampled deals by it,
+    and the analysis tools weight theirs the same way so that their numbers agree."""
+    st = HandState(world.rules, world.dealer, world.deck)
+    weight = 1.0
+    for seat, a in world.history:
+        if st.phase not in (DECLARE, BID1, BID2):
+            break
+        if seat != me and st.phase in (BID1, BID2):
+            weight *= bid_probabilities(st, seat, a)
+        st.apply_action(a)
+    return weight

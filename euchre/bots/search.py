@@ -38,7 +38,7 @@ from euchre.bots.rule_based import visible_reneges
 from euchre.cards import EFFECTIVE_SUIT, JOKER, POWER, SUIT_SYMBOLS, card_symbol, mask_of
 from euchre.sampling import DealSampler
 from euchre.solver import move_values_batch, points_for
-from euchre.state import BID1, BID2, DECLARE, PLAY, HandState
+from euchre.state import PLAY, HandState
 from euchre.view import SeatView
 
 #: Deals per decision at the default strength.
@@ -218,7 +218,7 @@ class SearchBot:
                 worlds.append(sampler.sample(rng))
         if not self.weighting:
             return worlds, [1.0] * len(worlds)
-        weights = [_bidding_likelihood(w, view.seat) for w in worlds]
+        weights = [rollout.bidding_likelihood(w, view.seat) for w in worlds]
         total = sum(weights)
         return worlds, [x * len(worlds) / total for x in weights]
 
@@ -387,20 +387,6 @@ def _lawful(view: SeatView) -> list[int]:
         if follow:
             return follow
     return legal
-
-
-def _bidding_likelihood(world: HandState, me: int) -> float:
-    """How likely the other players' bids are, in this deal, for sound bidders (the product of
-    :func:`euchre.bots.rollout.bid_probabilities` over every bid seen)."""
-    st = HandState(world.rules, world.dealer, world.deck)
-    weight = 1.0
-    for seat, a in world.history:
-        if st.phase not in (DECLARE, BID1, BID2):
-            break
-        if seat != me and st.phase in (BID1, BID2):
-            weight *= rollout.bid_probabilities(st, seat, a)
-        st.apply_action(a)
-    return weight
 
 
 def _bid_options(view: SeatView, world: HandState) -> list[int]:
