@@ -8,7 +8,7 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 #: Subcommand modules, in the order ``euchre --help`` lists them: ``euchre.cli.<name>``, each
@@ -34,6 +34,18 @@ def positive_seconds(text: str) -> float:
     if not 0.1 <= value <= 3600:  # also refuses nan and inf
         raise argparse.ArgumentTypeError(f"must be between 0.1 and 3600 seconds, not {text!r}")
     return value
+
+
+def whole_number(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number lo..hi in plain ASCII digits (``int()`` would also take
+    "²", "-0" or "1_0", and a 5,000-digit string costs time before the range check)."""
+
+    def parse(text: str) -> int:
+        if not (text.isascii() and text.isdigit() and len(text) <= 12) or not lo <= int(text) <= hi:
+            raise argparse.ArgumentTypeError(f"must be a whole number {lo}..{hi}, not {text!r}")
+        return int(text)
+
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,21 +9,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from euchre.cli import Subparsers
+from euchre.cli import Subparsers, whole_number
 from euchre.cli.play import add_rules_arguments, build_rules
 from euchre.errors import RulesError
-
-
-def _positive(lo: int, hi: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not text.isdigit() or not lo <= int(text) <= hi:
-            raise argparse.ArgumentTypeError(f"must be a whole number {lo}..{hi}, not {text!r}")
-        return int(text)
-
-    return parse
 
 
 def register(sub: Subparsers) -> None:
@@ -33,13 +23,13 @@ def register(sub: Subparsers) -> None:
                     "third, dealer) and hand class (trumps held, bowers, off-suit aces, the "
                     "up-card's rank), over sampled deals played out by the search player's "
                     "rollout policy. Writes order_up.csv and three PNG heat maps.")
-    p.add_argument("--deals", type=_positive(1, 10_000_000), default=20_000, metavar="N",
+    p.add_argument("--deals", type=whole_number(1, 10_000_000), default=20_000, metavar="N",
                    help="deals to walk through (20000)")
-    p.add_argument("--jobs", type=_positive(1, 512), default=None, metavar="N",
+    p.add_argument("--jobs", type=whole_number(1, 512), default=None, metavar="N",
                    help="processes (every core)")
     p.add_argument("--out", default="charts", metavar="DIR", help="output folder (charts)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (0)")
-    p.add_argument("--dpi", type=_positive(20, 600), default=80, help="PNG resolution (80)")
+    p.add_argument("--dpi", type=whole_number(20, 600), default=80, help="PNG resolution (80)")
     p.add_argument("--no-png", action="store_true", help="write only the CSV")
     add_rules_arguments(p)
     p.set_defaults(func=_run)

@@ -9,21 +9,11 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from euchre.cli import Subparsers
+from euchre.cli import Subparsers, whole_number
 from euchre.cli.play import add_rules_arguments, build_rules
 from euchre.errors import RulesError
-
-
-def _count(lo: int, hi: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not text.isdigit() or not lo <= int(text) <= hi:
-            raise argparse.ArgumentTypeError(f"must be a whole number {lo}..{hi}, not {text!r}")
-        return int(text)
-
-    return parse
 
 
 def _points(text: str) -> float:
@@ -43,11 +33,11 @@ def register(sub: Subparsers) -> None:
                     "where exactly one card is clearly best: ahead of the next best by at "
                     "least --threshold points a hand, solved double-dummy over deals "
                     "consistent with what the player sees, and beyond the 95%% interval.")
-    p.add_argument("--hands", type=_count(1, 100_000), default=20, metavar="N",
+    p.add_argument("--hands", type=whole_number(1, 100_000), default=20, metavar="N",
                    help="hands of self-play (20)")
-    p.add_argument("--limit", type=_count(1, 100_000), default=None, metavar="N",
+    p.add_argument("--limit", type=whole_number(1, 100_000), default=None, metavar="N",
                    help="stop after this many puzzles")
-    p.add_argument("--deals", type=_count(8, 5000), default=None, metavar="N",
+    p.add_argument("--deals", type=whole_number(8, 5000), default=None, metavar="N",
                    help="deals solved per position (48)")
     p.add_argument("--threshold", type=_points, default=None, metavar="POINTS",
                    help="the least gap between the best and second-best card (0.5)")
@@ -62,7 +52,7 @@ def register(sub: Subparsers) -> None:
         description="Show a position from a puzzle set and check your card. Without --file "
                     "the set shipped with euchre is used.")
     q.add_argument("--file", default=None, metavar="FILE", help="a set from 'euchre puzzles'")
-    q.add_argument("--number", type=_count(1, 1_000_000), default=None, metavar="N",
+    q.add_argument("--number", type=whole_number(1, 1_000_000), default=None, metavar="N",
                    help="which puzzle (default: one at random)")
     q.add_argument("--seed", type=int, default=None, help="seed of the random pick")
     q.add_argument("--answer", default=None, metavar="CARD",

@@ -9,18 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 
-from euchre.cli import Subparsers
-
-
-def _count(lo: int, hi: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not text.isdigit() or not lo <= int(text) <= hi:
-            raise argparse.ArgumentTypeError(f"must be a whole number {lo}..{hi}, not {text!r}")
-        return int(text)
-
-    return parse
+from euchre.cli import Subparsers, whole_number
 
 
 def register(sub: Subparsers) -> None:
@@ -33,11 +23,11 @@ def register(sub: Subparsers) -> None:
                     "rollout policy.")
     p.add_argument("record", metavar="RECORD",
                    help="a JSON game record (euchre play --save, the library, the browser)")
-    p.add_argument("--play-deals", type=_count(4, 2000), default=None, metavar="N",
+    p.add_argument("--play-deals", type=whole_number(4, 2000), default=None, metavar="N",
                    help="deals solved per card play (24)")
-    p.add_argument("--bid-deals", type=_count(4, 2000), default=None, metavar="N",
+    p.add_argument("--bid-deals", type=whole_number(4, 2000), default=None, metavar="N",
                    help="deals played out per bid or discard (24)")
-    p.add_argument("--top", type=_count(1, 10_000), default=15, metavar="N",
+    p.add_argument("--top", type=whole_number(1, 10_000), default=15, metavar="N",
                    help="rows shown in the terminal (15; --json has every decision)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (0)")
     p.add_argument("--json", action="store_true", help="print JSON (docs/analysis.md)")
