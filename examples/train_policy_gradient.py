@@ -24,13 +24,16 @@ import numpy as np
 import numpy.typing as npt
 
 from euchre.rl.batch import BatchSim
-from euchre.rl.encoding import OBS_SIZE
+from euchre.rl.encoding import STANDARD_SIZE
 from euchre.rl.gym_env import EuchreGymEnv
 from euchre.rules import Rules
 
 RULES = Rules()
 USED_ACTIONS = 93
 """The batch simulator's actions are ids 0..92 (plays, discards, bids, defend alone)."""
+OBS_SIZE = STANDARD_SIZE
+"""The observation fields the standard game uses: the rest (rows, renege fixes) are always 0
+here, so the policy reads only these."""
 
 Floats = npt.NDArray[np.float32]
 
@@ -46,7 +49,7 @@ class LinearPolicy:
         return cls(np.zeros((USED_ACTIONS, OBS_SIZE), dtype=np.float32))
 
     def probs(self, obs: Floats, masks: npt.NDArray[np.int8]) -> Floats:
-        logits = obs @ self.w.T
+        logits = obs[:, :OBS_SIZE] @ self.w.T
         logits = np.where(masks[:, :USED_ACTIONS] == 1, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
@@ -95,7 +98,7 @@ def train(iterations: int, hands: int, seed: int = 0, lr: float = 0.05,
             draw = rng.random((len(mine), 1))
             chosen = np.minimum((cum < draw).sum(axis=1), USED_ACTIONS - 1)
             actions[mine] = chosen
-            obs_log.append(obs[mine])
+            obs_log.append(obs[mine, :OBS_SIZE])
             act_log.append(chosen)
             prob_log.append(p)
             hand_log.append(hand_ids[mine])

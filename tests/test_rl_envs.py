@@ -19,11 +19,27 @@ from euchre.errors import IllegalActionError
 from euchre.match import Match
 from euchre.rl.encoding import (
     FIELDS,
+    MAX_ACTS,
     NUM_CARDS,
+    O_ACTS,
+    O_FACE_DOWN,
+    O_FIXES,
     O_HAND,
+    O_LEADERS,
+    O_LEADERS_MORE,
+    O_ROW_COVERING,
+    O_ROW_UP,
     O_SCORES,
+    O_SCORES_BELOW,
+    O_TAKEN_BACK,
     O_TO_ACT,
+    O_TRICKS,
+    O_TRICKS_MORE,
+    O_TRICKS_WON,
+    O_UPCARD,
+    O_UPSTATUS,
     OBS_SIZE,
+    STANDARD_SIZE,
     action_mask,
     cards_in,
     encode,
@@ -34,9 +50,8 @@ from euchre.rules import PRESETS, Rules
 from euchre.sampling import sample_hand_states
 from euchre.state import HandState
 
-#: Two-handed with rows has no encoding yet: the environments refuse it (tested below).
 CONFIGS: dict[str, Rules] = {
-    **{name: r for name, r in PRESETS.items() if not r.rows},
+    **PRESETS,
     "every-four-handed-option": Rules(
         stick_the_dealer=True, defend_alone=True, canadian_loner=True, farmers_hand="swap",
         no_ace_no_face=True, renege="penalize", deck=25, target=7,
@@ -45,9 +60,17 @@ CONFIGS: dict[str, Rules] = {
         farmers_hand="redeal", deck=32, defend_alone=True, defend_alone_vs_partners=True,
         first_dealer="black_jack", target=5,
     ),
-    "two-handed-joker-swap-penalize": Rules(
+    "two-handed-joker-swap-penalize-fix": Rules(
         players=2, deck=25, stick_the_dealer=True, renege="penalize", farmers_hand="swap",
-        target=7,
+        renege_fix=True, target=7,
+    ),
+    "four-handed-renege-fix-tricks": Rules(
+        renege="penalize", renege_fix=True, renege_penalty="tricks", defend_alone=True,
+        no_ace_no_face=True, misdeal_passes=True, target=5,
+    ),
+    "rows-stick-penalize-deduct": Rules(
+        players=2, rows=True, stick_the_dealer=True, renege="penalize", renege_penalty="deduct",
+        first_dealer="black_jack", target=5,
     ),
     "cutthroat-32-misdeals": Rules(
         players=3, deck=32, no_ace_no_face=True, farmers_hand="redeal", target=5,
@@ -194,12 +217,21 @@ def test_gym_env_passes_gymnasiums_checker_when_illegal_actions_lose() -> None:
 # The encoding
 
 
+def taken_back(h: HandState, seat: int) -> set[int]:
+    """Cards ``seat`` played and took back (renege_fix) and still holds: seen by everyone."""
+    return {a for w, a in h.history if w == seat and 0 <= a <= 32 and h.hands[seat] >> a & 1}
+
+
 def hidden_from(h: HandState, seat: int) -> set[int]:
-    """Cards ``seat`` may not know now: other hands, the kitty, another dealer's discard."""
+    """Cards ``seat`` may not know now: other hands (less their face-up row cards and the cards
+    they took back), every face-down row card (its own too), the kitty, another dealer's
+    discard."""
     hidden: set[int] = set()
     for s in range(h.n):
         if s != seat:
             hidden |= {c for c in range(NUM_CARDS) if h.hands[s] >> c & 1}
+            hidden -= set(h.face_up(s)) | taken_back(h, s)
+        hidden |= set(h.face_down(s))
     hidden |= set(h.kitty)
     if h.discarded >= 0 and seat != h.dealer:
         hidden.add(h.discarded)
@@ -225,11 +257,20 @@ def test_encoding_holds_no_hidden_card_and_depends_only_on_the_view(name: str) -
                 assert obs.dtype == np.float32 and obs.shape == (OBS_SIZE,)
                 assert obs.min() >= 0.0 and obs.max() <= 1.0
                 assert not cards_in(obs) & hidden_from(h, seat), (name, seat, view)
+                if not (rules.rows or rules.renege_fix or rules.renege_penalty == "deduct"):
+                    assert not obs[STANDARD_SIZE:].any()  # the appended fields stay 0
                 # The hand field is exactly the seat's hand.
                 held = set(np.flatnonzero(obs[O_HAND:O_HAND + NUM_CARDS]).tolist())
                 assert held == set(view.hand)
-                if any(m.scores):
-                    assert obs[O_SCORES:O_SCORES + 4].any()
+                # Match scores, own side first; below zero ("deduct") in a field of their own.
+                sides = len(m.scores)
+                mine = seat & 1 if rules.players == 4 else seat
+                for side, score in enumerate(m.scores):
+                    at = (side - mine) % sides
+                    up, below = obs[O_SCORES + at], obs[O_SCORES_BELOW + at]
+                    capped = min(abs(score), rules.target) / rules.target
+                    assert (up, below) == pytest.approx(
+                        (capped, 0.0) if score >= 0 else (0.0, capped))
                 if rng.random() < 0.08:
                     for other in sample_hand_states(view, rng, 2):
                         assert np.array_equal(encode(other.view(seat, view.scores)), obs)
@@ -250,8 +291,135 @@ def test_encoding_field_table_covers_the_vector_without_overlap() -> None:
     assert at == OBS_SIZE
 
 
-def test_two_handed_rows_is_refused_with_a_clear_message() -> None:
-    with pytest.raises(ValueError, match="no RL observation encoding yet"):
-        env("two-handed-rows")
-    with pytest.raises(ValueError, match="no RL observation encoding yet"):
-        EuchreGymEnv("two-handed-rows")
+# ---------------------------------------------------------------------------------------------
+# Two-handed with rows, renege fixes, scores below zero
+
+
+def test_rows_face_down_cards_never_show_and_turned_up_cards_show_for_both_seats() -> None:
+    rules = PRESETS["two-handed-rows"].replace(single_hand=True)
+    rng = random.Random("rows-face-down")
+    turned = 0
+    for game in range(30):
+        m = Match(rules, seed=game)
+        down_at_deal = {s: set(m.hand.face_down(s)) for s in range(2)}
+        assert all(len(d) == 4 for d in down_at_deal.values())
+        while not m.is_terminal():
+            h = m.hand
+            for seat in range(2):
+                obs = encode(m.view(seat))
+                seen = cards_in(obs)
+                for s in range(2):
+                    rel = (s - seat) % 2
+                    still_down = set(h.face_down(s))
+                    # A face-down card is in no field of either seat, its owner's included.
+                    assert not seen & still_down
+                    up = {int(c) for c in np.flatnonzero(
+                        obs[O_ROW_UP + rel * NUM_CARDS:O_ROW_UP + (rel + 1) * NUM_CARDS])}
+                    assert up == set(h.face_up(s))
+                    covering = {int(c) for c in np.flatnonzero(
+                        obs[O_ROW_COVERING + rel * NUM_CARDS:
+                            O_ROW_COVERING + (rel + 1) * NUM_CARDS])}
+                    assert covering == {t for t, d in h.columns[s] if d in still_down}
+                    assert obs[O_FACE_DOWN + rel] == len(still_down) / 4
+                    # A card turned up is public: both seats see it in the row field.
+                    turned += len(up & (down_at_deal[s] - still_down))
+                # The seat's own face-up cards are playable, so they are in its hand field too.
+                held = {int(c) for c in np.flatnonzero(obs[O_HAND:O_HAND + NUM_CARDS])}
+                assert set(h.face_up(seat)) <= held
+                # No up-card: the up-card field is empty (an upcard of -1 must not light the
+                # Joker's slot of the hand field), its status is "none (rows)".
+                assert not obs[O_UPCARD:O_UPCARD + NUM_CARDS].any()
+                assert obs[O_UPSTATUS + 4] == 1.0
+                assert 32 not in held
+            m.apply_action(rng.choice(m.legal_actions()))
+    assert turned > 100
+
+
+def test_rows_encodes_all_twelve_tricks_with_leaders_and_tricks_won_over_twelve() -> None:
+    rules = PRESETS["two-handed-rows"].replace(single_hand=True)
+    rng = random.Random("rows-twelve")
+    for game in range(20):
+        m = Match(rules, seed=game)
+        while not m.is_terminal():
+            m.apply_action(rng.choice(m.legal_actions()))
+        h = m.hand
+        if h.outcome == "thrown_in":
+            continue
+        assert len(h.tricks) == 12
+        for seat in range(2):
+            obs = encode(h.view(seat))
+            for t, (leader, cards, _) in enumerate(h.tricks):
+                if t < 5:
+                    lead = obs[O_LEADERS + t * 4:O_LEADERS + t * 4 + 4]
+                    block = obs[O_TRICKS + t * 4 * NUM_CARDS:O_TRICKS + (t + 1) * 4 * NUM_CARDS]
+                    per_seat = block.reshape(4, NUM_CARDS)
+                else:
+                    k = t - 5
+                    lead = obs[O_LEADERS_MORE + k * 2:O_LEADERS_MORE + k * 2 + 2]
+                    block = obs[O_TRICKS_MORE + k * 2 * NUM_CARDS:
+                                O_TRICKS_MORE + (k + 1) * 2 * NUM_CARDS]
+                    per_seat = block.reshape(2, NUM_CARDS)
+                assert np.flatnonzero(lead).tolist() == [(leader - seat) % 2]
+                for s, c in cards:
+                    assert np.flatnonzero(per_seat[(s - seat) % 2]).tolist() == [c]
+            won = obs[O_TRICKS_WON:O_TRICKS_WON + 2]
+            assert won.tolist() == pytest.approx([h.tricks_won[seat] / 12,
+                                                  h.tricks_won[1 - seat] / 12])
+            assert abs(won.sum() - 1.0) < 1e-6
+
+
+def test_renege_fix_answers_and_taken_back_cards_are_encoded_for_every_seat() -> None:
+    rules = Rules(renege="penalize", renege_fix=True, single_hand=True)
+    rng = random.Random("renege-fix")
+    fixes = 0
+    for game in range(70):
+        m = Match(rules, seed=game)
+        while not m.is_terminal():
+            h = m.hand
+            fixed_at = [i for i, (_, a) in enumerate(h.history) if a == A.FIX_RENEGE]
+            for seat in range(4):
+                obs = encode(m.view(seat))
+                for s in range(4):
+                    rel = (s - seat) % 4
+                    back = {int(c) for c in np.flatnonzero(
+                        obs[O_TAKEN_BACK + rel * NUM_CARDS:O_TAKEN_BACK + (rel + 1) * NUM_CARDS])}
+                    assert back == taken_back(h, s)
+                # A fix is shown once per fixer and trick; fix answers are not in ``acts``.
+                assert obs[O_FIXES + 1:O_FIXES + 40:2].sum() == len(fixed_at)
+                n_acts = int(obs[O_ACTS:O_ACTS + MAX_ACTS * 25].reshape(MAX_ACTS, 25)
+                             .any(axis=1).sum())
+                assert n_acts <= MAX_ACTS
+            fixes += bool(fixed_at)
+            m.apply_action(rng.choice(m.legal_actions()))
+    assert fixes > 8
+
+
+def test_a_score_below_zero_has_its_own_field_and_every_slot_stays_in_0_1() -> None:
+    rules = Rules(renege="penalize", renege_penalty="deduct", target=5)
+    view = Match(rules, seed=1).view(1)
+    from dataclasses import replace
+
+    obs = encode(replace(view, scores=(-3, 7)))
+    # Seat 1 is side 1: its own side (7, capped at the target 5) comes first.
+    assert obs[O_SCORES:O_SCORES + 2].tolist() == [1.0, 0.0]
+    assert obs[O_SCORES_BELOW:O_SCORES_BELOW + 2].tolist() == [0.0, pytest.approx(0.6)]
+    assert obs.min() >= 0.0 and obs.max() <= 1.0
+
+
+@pytest.mark.parametrize("opponents", ["random", "rule"])
+def test_gym_env_plays_two_handed_rows_against_named_bots(opponents: str) -> None:
+    g = EuchreGymEnv("two-handed-rows", opponents=opponents, seat=0)
+    rng = np.random.default_rng(7)
+    for ep in range(15):
+        obs, info = g.reset(seed=ep)
+        carried = float(info["carried_reward"])
+        total, done = 0.0, False
+        while not done:
+            assert g.game is not None
+            assert not cards_in(obs["observation"]) & hidden_from(g.game.hand, 0)
+            obs, reward, done, _, info = g.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            total += float(reward)
+        assert g.game is not None and len(g.game.hand.tricks) in (0, 12)
+        assert total == g.game.hand.returns()[0] + carried
+    check_env(EuchreGymEnv("two-handed-rows", opponents=opponents, illegal_action="lose"),
+              skip_render_check=True)

@@ -25,6 +25,7 @@ from euchre.compat.openspiel import (  # noqa: E402
 )
 from euchre.errors import RulesError  # noqa: E402
 from euchre.rl import openspiel_game as G  # noqa: E402
+from euchre.rl.encoding import cards_in, encode  # noqa: E402
 from euchre.rules import PRESETS  # noqa: E402
 
 
@@ -153,3 +154,83 @@ def test_openspiel_preset_gives_openspiels_legal_actions_and_returns(stick: bool
             os_state.apply_action(a)
         assert ours.is_terminal()
         assert ours.returns() == list(os_state.returns())
+
+
+def test_two_handed_rows_information_states_hold_the_public_rows_and_nothing_hidden() -> None:
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": "two-handed-rows"})
+    assert game.max_game_length() >= 1 + 24 + 24 + 3
+    rng = random.Random("os-rows")
+    for _ in range(6):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+                continue
+            for p in range(2):
+                view = s.view(p)
+                text = s.information_state_string(p)
+                assert text == G.view_string(view) and " rows " in text
+                assert np.array_equal(s.information_state_tensor(p), encode(view))
+                # The opponent's face-down cards are in neither; its face-up ones are.
+                hidden = set(s.hand.face_down(1 - p)) | set(s.hand.face_down(p))
+                assert not cards_in(np.asarray(s.information_state_tensor(p),
+                                               dtype=np.float32)) & hidden
+                other = s.resample_from_infostate(p, rng.random)
+                assert other.information_state_string(p) == text
+            s.apply_action(rng.choice(s.legal_actions()))
+        assert abs(sum(s.returns())) < 1e-9
+
+
+def test_openspiel_ismcts_plays_two_handed_rows() -> None:
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": "two-handed-rows"})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 1.5, 8, random_state=np.random.RandomState(1))
+    bot.set_resampler(G.resampler(0))
+    rng = random.Random(3)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(rng.choice(s.chance_outcomes())[0])
+        elif s.current_player() == 0:
+            a = bot.step(s)
+            assert a in s.legal_actions()
+            s.apply_action(a)
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert s.is_terminal() and len(s.hand.tricks) in (0, 12)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_max_game_length_bounds_hands_with_renege_fixes(players: int) -> None:
+    rules = f'{{"players": {players}, "renege": "penalize", "renege_fix": true}}'
+    game = pyspiel.load_game(G.GAME_NAME, {"preset": "standard", "rules": rules})
+    rng = random.Random(f"fix-length-{players}")
+    longest = 0
+    for _ in range(150):
+        s = random_playout(game.new_initial_state(), rng)
+        longest = max(longest, len(s.history()))
+    assert longest <= game.max_game_length()
+    # Fixes replay cards and add questions: the bound grows past a fixless hand's (random
+    # four-handed play once took 61 player moves in 5,000 hands; the old bound was 60).
+    plain = pyspiel.load_game(G.GAME_NAME,
+                              {"preset": "standard", "rules": f'{{"players": {players}}}'})
+    assert game.max_game_length() > plain.max_game_length()
+
+
+def test_two_handed_rows_deals_differing_only_in_a_face_up_card_are_different_infostates() -> None:
+    from euchre.state import HandState
+
+    rules = G.rules_from_params({"preset": "two-handed-rows"})
+    deck = list(HandState.deal(rules, 0, random.Random(5)).deck)
+    h = HandState(rules, 0, deck)
+    opp = 0  # seat 1's view; seat 0's row and hand are swapped between
+    top = h.columns[opp][0][0]
+    in_hand = next(c for c in range(33) if h.hands[opp] >> c & 1 and c not in h.face_up(opp))
+    swapped = list(deck)
+    i, j = swapped.index(top), swapped.index(in_hand)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    h2 = HandState(rules, 0, swapped)
+    v1, v2 = h.view(1), h2.view(1)
+    assert v1.hand == v2.hand and v1.history == v2.history
+    assert G.view_string(v1) != G.view_string(v2)
+    assert not np.array_equal(encode(v1), encode(v2))

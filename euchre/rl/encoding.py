@@ -7,6 +7,10 @@ rotated. One layout serves every rules option and player count (slots a game doe
 0), so a policy's input size never depends on the variant. ``docs/rl.md`` lists every field and
 what a seat knows in each phase; the numba batch simulator (:mod:`euchre.rl.batch`) writes the
 same layout, checked equal to this encoder in the tests.
+
+The fields only some variants use (tricks six to twelve and the rows of two-handed with rows;
+the renege fixes of ``renege_fix``) come after the standard ones, so the standard fields keep
+their offsets and the batch kernel, which plays only standard variants, leaves them at 0.
 """
 
 from __future__ import annotations
@@ -15,16 +19,24 @@ import numpy as np
 import numpy.typing as npt
 
 from euchre import actions as A
+from euchre.cards import EFFECTIVE_SUIT
 from euchre.state import PHASE_NAMES, UPCARD_STATUS_NAMES
-from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
+from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 NUM_CARDS = 33
 """Card slots: every card id of every deck (7s and 8s of the 32-card deck, the Joker 32)."""
 MAX_SEATS = 4
 MAX_ACTS = 20
-"""Public acts other than card plays in one hand: at most 4 declarations, 4 + 4 bids, a take,
-a discard, an alone decision, 2 defend-alone answers and 2 renege claims (19)."""
+"""Public acts other than card plays in one hand, the renege-fix answers aside (those have their
+own field, ``fixes``, since up to 12 a trick can be asked): at most 4 declarations, 4 + 4 bids,
+a take, a discard, an alone decision, 2 defend-alone answers and 2 renege claims (19)."""
 MAX_TRICKS = 5
+"""Tricks of a hand in every variant but two-handed with rows (the ``tricks`` field)."""
+ROWS_TRICKS = 12
+"""Tricks of a hand of two-handed with rows: the six to twelfth are in ``tricks_more``."""
+ROWS_SEATS = 2
+"""Seats of two-handed with rows (the only player count it has): slots of its row fields."""
+ROW_COLUMNS = 4
 
 #: Kinds of non-play acts (the ``acts`` field): index into each act slot after its seat.
 ACT_KINDS: tuple[str, ...] = (
@@ -61,6 +73,17 @@ _FIELDS: list[tuple[str, int]] = [
     ("leaders", MAX_TRICKS * MAX_SEATS),
     ("tricks_won", MAX_SEATS),
     ("scores", MAX_SEATS),
+    # Only two-handed with rows (two seats, twelve tricks) uses the next five fields.
+    ("tricks_more", (ROWS_TRICKS - MAX_TRICKS) * ROWS_SEATS * NUM_CARDS),
+    ("leaders_more", (ROWS_TRICKS - MAX_TRICKS) * ROWS_SEATS),
+    ("row_up", ROWS_SEATS * NUM_CARDS),
+    ("row_covering", ROWS_SEATS * NUM_CARDS),
+    ("face_down", ROWS_SEATS),
+    # Only renege_fix uses the next two.
+    ("fixes", MAX_TRICKS * MAX_SEATS * 2),
+    ("taken_back", MAX_SEATS * NUM_CARDS),
+    # Only renege_penalty="deduct" can push a score below zero.
+    ("scores_below_zero", MAX_SEATS),
 ]
 FIELDS: dict[str, tuple[int, int]] = {}
 _at = 0
@@ -68,7 +91,11 @@ for _name, _size in _FIELDS:
     FIELDS[_name] = (_at, _size)
     _at += _size
 OBS_SIZE = _at
-"""Length of the observation vector (1,368)."""
+"""Length of the observation vector (2,156)."""
+STANDARD_SIZE = FIELDS["tricks_more"][0]
+"""Length of the fields every variant uses (1,370): the rest are 0 unless the rules have rows,
+renege_fix or renege_penalty "deduct", so a policy for the others may read
+``obs[:STANDARD_SIZE]`` alone."""
 
 O_HAND = FIELDS["hand"][0]
 O_UPCARD = FIELDS["upcard"][0]
@@ -89,6 +116,14 @@ O_TRICKS = FIELDS["tricks"][0]
 O_LEADERS = FIELDS["leaders"][0]
 O_TRICKS_WON = FIELDS["tricks_won"][0]
 O_SCORES = FIELDS["scores"][0]
+O_TRICKS_MORE = FIELDS["tricks_more"][0]
+O_LEADERS_MORE = FIELDS["leaders_more"][0]
+O_ROW_UP = FIELDS["row_up"][0]
+O_ROW_COVERING = FIELDS["row_covering"][0]
+O_FACE_DOWN = FIELDS["face_down"][0]
+O_FIXES = FIELDS["fixes"][0]
+O_TAKEN_BACK = FIELDS["taken_back"][0]
+O_SCORES_BELOW = FIELDS["scores_below_zero"][0]
 
 #: The fields that name cards: (name, start, count of 33-card blocks). Used by the hidden-card
 #: test and by :func:`cards_in`.
@@ -98,6 +133,10 @@ CARD_FIELDS: tuple[tuple[str, int, int], ...] = (
     ("my_discard", O_DISCARD, 1),
     ("my_swap", O_SWAP, 1),
     ("tricks", O_TRICKS, MAX_TRICKS * MAX_SEATS),
+    ("tricks_more", O_TRICKS_MORE, (ROWS_TRICKS - MAX_TRICKS) * ROWS_SEATS),
+    ("row_up", O_ROW_UP, ROWS_SEATS),
+    ("row_covering", O_ROW_COVERING, ROWS_SEATS),
+    ("taken_back", O_TAKEN_BACK, MAX_SEATS),
 )
 
 Observation = npt.NDArray[np.float32]
@@ -125,6 +164,56 @@ def act_kind(action: int) -> int:
         raise ValueError(f"{action!r} is not a non-play act") from None
 
 
+class _Public:
+    """The history's acts sorted for the fields: the ``acts`` list, the renege-fix answers by
+    trick, and the cards each seat took back and still holds (public: it played them).
+
+    Without ``renege_fix`` every non-play act goes to ``acts``. With it, the history is replayed
+    trick by trick from public facts alone: a full trick is followed by the fix questions; a fix
+    takes back the fixer's card and every later one; a card played after a full trick means it
+    was turned and quitted. After the last card of the hand, the first answers (one per player
+    who did not follow the last trick's led suit, all of them "let it stand") are fix answers
+    and the rest are the renege claims."""
+
+    __slots__ = ("acts", "fixes", "taken_back")
+
+    def __init__(self, view: SeatView) -> None:
+        self.acts: list[tuple[int, int]] = []
+        self.fixes: list[tuple[int, int, bool]] = []
+        """(trick index, seat, fixed) of every answer to a fix question."""
+        self.taken_back: dict[int, set[int]] = {}
+        history = view.history
+        if not view.rules.renege_fix:
+            self.acts = [(w, a) for w, a in history if not 0 <= a <= 32]
+            return
+        plays = [i for i, (_, a) in enumerate(history) if 0 <= a <= 32]
+        claims_from = len(history)
+        if len(view.tricks) == MAX_TRICKS and plays:
+            cards = view.tricks[-1][1]
+            eff = EFFECTIVE_SUIT[view.trump]
+            led = eff[cards[0][1]]
+            asked = sum(1 for _, c in cards[1:] if eff[c] != led)
+            claims_from = plays[-1] + 1 + asked
+        full = len(view.active)
+        trick: list[tuple[int, int]] = []
+        t = 0
+        for i, (w, a) in enumerate(history):
+            if 0 <= a <= 32:
+                if len(trick) == full:
+                    trick, t = [], t + 1
+                trick.append((w, a))
+                self.taken_back.get(w, set()).discard(a)
+            elif not plays or i < plays[0] or i >= claims_from:
+                self.acts.append((w, a))
+            else:
+                self.fixes.append((t, w, a == A.FIX_RENEGE))
+                if a == A.FIX_RENEGE:
+                    pos = next(k for k, (s, _) in enumerate(trick) if s == w)
+                    for s, c in trick[pos:]:
+                        self.taken_back.setdefault(s, set()).add(c)
+                    del trick[pos:]
+
+
 def encode(view: SeatView, out: Observation | None = None) -> Observation:
     """The observation vector of ``view`` (float32, every slot in [0, 1]).
 
@@ -143,7 +232,8 @@ def encode(view: SeatView, out: Observation | None = None) -> Observation:
 
     for c in view.hand:
         o[O_HAND + c] = 1.0
-    o[O_UPCARD + view.upcard] = 1.0
+    if view.upcard >= 0:  # two-handed with rows has none (upcard -1): the field stays 0
+        o[O_UPCARD + view.upcard] = 1.0
     o[O_UPSTATUS + UPCARD_STATUS_NAMES.index(view.upcard_status)] = 1.0
     o[O_DEALER + rel(view.dealer)] = 1.0
     o[O_PHASE + PHASE_NAMES.index(view.phase)] = 1.0
@@ -159,31 +249,56 @@ def encode(view: SeatView, out: Observation | None = None) -> Observation:
     for c in view.swapped_out:
         o[O_SWAP + c] = 1.0
     o[O_SWAPPER + rel_or_none(view.swapper)] = 1.0
-    slot = 0
-    for seat, a in view.history:
-        if 0 <= a <= 32:
-            continue  # card plays are in the tricks field
-        if slot >= MAX_ACTS:
-            raise AssertionError(f"more than {MAX_ACTS} non-play acts in one hand")
+    public = _Public(view)
+    if len(public.acts) > MAX_ACTS:
+        raise AssertionError(f"more than {MAX_ACTS} non-play acts in one hand")
+    for slot, (seat, a) in enumerate(public.acts):
         base = O_ACTS + slot * ACT_WIDTH
         o[base + rel(seat)] = 1.0
         o[base + MAX_SEATS + act_kind(a)] = 1.0
-        slot += 1
     tricks = [(leader, cards) for leader, cards, _ in view.tricks]
     if view.current_trick:
         tricks.append((view.current_trick[0][0], view.current_trick))
     for t, (leader, cards) in enumerate(tricks):
-        o[O_LEADERS + t * MAX_SEATS + rel(leader)] = 1.0
-        for seat, c in cards:
-            o[O_TRICKS + (t * MAX_SEATS + rel(seat)) * NUM_CARDS + c] = 1.0
+        if t < MAX_TRICKS:
+            o[O_LEADERS + t * MAX_SEATS + rel(leader)] = 1.0
+            for seat, c in cards:
+                o[O_TRICKS + (t * MAX_SEATS + rel(seat)) * NUM_CARDS + c] = 1.0
+        else:  # two-handed with rows: tricks six to twelve, two seats each
+            k = t - MAX_TRICKS
+            o[O_LEADERS_MORE + k * ROWS_SEATS + rel(leader)] = 1.0
+            for seat, c in cards:
+                o[O_TRICKS_MORE + (k * ROWS_SEATS + rel(seat)) * NUM_CARDS + c] = 1.0
+    per_hand = ROWS_TRICKS if view.rules.rows else MAX_TRICKS
     for s, won in enumerate(view.tricks_won):
-        o[O_TRICKS_WON + rel(s)] = won / 5.0
+        o[O_TRICKS_WON + rel(s)] = won / per_hand
     if view.scores:
         sides = len(view.scores)
         my_side = me & 1 if n == 4 else me
         target = view.rules.target
         for side, score in enumerate(view.scores):
-            o[O_SCORES + (side - my_side) % sides] = min(score, target) / target
+            at = (side - my_side) % sides
+            if score >= 0:
+                o[O_SCORES + at] = min(score, target) / target
+            else:  # renege_penalty "deduct": a separate field keeps every slot in [0, 1]
+                o[O_SCORES_BELOW + at] = min(-score, target) / target
+    for s, columns in enumerate(view.rows):
+        r = rel(s)
+        for c in view.face_up(s):
+            o[O_ROW_UP + r * NUM_CARDS + c] = 1.0
+        for top, under in columns:
+            if under == FACE_DOWN:  # the top card is still there, covering a hidden one
+                o[O_ROW_COVERING + r * NUM_CARDS + top] = 1.0
+        o[O_FACE_DOWN + r] = view.face_down_count(s) / ROW_COLUMNS
+    for t, seat, fixed in public.fixes:
+        at = O_FIXES + (t * MAX_SEATS + rel(seat)) * 2
+        if fixed:  # once a trick at most: the fixer must then follow suit
+            o[at + 1] = 1.0
+        else:  # asked at most once a round; a trick has at most 4 rounds (3 fixes, then all pass)
+            o[at] += 1.0 / MAX_SEATS
+    for seat, held in public.taken_back.items():
+        for c in held:
+            o[O_TAKEN_BACK + rel(seat) * NUM_CARDS + c] = 1.0
     return o
 
 

@@ -82,8 +82,19 @@ def _game_info(rules: Rules) -> pyspiel.GameInfo:
         min_utility=-top,
         max_utility=top,
         utility_sum=0.0,
-        max_game_length=1 + rules.deck + 60,
+        max_game_length=1 + rules.deck + max_player_moves(rules),
     )
+
+
+def max_player_moves(rules: Rules) -> int:
+    """A bound on the players' moves in one hand: at most 19 acts other than card plays (see
+    ``encoding.MAX_ACTS``) and the card plays; with ``renege_fix`` each trick may also see up
+    to ``n - 1`` fixes, each taking back and replaying at most ``n - 1`` cards, and a round of
+    at most ``n - 1`` fix questions before each fix and after the last."""
+    n = rules.players
+    tricks = 12 if rules.rows else 5
+    per_trick = n + ((n - 1) * (n - 1) + n * (n - 1) if rules.renege_fix else 0)
+    return 19 + tricks * per_trick
 
 
 class EuchreGame(pyspiel.Game):  # type: ignore[misc]
@@ -193,11 +204,13 @@ def state_from_hand(game: EuchreGame, hand: HandState) -> EuchreState:
 def view_string(view: SeatView) -> str:
     """The information-state string: every field of the seat's view that the seat knows."""
     hist = " ".join(f"{s}:{a}" for s, a in view.history)
+    # With rows each seat's row is public as dealt (face-down cards as -1 until turned up).
+    rows = f" rows {[list(r) for r in view.rows]}" if view.rows else ""
     return (f"seat {view.seat} dealer {view.dealer} phase {view.phase} to_act "
             f"{view.current_player} hand {list(view.hand)} up {view.upcard} "
             f"({view.upcard_status}) trump {view.trump} maker {view.maker} alone {view.alone} "
             f"lone_defender {view.lone_defender} discard {view.discard} swapped "
-            f"{list(view.swapped_out)} swapper {view.swapper} history {hist}")
+            f"{list(view.swapped_out)} swapper {view.swapper}{rows} history {hist}")
 
 
 class EuchreObserver:

@@ -47,10 +47,6 @@ def resolve_rules(rules: Rules | str | None, mode: str) -> Rules:
     r = preset(rules) if isinstance(rules, str) else (rules or Rules())
     if not isinstance(r, Rules):
         raise TypeError(f"rules must be a Rules object or a preset name, not {rules!r}")
-    if r.rows:
-        # Twelve tricks and two face-up rows do not fit the five-trick observation layout yet.
-        raise ValueError("two-handed with rows (rows=True) has no RL observation encoding yet; "
-                         "every other preset and option is supported")
     return r.replace(single_hand=True) if mode == "hand" else r
 
 
