@@ -62,8 +62,14 @@ ROUND_TWO_MARGIN = 0.8
 #: a call whose making ends the game in our favour needs this much less.
 DANGER_MARGIN = 0.4
 FINISH_DISCOUNT = 0.2
-#: Two-handed with rows: expected tricks from the eight visible cards to name trump.
-ROWS_CALL_THRESHOLD = 4.0
+#: Two-handed with rows: the eight cards a seat sees (hand and face-up row) are two thirds of
+#: the twelve it plays, so its trick estimate from them is scaled by this for the whole hand.
+ROWS_SCALE = 1.5
+#: Rows bidding: bid (or outbid to) k tricks when the scaled estimate is at least k plus this
+#: margin. Measured on duplicate deals (docs/rules.md, "Bots"): -12, every bid the rules allow
+#: (the non-dealer bids 12, the dealer outbids anything lower), beat 0 by 0.69 points a hand,
+#: -6 by 0.10 and -4 by 0.40, because a missed bid costs nothing.
+ROWS_BID_MARGIN = -12.0
 #: A defender goes alone against a lone maker (or against a pair, OpenSpiel's variant).
 DEFEND_ALONE_THRESHOLD = 3.0
 DEFEND_ALONE_VS_PAIR_THRESHOLD = 3.6
@@ -215,8 +221,10 @@ class RuleBasedBot:
             action, why = _Play(view).decide()
         elif phase == "bid1":
             action, why = self._bid1(view)
-        elif phase == "bid2" and view.rules.rows:
-            action, why = self._bid_rows(view)  # two-handed with rows (below)
+        elif phase == "auction":
+            action, why = self._auction(view)  # two-handed with rows (below)
+        elif phase == "trump":
+            action, why = self._name_trump(view)
         elif phase == "bid2":
             action, why = self._bid2(view)
         elif phase == "discard":
@@ -242,20 +250,51 @@ class RuleBasedBot:
     # ------------------------------------------------------------------------------------------
     # Two-handed with rows and revokes fixed in time (issue 10): kept apart from the rest.
 
-    def _bid_rows(self, view: SeatView) -> Decision:
-        """Rows: no up-card; the eight cards this seat can see (hand and face-up row) are two
-        thirds of what it will play, so a suit worth ROWS_CALL_THRESHOLD of them is called
-        (seven of twelve tricks make it)."""
+    @staticmethod
+    def _rows_best(view: SeatView) -> tuple[float, int]:
+        """(tricks of twelve this seat expects, suit) for its best trump suit."""
+        est, s = max((estimate(view.hand, s, view.rules.deck), s) for s in SUITS)
+        return est * ROWS_SCALE, s
+
+    rows_margin = ROWS_BID_MARGIN
+    """The rows bidding margin (a class attribute, so a measurement can try others)."""
+
+    def _auction(self, view: SeatView) -> Decision:
+        """Rows: bid what the hand is worth plus ``rows_margin`` (the non-dealer, speaking
+        first), or outbid by one when that reaches (the dealer, speaking last); seven when
+        nobody has bid. A missed bid scores nothing and costs nothing (docs/rules.md), which
+        is why the measured margin makes every bid it may."""
         legal = view.legal_actions
-        est, s = max((estimate(view.hand, s, view.rules.deck), s) for s in SUITS
-                     if A.call(s) in legal)
+        tricks, s = self._rows_best(view)
         name = SUIT_NAMES[s]
-        if est >= ROWS_CALL_THRESHOLD:
-            return A.call(s), (f"{name.capitalize()} is my best suit: about {est:.1f} tricks "
-                               "from the cards I can see, with four face down to come.")
+        standing = view.contract
+        worth = max(0, min(A.BID_MAX, int(tricks - self.rows_margin)))
+        if not standing:
+            k = max(A.BID_MIN, worth) if view.seat != view.dealer else A.BID_MIN
+        else:
+            k = standing + 1
+        if (k <= worth or (k == A.BID_MIN and not standing)) and A.bid(k) in legal:
+            if k <= tricks:
+                why = f"{name} should take about {tricks:.1f} of the twelve tricks"
+            else:
+                why = (f"more than the {tricks:.1f} tricks I expect with {name}, but a missed "
+                       "bid costs nothing")
+                if view.seat != view.dealer:
+                    why += ", and a lower bid could be outbid for nothing"
+                elif standing:
+                    why += ", and it keeps my opponent from scoring"
+            return A.bid(k), f"I bid {k}: {why}."
         if A.PASS not in legal:
-            return A.call(s), f"I may not pass, so I name my best suit, {name}."
-        return A.PASS, f"My best suit, {name}, is worth only about {est:.1f} tricks: I pass."
+            return legal[0], f"I may not pass, so I bid {A.bid_tricks(legal[0])}."
+        if standing >= A.BID_MAX:
+            return A.PASS, "I pass: nothing outbids a bid of twelve."
+        return A.PASS, (f"I pass: my best suit, {name}, is worth about {tricks:.1f} tricks, not "
+                        f"{k}.")
+
+    def _name_trump(self, view: SeatView) -> Decision:
+        tricks, s = self._rows_best(view)
+        return A.call(s), (f"{SUIT_NAMES[s].capitalize()} is my best suit: about {tricks:.1f} "
+                           "tricks.")
 
     def _fix(self, view: SeatView) -> Decision:
         """A renege found before the trick is quitted is always worth taking back: standing,

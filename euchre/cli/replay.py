@@ -63,7 +63,8 @@ def describe_hand(h: HandState, hidden: bool = False, viewer: int | None = None)
     else:  # nobody's hand: every discard and swap face down
         history = [(w, HIDDEN_DISCARD if A.is_discard(a) else HIDDEN_SWAP if a >= A.SWAP_BASE
                     else a) for w, a in h.history]
-    acts = staged(history, h.rules, h.dealer, viewer=viewer if hidden else None)
+    acts = staged(history, h.rules, h.dealer, viewer=viewer if hidden else None,
+                  upcard=h.upcard)
     for title, items in bidding_segments(acts, lambda s: seat_name(s, n), h.upcard):
         lines.append(f"  {title + ': ' if title else ''}{', '.join(items)}")
     if trump < 4:

@@ -69,7 +69,8 @@ def review_lines(h: HandState, hand_no: int, name: Callable[[int], str],
         for c in h.deck[5 * n + 1:5 * n + 4]:
             kitty.append(" ").append_text(card_text(c, g))
     lines.extend(_fold(kitty, width))
-    segments = bidding_segments(staged(h.history, h.rules, h.dealer), name, h.upcard)
+    segments = bidding_segments(staged(h.history, h.rules, h.dealer, upcard=h.upcard), name,
+                                h.upcard)
     claims = [x for x in segments if x[0] == STAGE_TITLES["claim"]]
     for title, items in [x for x in segments if x not in claims]:
         t = Text(f"  {title}: " if title else "  ", style="bold")
