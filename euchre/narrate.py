@@ -245,8 +245,8 @@ def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: in
 
     With ``quiet_passes`` a declaration pass (nothing to declare) is left out, as a real table
     never hears it, and a first round everyone passed is said in two words. ``compact`` (one
-    line on the table) also leaves out declined defend-alones and renege claims: only what
-    happened, not what did not."""
+    line on the table) also leaves out declined defend-alones, tricks let stand and renege
+    claims: only what happened, not what did not."""
     out: list[tuple[str, list[str]]] = []
     for stage in STAGES:
         if stage == "play":
@@ -256,7 +256,7 @@ def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: in
             these = [x for x in these if x.action != A.PASS]
         # Another seat's face-down discard says nothing the pickup did not.
         these = [x for x in these if x.action != HIDDEN_DISCARD]
-        if compact and stage in ("defend", "claim"):
+        if compact and stage in ("defend", "claim", "fix"):
             these = [x for x in these if x.action != A.PASS]
         if not these:
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from helpers import act, build, cards, deck_for, hand_cards
@@ -467,3 +468,18 @@ def test_markers_flag_and_rows_are_drawn_on_the_table() -> None:
     assert "3 face down" in text and "4 face down" in text  # one of Player 2's turned up
     assert "No up-card" not in text and "Up-card" not in text  # trump named, no up-card
     assert "[#####][ooo.]" in text
+
+
+def test_two_handed_rows_review_refuses_in_one_line_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+
+    m = Match(ROWS, seed=1)
+    rng = random.Random(1)
+    while len(m.finished) < 1:
+        m.apply_action(rng.choice(m.legal_actions()))
+    path = tmp_path / "rows.json"
+    path.write_text(to_json(m))
+    assert main(["review", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "two-handed with rows" in err and "Traceback" not in err and err.count("\n") == 1

@@ -341,6 +341,9 @@ def test_renege_fix_questions_after_the_last_card_read_as_fix_questions_then_cla
         for act, phase in list(zip(acts, phases, strict=True))[last + 1:]:
             assert act.stage == phase, (seed, act, phase)
         checked += "fix" in phases[last + 1:]
+        # One line on the table says what happened: a trick let stand is no news.
+        compact = bidding_segments(acts, names, h.upcard, compact=True)
+        assert not any("lets the trick stand" in i for _, items in compact for i in items)
     assert checked >= 5
 
 
@@ -417,3 +420,35 @@ def test_two_handed_rows_end_of_hand_says_the_bid_and_whether_it_was_made() -> N
             seen.add("short")
             assert "short of the bid. Nobody scores." in text
     assert seen == {"made", "short"}
+
+
+def test_the_player_letting_a_trick_stand_reads_in_the_first_person() -> None:
+    r = Rules(renege="penalize", renege_fix=True)
+    for seed in range(40):
+        try:
+            game, h = game_at(r, seed, "fix")
+        except pytest.fail.Exception:
+            continue
+        h.apply_action(A.PASS)
+        assert game.event_line(2, A.PASS, h).plain == "You let the trick stand"
+        return
+    pytest.fail("no seed asked the player whether to fix a renege")
+
+
+def test_two_handed_rows_review_shows_the_rows_as_dealt_not_a_kitty() -> None:
+    from euchre.tui.review import review_lines
+
+    r = Rules(players=2, rows=True)
+    h = HandState(r, 0, deck_cards(24))
+    rng = random.Random(1)
+    while not h.is_terminal():
+        h.apply_action(rng.choice(h.legal_actions()))
+    lines = [t.plain for t in review_lines(h, 1, lambda s: seat_name(s, 2),
+                                           lambda s: str(s + 1), UNICODE, [])]
+    text = "\n".join(lines)
+    assert "Kitty" not in text and "up-card" not in text
+    from euchre.cards import card_symbol
+    for s in range(2):
+        row = next(ln for ln in lines if ln.startswith(f"  {seat_name(s, 2)} row: "))
+        for top, under in h.columns[s]:
+            assert f"{card_symbol(top)} on {card_symbol(under)}" in row

@@ -416,7 +416,8 @@ class TerminalGame:
                                  ("picks", "pick"), ("calls", "call"), ("discards", "discard"),
                                  ("defends", "defend"), ("goes", "go"), ("declines", "decline"),
                                  ("takes", "take"), ("claims", "claim"), ("swaps", "swap"),
-                                 ("makes", "make"), ("bids", "bid"), ("names", "name")):
+                                 ("makes", "make"), ("bids", "bid"), ("names", "name"),
+                                 ("lets", "let")):
                 if plain.startswith(third):
                     ev = Text(first) + ev[len(third):]
                     break
