@@ -452,3 +452,11 @@ def test_two_handed_rows_review_shows_the_rows_as_dealt_not_a_kitty() -> None:
         row = next(ln for ln in lines if ln.startswith(f"  {seat_name(s, 2)} row: "))
         for top, under in h.columns[s]:
             assert f"{card_symbol(top)} on {card_symbol(under)}" in row
+
+
+def test_two_handed_rows_help_rules_says_how_it_bids_and_scores() -> None:
+    listing = "\n".join(rules_lines(Rules(players=2, rows=True)))
+    assert "bid 7 to 12 of the 12 tricks" in listing and "a trick past six" in listing
+    assert max(len(line) for line in listing.splitlines()) <= 79
+    assert "Round 2:" not in listing and "Bidding:" in listing  # no second round with rows
+    assert "With rows:" not in "\n".join(rules_lines(Rules(players=2)))

@@ -138,6 +138,13 @@ def rules_lines(rules: Rules) -> list[str]:
             lines.append(f" {mark} {'Scoring:':<26}{', '.join(items[:4])},")
             lines.append(f"   {'':<26}{', '.join(items[4:])}")
             continue
-        lines.append(f" {mark} {_TOPICS[f.name] + ':':<26}{words}")
+        topic = "Bidding" if f.name == "stick_the_dealer" and rules.rows else _TOPICS[f.name]
+        lines.append(f" {mark} {topic + ':':<26}{words}")
+    if rules.rows:  # the game's own bidding and scoring (docs/rules.md, euchre.com)
+        for i, text in enumerate(("bid 7 to 12 of the 12 tricks, non-dealer",
+                                  "first, the dealer must outbid; the higher bid",
+                                  "names trump and scores 'make' a trick past six",
+                                  "if it takes its bid, else nothing")):
+            lines.append(f"   {'With rows:' if not i else '':<26}{text}")
     lines.append("   (* differs from the preset; every option is a flag of 'euchre play')")
     return lines
