@@ -990,8 +990,11 @@ class HandState:
         pts = [0] * self.rules.num_sides
         if self._rows:
             # Only the maker scores (docs/rules.md, euchre.com): one point per trick past six
-            # when it takes the tricks it bid, nothing otherwise.
-            pts[self.maker] = sc.make * (made - 6) if made >= self.contract else 0
+            # when it takes the tricks it bid, nothing otherwise (rows_euchre: euchred).
+            if made >= self.contract:
+                pts[self.maker] = sc.make * (made - 6)
+            elif self.rules.rows_euchre:
+                pts[1 - self.maker] = sc.euchre
         elif made >= self._need:
             value = sc.make if made < self._ntricks else (
                 sc.lone_march if self.alone else sc.march)

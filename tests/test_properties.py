@@ -54,6 +54,7 @@ CONFIGS: dict[str, Rules] = {
     ),
     # (Not 'deduct' here: random players renege in most rows hands, and a claim that only
     # takes points away lets a random game drift below zero for thousands of hands.)
+    "two-handed-rows-euchre": Rules(players=2, rows=True, rows_euchre=True, target=5),
     "two-handed-rows-penalize-tricks": Rules(
         players=2, rows=True, renege="penalize", renege_penalty="tricks",
         stick_the_dealer=True, target=5,
@@ -126,7 +127,10 @@ def ref_points(h: HandState) -> tuple[int, ...]:
     if r.rows:  # only the maker scores: a point a trick past six when it takes its bid
         bid = max(int(A.action_to_str(a).split()[1]) for _, a in h.history
                   if A.action_to_str(a).startswith("bid "))
-        pts[h.maker] = sc.make * (made - 6) if made >= bid else 0
+        if made >= bid:
+            pts[h.maker] = sc.make * (made - 6)
+        elif r.rows_euchre:  # our addition: a missed bid is euchred
+            pts[1 - h.maker] = sc.euchre
     elif made == total:
         pts[side(h.maker)] = sc.lone_march if h.alone else sc.march
     elif made >= need:

@@ -359,6 +359,26 @@ def test_two_handed_rows_scores_from_exact_hands() -> None:
     assert finish("bid 12", 12).points == (0, 6)
 
 
+def test_rows_euchre_a_maker_short_of_its_bid_gives_the_other_player_two() -> None:
+    # Our addition (off by default): the five-card game's euchre for a missed rows bid.
+    rules = ROWS.replace(rows_euchre=True)
+
+    def finish(bid: str, won: int) -> HandState:
+        h = HandState(rules, 0, deck_cards(24))
+        act(h, bid, "pass", "call S")
+        h.tricks_won = [12 - won, won]
+        h._score()
+        return h
+
+    assert finish("bid 9", 8).points == (2, 0)
+    assert finish("bid 7", 6).points == (2, 0)
+    assert finish("bid 8", 10).points == (0, 4)
+    with pytest.raises(RulesError, match="rows=True"):
+        Rules(players=2, rows_euchre=True)
+    assert build_rules(parse("--preset", "two-handed-rows", "--rows-euchre")) == rules
+    assert from_json(to_json(Match(rules, seed=1))).rules == rules
+
+
 def test_two_handed_rows_sampler_keeps_views_exact_and_face_down_cards_hidden() -> None:
     rng = random.Random(4)
     h = HandState.deal(ROWS, 1, rng)

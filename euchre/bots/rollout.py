@@ -284,7 +284,8 @@ def policy_action(st: HandState) -> int:
             return A.call(s)
         standing = st.contract
         k = A.BID_MIN if not standing else standing + 1
-        if k <= A.BID_MAX and A.bid(k) in legal and (k == A.BID_MIN or est * ROWS_SCALE >= k):
+        free = k == A.BID_MIN and not st.rules.rows_euchre  # a missed 7 costs nothing
+        if k <= A.BID_MAX and A.bid(k) in legal and (free or est * ROWS_SCALE >= k):
             return A.bid(k)
         return A.PASS if A.PASS in legal else legal[0]
     if p == DEALER_TAKE:

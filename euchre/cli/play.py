@@ -43,6 +43,8 @@ _BOOL_FLAGS: dict[str, str] = {
                       "dealing again (002)",
     "rows": "two-handed with rows: four face down, four face up on them, four in hand; bid 7 "
             "to 12 of the 12 tricks (002, euchre.com)",
+    "rows_euchre": "with --rows: a maker short of its bid is euchred, the other player scores "
+                   "2 (our addition; the source scores nothing for a missed bid)",
 }
 
 
