@@ -344,35 +344,29 @@ def test_two_handed_rows_only_the_maker_scores_a_point_a_trick_past_six_if_the_b
     assert seen["made"] and seen["missed"] and seen["under seven"]
 
 
+def rows_scored(bid: str, won: int, rules: Rules = ROWS) -> tuple[int, ...]:
+    """The points when the non-dealer (seat 1) bids ``bid``, names spades and takes ``won``."""
+    h = HandState(rules, 0, deck_cards(24))
+    act(h, bid, "pass", "call S")
+    h.tricks_won = [12 - won, won]
+    h._score()
+    return h.points
+
+
 def test_two_handed_rows_scores_from_exact_hands() -> None:
     # A maker who bid 8 and took 10 scores 4; one who bid 9 and took 8 scores nothing.
-    def finish(bid: str, won: int) -> HandState:
-        h = HandState(ROWS, 0, deck_cards(24))
-        act(h, bid, "pass", "call S")
-        h.tricks_won = [12 - won, won]
-        h._score()
-        return h
-
-    assert finish("bid 8", 10).points == (0, 4)
-    assert finish("bid 9", 8).points == (0, 0)
-    assert finish("bid 7", 6).points == (0, 0)
-    assert finish("bid 12", 12).points == (0, 6)
+    assert rows_scored("bid 8", 10) == (0, 4)
+    assert rows_scored("bid 9", 8) == (0, 0)
+    assert rows_scored("bid 7", 6) == (0, 0)
+    assert rows_scored("bid 12", 12) == (0, 6)
 
 
 def test_rows_euchre_a_maker_short_of_its_bid_gives_the_other_player_two() -> None:
     # Our addition (off by default): the five-card game's euchre for a missed rows bid.
     rules = ROWS.replace(rows_euchre=True)
-
-    def finish(bid: str, won: int) -> HandState:
-        h = HandState(rules, 0, deck_cards(24))
-        act(h, bid, "pass", "call S")
-        h.tricks_won = [12 - won, won]
-        h._score()
-        return h
-
-    assert finish("bid 9", 8).points == (2, 0)
-    assert finish("bid 7", 6).points == (2, 0)
-    assert finish("bid 8", 10).points == (0, 4)
+    assert rows_scored("bid 9", 8, rules) == (2, 0)
+    assert rows_scored("bid 7", 6, rules) == (2, 0)
+    assert rows_scored("bid 8", 10, rules) == (0, 4)
     with pytest.raises(RulesError, match="rows=True"):
         Rules(players=2, rows_euchre=True)
     assert build_rules(parse("--preset", "two-handed-rows", "--rows-euchre")) == rules
