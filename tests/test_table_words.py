@@ -460,3 +460,15 @@ def test_two_handed_rows_help_rules_says_how_it_bids_and_scores() -> None:
     assert max(len(line) for line in listing.splitlines()) <= 79
     assert "Round 2:" not in listing and "Bidding:" in listing  # no second round with rows
     assert "With rows:" not in "\n".join(rules_lines(Rules(players=2)))
+
+
+def test_two_handed_rows_replay_names_the_bid_and_a_hand_nobody_scored() -> None:
+    r = Rules(players=2, rows=True)
+    m = euchre.Match(r, seed=2)
+    rng = random.Random(2)
+    while len(m.finished) < 6:
+        m.apply_action(rng.choice(m.legal_actions()))
+    text = describe_record(m)
+    assert "Round 2" not in text and "Result: \n" not in text and not text.endswith("Result: ")
+    assert ", bid " in text and " of 12" in text
+    assert "Result: nobody scores (the maker took" in text and "short of its bid)" in text
