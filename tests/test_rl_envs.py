@@ -22,6 +22,7 @@ from euchre.rl.encoding import (
     MAX_ACTS,
     NUM_CARDS,
     O_ACTS,
+    O_AUCTION,
     O_FACE_DOWN,
     O_FIXES,
     O_HAND,
@@ -48,7 +49,7 @@ from euchre.rl.gym_env import EuchreGymEnv
 from euchre.rl.pettingzoo_env import EuchreAECEnv, env
 from euchre.rules import PRESETS, Rules
 from euchre.sampling import sample_hand_states
-from euchre.state import HandState
+from euchre.state import AUCTION, TRUMP, HandState
 
 CONFIGS: dict[str, Rules] = {
     **PRESETS,
@@ -282,6 +283,18 @@ def test_encoding_holds_no_hidden_card_and_depends_only_on_the_view(name: str) -
     assert sampled > 20
 
 
+def test_docs_field_table_gives_every_fields_offset_and_size() -> None:
+    import math
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| ([\d × ]+) \|", text, flags=re.M)
+    documented = {name: (int(at), math.prod(int(x) for x in size.split("×")))
+                  for name, at, size in rows}
+    assert documented == FIELDS
+
+
 def test_encoding_field_table_covers_the_vector_without_overlap() -> None:
     spans = sorted(FIELDS.values())
     at = 0
@@ -333,6 +346,36 @@ def test_rows_face_down_cards_never_show_and_turned_up_cards_show_for_both_seats
                 assert 32 not in held
             m.apply_action(rng.choice(m.legal_actions()))
     assert turned > 100
+
+
+def test_rows_auction_answers_show_for_both_seats_and_the_trump_call_is_an_act() -> None:
+    rules = PRESETS["two-handed-rows"].replace(single_hand=True)
+    rng = random.Random("rows-auction")
+    bids = passes = calls = 0
+    for game in range(40):
+        m = Match(rules, seed=game)
+        while not m.is_terminal() and m.hand.phase in (AUCTION, TRUMP):
+            m.apply_action(rng.choice(m.legal_actions()))
+        h = m.hand
+        auction = [(w, a) for w, a in h.history if a == A.PASS or A.is_bid(a)][:2]
+        assert [w for w, _ in auction] == [1 - h.dealer, h.dealer]
+        for seat in range(2):
+            obs = encode(h.view(seat))
+            block = obs[O_AUCTION:O_AUCTION + 14].reshape(2, 7)
+            for w, a in auction:
+                want = 0 if a == A.PASS else A.bid_tricks(a) - 6
+                assert np.flatnonzero(block[(w - seat) % 2]).tolist() == [want]
+            acts = obs[O_ACTS:O_ACTS + MAX_ACTS * 25].reshape(MAX_ACTS, 25)
+            if h.maker >= 0:  # the high bidder named trump: its call is the first act
+                assert acts[0, (h.maker - seat) % 2] == 1.0
+                assert acts[0, 4 + 3 + h.trump] == 1.0  # kind "call C/D/H/S"
+                assert not acts[1:].any()
+            else:
+                assert not acts.any()
+        bids += sum(A.is_bid(a) for _, a in auction)
+        passes += sum(a == A.PASS for _, a in auction)
+        calls += h.maker >= 0
+    assert bids > 10 and passes > 10 and calls > 10
 
 
 def test_rows_encodes_all_twelve_tricks_with_leaders_and_tricks_won_over_twelve() -> None:

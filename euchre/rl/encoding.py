@@ -8,9 +8,9 @@ rotated. One layout serves every rules option and player count (slots a game doe
 what a seat knows in each phase; the numba batch simulator (:mod:`euchre.rl.batch`) writes the
 same layout, checked equal to this encoder in the tests.
 
-The fields only some variants use (tricks six to twelve and the rows of two-handed with rows;
-the renege fixes of ``renege_fix``) come after the standard ones, so the standard fields keep
-their offsets and the batch kernel, which plays only standard variants, leaves them at 0.
+The fields only some variants use (the auction, tricks six to twelve and the rows of two-handed
+with rows; the renege fixes of ``renege_fix``; scores below zero) come after the standard ones:
+the batch kernel, which plays only standard variants, leaves them at 0.
 """
 
 from __future__ import annotations
@@ -73,7 +73,8 @@ _FIELDS: list[tuple[str, int]] = [
     ("leaders", MAX_TRICKS * MAX_SEATS),
     ("tricks_won", MAX_SEATS),
     ("scores", MAX_SEATS),
-    # Only two-handed with rows (two seats, twelve tricks) uses the next five fields.
+    # Only two-handed with rows (two seats, twelve tricks) uses the next six fields.
+    ("auction", ROWS_SEATS * (1 + A.BID_MAX - A.BID_MIN + 1)),
     ("tricks_more", (ROWS_TRICKS - MAX_TRICKS) * ROWS_SEATS * NUM_CARDS),
     ("leaders_more", (ROWS_TRICKS - MAX_TRICKS) * ROWS_SEATS),
     ("row_up", ROWS_SEATS * NUM_CARDS),
@@ -91,9 +92,9 @@ for _name, _size in _FIELDS:
     FIELDS[_name] = (_at, _size)
     _at += _size
 OBS_SIZE = _at
-"""Length of the observation vector (2,156)."""
-STANDARD_SIZE = FIELDS["tricks_more"][0]
-"""Length of the fields every variant uses (1,370): the rest are 0 unless the rules have rows,
+"""Length of the observation vector (2,172)."""
+STANDARD_SIZE = FIELDS["auction"][0]
+"""Length of the fields every variant uses (1,372): the rest are 0 unless the rules have rows,
 renege_fix or renege_penalty "deduct", so a policy for the others may read
 ``obs[:STANDARD_SIZE]`` alone."""
 
@@ -116,6 +117,9 @@ O_TRICKS = FIELDS["tricks"][0]
 O_LEADERS = FIELDS["leaders"][0]
 O_TRICKS_WON = FIELDS["tricks_won"][0]
 O_SCORES = FIELDS["scores"][0]
+O_AUCTION = FIELDS["auction"][0]
+AUCTION_WIDTH = 1 + A.BID_MAX - A.BID_MIN + 1
+"""Per seat in ``auction``: passed, or bid 7 .. bid 12."""
 O_TRICKS_MORE = FIELDS["tricks_more"][0]
 O_LEADERS_MORE = FIELDS["leaders_more"][0]
 O_ROW_UP = FIELDS["row_up"][0]
@@ -165,24 +169,33 @@ def act_kind(action: int) -> int:
 
 
 class _Public:
-    """The history's acts sorted for the fields: the ``acts`` list, the renege-fix answers by
-    trick, and the cards each seat took back and still holds (public: it played them).
+    """The history's acts sorted for the fields: the ``acts`` list, the auction of two-handed
+    with rows, the renege-fix answers by trick, and the cards each seat took back and still
+    holds (public: it played them).
 
-    Without ``renege_fix`` every non-play act goes to ``acts``. With it, the history is replayed
-    trick by trick from public facts alone: a full trick is followed by the fix questions; a fix
-    takes back the fixer's card and every later one; a card played after a full trick means it
-    was turned and quitted. After the last card of the hand, the first answers (one per player
-    who did not follow the last trick's led suit, all of them "let it stand") are fix answers
-    and the rest are the renege claims."""
+    With rows the first two acts are the auction (the non-dealer's bid or pass, then the
+    dealer's: rows has no declarations), kept out of ``acts`` so its kinds need no slots there.
+    Without ``renege_fix`` every other non-play act goes to ``acts``. With it, the history is
+    replayed trick by trick from public facts alone: a full trick is followed by the fix
+    questions; a fix takes back the fixer's card and every later one; a card played after a
+    full trick means it was turned and quitted. After the last card of the hand, the first
+    answers (one per player who did not follow the last trick's led suit, all of them "let it
+    stand") are fix answers and the rest are the renege claims."""
 
-    __slots__ = ("acts", "fixes", "taken_back")
+    __slots__ = ("acts", "auction", "fixes", "taken_back")
 
     def __init__(self, view: SeatView) -> None:
         self.acts: list[tuple[int, int]] = []
+        self.auction: list[tuple[int, int]] = []
+        """(seat, bid or pass) of the rows auction, in order."""
         self.fixes: list[tuple[int, int, bool]] = []
         """(trick index, seat, fixed) of every answer to a fix question."""
         self.taken_back: dict[int, set[int]] = {}
         history = view.history
+        if view.rules.rows:
+            others = [(w, a) for w, a in history if not 0 <= a <= 32]
+            self.auction, self.acts = others[:2], others[2:]
+            return  # rows has no renege_fix (a row card played cannot be taken back)
         if not view.rules.renege_fix:
             self.acts = [(w, a) for w, a in history if not 0 <= a <= 32]
             return
@@ -290,6 +303,9 @@ def encode(view: SeatView, out: Observation | None = None) -> Observation:
             if under == FACE_DOWN:  # the top card is still there, covering a hidden one
                 o[O_ROW_COVERING + r * NUM_CARDS + top] = 1.0
         o[O_FACE_DOWN + r] = view.face_down_count(s) / ROW_COLUMNS
+    for seat, a in public.auction:
+        k = 0 if a == A.PASS else A.bid_tricks(a) - A.BID_MIN + 1
+        o[O_AUCTION + rel(seat) * AUCTION_WIDTH + k] = 1.0
     for t, seat, fixed in public.fixes:
         at = O_FIXES + (t * MAX_SEATS + rel(seat)) * 2
         if fixed:  # once a trick at most: the fixer must then follow suit
