@@ -271,39 +271,130 @@ def _seat_token(srv: LiveServer, table: str, seat: int) -> str:
     return token
 
 
+class _Slow:
+    """A bot that thinks ``seconds`` before each move (and records the thread it ran on)."""
+
+    def __init__(self, inner: Any, seconds: float, threads: list[str]) -> None:
+        self.inner, self.name, self.seconds, self.threads = inner, inner.name, seconds, threads
+
+    def choose(self, view: Any) -> int:
+        import threading
+
+        self.threads.append(threading.current_thread().name)
+        time.sleep(self.seconds)
+        return int(self.inner.choose(view))
+
+    def explain(self, view: Any) -> str:
+        return str(self.inner.explain(view))
+
+
+def _round_trips(srv: LiveServer, moves: int) -> list[float]:
+    """A person's move round trips at a new table against quick (rule) computers."""
+    t = srv.create(seats=[{"kind": "computer", "level": "rule"}] * 2 + [{"kind": "human"}]
+                   + [{"kind": "computer", "level": "rule"}])
+    c = srv.connect(t["id"], t["token"])
+    rng = random.Random(2)
+    times = []
+    for _ in range(moves):
+        s = c.my_turn()
+        if s["finished"]:
+            break
+        start = time.monotonic()
+        c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
+        c.after(s["seq"])
+        times.append(time.monotonic() - start)
+    c.close()
+    return times
+
+
 def test_a_slow_computer_at_one_table_does_not_delay_another(sqlite_url: str) -> None:
+    """The strongest level thinks in the worker pool: a table whose computers take a second a
+    move leaves another table's round trips (its rule computers decide on the event loop)
+    fast."""
     from euchre.bots import make_bot
 
-    class Slow:
-        def __init__(self, inner: Any) -> None:
-            self.inner, self.name = inner, inner.name
-
-        def choose(self, view: Any) -> int:
-            time.sleep(1.0)
-            return int(self.inner.choose(view))
-
-        def explain(self, view: Any) -> str:
-            return str(self.inner.explain(view))
+    slow_threads: list[str] = []
+    quick_threads: list[str] = []
 
     def factory(level: str, seed: int) -> Any:
         bot = make_bot(level, seed)
-        return Slow(bot) if level == "random" else bot
+        if level == "search":
+            return _Slow(bot, 1.0, slow_threads)
+        return _Slow(bot, 0.0, quick_threads)
 
     with LiveServer(db_url=sqlite_url, bot_factory=factory, workers=4) as srv:
-        srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "random"}] * 4)
-        t = srv.create()
+        srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "search"}] * 4)
+        times = _round_trips(srv, 4)
+        assert times and max(times) < 0.5, times
+        assert slow_threads and all(n.startswith("euchre-bot") for n in slow_threads)
+        # the quick level ran on the server's own (event loop) thread, not in the pool
+        assert quick_threads and not any(n.startswith("euchre-bot") for n in quick_threads)
+
+
+def test_a_quick_level_that_turns_slow_leaves_the_event_loop(sqlite_url: str) -> None:
+    """A level listed as quick whose decisions take long anyway (here 50 ms) is moved to the
+    worker pool after a few slow moves, so it cannot keep holding up other tables."""
+    from euchre.bots import make_bot
+
+    threads: list[str] = []
+
+    def factory(level: str, seed: int) -> Any:
+        bot = make_bot(level, seed)
+        return _Slow(bot, 0.05, threads) if level == "random" else bot
+
+    with LiveServer(db_url=sqlite_url, bot_factory=factory, workers=4) as srv:
+        t = srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "random"}] * 4)
+        spec = srv.connect(t["id"])
+        spec.until_state(lambda s: s["seq"] >= 8, timeout=20)
+        spec.close()
+        server = srv.app.state.server
+        assert "random" not in server.inline_levels and "rule" in server.inline_levels
+        assert threads[0] != threads[-1] and threads[-1].startswith("euchre-bot"), threads
+        times = _round_trips(srv, 4)
+        assert times and max(times) < 0.5, times
+
+
+def test_quick_computers_moves_are_committed_before_any_of_their_states_is_sent(
+        sqlite_url: str) -> None:
+    """Quick computers answering a person decide on the loop and are committed together: a
+    failed commit sends none of their states and leaves the table as the log holds it; once
+    commits work again each of their moves reaches the person as its own state, in order."""
+    rule = {"kind": "computer", "level": "rule"}
+    with LiveServer(db_url=sqlite_url) as srv:
+        t = srv.create(seats=[rule, rule, {"kind": "human"}, rule])
+        server = srv.app.state.server
+        store, table = server.store, server.tables[t["id"]]
+        real = store.append_actions
+        failing = [False]
+
+        def append(rows: list[Any]) -> None:
+            if failing[0] and any(seat != 2 for _, _, seat, _, _ in rows):
+                raise OSError("disk full")
+            real(rows)
+
+        store.append_actions = append
         c = srv.connect(t["id"], t["token"])
-        rng = random.Random(2)
-        times = []
-        for _ in range(4):
+        rng = random.Random(5)
+        failing[0] = True
+        while True:  # a move of the person's after which a computer is to play
             s = c.my_turn()
-            if s["finished"]:
-                break
-            start = time.monotonic()
             c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
-            c.after(s["seq"])
-            times.append(time.monotonic() - start)
-        assert max(times) < 0.5, times
+            mine = c.at(s["seq"] + 1)
+            if mine["turn"] != 2:
+                break
+        time.sleep(0.5)
+        c.drain()
+        assert c.state is not None and c.state["seq"] == mine["seq"]  # nothing after it
+        assert table.seq == mine["seq"]
+        assert store.load_table(t["id"]).actions == table.log
+        c.close()
+        failing[0] = False
+        c = srv.connect(t["id"], t["token"])  # a new connection schedules the computers again
+        s = c.my_turn()
+        assert s["seq"] > mine["seq"]
+        seqs = [m["seq"] for m in c.messages if m["type"] == "state"]
+        assert seqs[-(s["seq"] - mine["seq"]):] == list(range(mine["seq"] + 1, s["seq"] + 1))
+        assert store.load_table(t["id"]).actions == table.log
         c.close()
 
 

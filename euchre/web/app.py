@@ -5,8 +5,10 @@ check the turn and let the engine apply it -> commit it to the action log -> onl
 connection its own picture of the table. A failed commit rebuilds the table from the log and the
 player is told, so what the browsers saw is always what the database holds.
 
-Computer moves and hints run in a worker pool (processes by default), never on the event loop, so
-a slow computer player at one table delays no other table.
+A slow computer player at one table delays no other table: the search level (and any level not
+known to be quick) thinks in a worker pool (processes by default), never on the event loop. Only
+the quick levels (a rule bot decides in ~0.05 ms, less than a hand-off to a thread costs) decide on
+the loop itself, and a level that turns out slow there is moved to the pool for good.
 """
 
 from __future__ import annotations
@@ -74,12 +76,19 @@ BotFactory = Callable[[str, int], Bot]
 LogRow = tuple[str, int, int, int, tuple[int, list[int]] | None]
 """(table id, seq, seat, action, (winner, scores) when the action ended the game)"""
 
-#: Levels whose decisions take microseconds (the rule bot: 0.013 ms on average). They run on a
-#: worker thread: a trip to a worker process (pickling the view, two pipe writes and the pool's
-#: manager thread) costs a hundred times the decision. Every other level, a search player
-#: included, runs in the worker processes, where however long it thinks it holds no lock the
-#: event loop needs.
-QUICK_LEVELS = frozenset({"random", "rule", "beginner"})
+#: Levels whose decisions take microseconds (the rule bot ~0.05 ms, profiled under load). They
+#: decide on the event loop: handing one to a worker thread cost ~0.2 ms of submit, wake-up and GIL
+#: traffic (20% of the server's time at 800 tables, the decision itself 1%), a worker process
+#: far more. Every other level, the search player included, runs in the worker pool, where however
+#: long it thinks it holds nothing the event loop needs.
+INLINE_LEVELS = frozenset({"random", "rule", "beginner"})
+#: An inline decision slower than this counts against its level; after ``INLINE_STRIKES`` of them
+#: the level leaves the loop for the worker pool (a one-off pause, a collection say, does not).
+INLINE_MAX_SECONDS = 0.01
+INLINE_STRIKES = 3
+#: At most this many quick computer moves are committed together (an all-computer table would
+#: otherwise play its whole game in one go, holding the loop and its lock).
+INLINE_RUN_MAX = 8
 
 
 def bot_job(factory: BotFactory, level: str, seed: int, view: SeatView,
@@ -144,6 +153,8 @@ class ServerConfig:
     """Seconds a person's seat may stay empty on its turn before a computer plays it."""
     bot_factory: BotFactory = make_bot
     hint_level: str | None = None
+    inline_levels: frozenset[str] = INLINE_LEVELS
+    """Computer levels that decide on the event loop (see ``INLINE_LEVELS``)."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0
@@ -169,9 +180,10 @@ class Server:
         self.store: Store | None = None
         self.db_pool = ThreadPoolExecutor(1, thread_name_prefix="euchre-db")
         self.bot_pool: Executor | None = None
-        self.quick_pool = ThreadPoolExecutor(2, thread_name_prefix="euchre-quick-bot")
+        self.inline_levels = set(config.inline_levels)
+        self.inline_strikes: dict[str, int] = {}
         self.hint_level = config.hint_level or strongest_level()
-        self.log_queue: asyncio.Queue[tuple[LogRow, asyncio.Future[None]]] | None = None
+        self.log_queue: asyncio.Queue[tuple[list[LogRow], asyncio.Future[None]]] | None = None
         self.log_writer: asyncio.Task[None] | None = None
 
     # life cycle -----------------------------------------------------------------------------
@@ -192,6 +204,8 @@ class Server:
         else:
             self.bot_pool = ThreadPoolExecutor(self.config.workers,
                                                thread_name_prefix="euchre-bot")
+        for level in sorted(self.inline_levels & set(BOT_NAMES)):
+            self.config.bot_factory(level, 0)  # imports now, not in a first move on the loop
         store = self.store
         self.log_queue = asyncio.Queue()
         self.log_writer = asyncio.create_task(self._write_log())
@@ -214,7 +228,6 @@ class Server:
                     await c.ws.close(1001)
         if self.bot_pool is not None:
             self.bot_pool.shutdown(wait=False, cancel_futures=True)
-        self.quick_pool.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
             await self.db(self.store.close)
         self.db_pool.shutdown(wait=True)
@@ -334,14 +347,27 @@ class Server:
 
     async def broadcast(self, table: Table) -> None:
         """Each connection gets the table as its own seat sees it (spectators: no hands)."""
+        self.deliver(self.frames(table))
+
+    def frames(self, table: Table) -> list[tuple[Conn, str]]:
+        """The table's current state for each connection, encoded once per seat."""
         cache: dict[int, str] = {}
-        for c in list(self.conns.get(table.id, ())):
+        out = []
+        for c in self.conns.get(table.id, ()):
             if c.closing:
                 continue
-            if c.seat not in cache:
-                cache[c.seat] = msgspec.json.encode(table.state_message(c.seat)).decode()
+            text = cache.get(c.seat)
+            if text is None:
+                text = cache[c.seat] = msgspec.json.encode(table.state_message(c.seat)).decode()
+            out.append((c, text))
+        return out
+
+    def deliver(self, frames: list[tuple[Conn, str]]) -> None:
+        for c, text in frames:
+            if c.closing:
+                continue
             try:
-                c.queue.put_nowait(cache[c.seat])
+                c.queue.put_nowait(text)
             except asyncio.QueueFull:
                 self.send(c, {})
 
@@ -354,37 +380,41 @@ class Server:
         """Engine first (raises on an illegal action, changing nothing), then the log, then
         the broadcast. Caller holds the table's lock."""
         table.apply(seat, action)
-        assert self.log_queue is not None
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.log_queue.put_nowait(((table.id, table.seq - 1, seat, action,
-                                    table.finished_result()), done))
         try:
-            await done
+            await self.write_log([(table.id, table.seq - 1, seat, action,
+                                   table.finished_result())])
         except Exception:
             table.undo_last()
             raise
         await self.broadcast(table)
 
+    async def write_log(self, rows: list[LogRow]) -> None:
+        """Returns once ``rows`` are committed, all in one transaction."""
+        assert self.log_queue is not None
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.log_queue.put_nowait((rows, done))
+        await done
+
     async def _write_log(self) -> None:
         """Group commit: every action waiting when a write starts goes into that one
-        transaction; each waiter hears only after its own action is committed."""
+        transaction; each waiter hears only after its own actions are committed."""
         assert self.log_queue is not None and self.store is not None
         queue, store = self.log_queue, self.store
         while True:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < 500:
                 batch.append(queue.get_nowait())
-            rows = [row for row, _ in batch]
+            rows = [row for item, _ in batch for row in item]
             try:
                 await self.db(functools.partial(store.append_actions, rows))
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_result(None)
             except Exception:
-                # one bad row must not fail the others: write them one by one
-                for row, fut in batch:
+                # one bad entry must not fail the others: write them one by one
+                for item, fut in batch:
                     try:
-                        await self.db(functools.partial(store.append_actions, [row]))
+                        await self.db(functools.partial(store.append_actions, item))
                         if not fut.done():
                             fut.set_result(None)
                     except Exception as exc:
@@ -420,10 +450,19 @@ class Server:
 
     async def run_bot(self, level: str, seed: int, view: SeatView,
                       explain: bool = False) -> tuple[int, str]:
+        if level in self.inline_levels:
+            start = time.perf_counter()
+            result = bot_job(self.config.bot_factory, level, seed, view, explain)
+            took = time.perf_counter() - start
+            if took > INLINE_MAX_SECONDS:
+                strikes = self.inline_strikes[level] = self.inline_strikes.get(level, 0) + 1
+                if strikes >= INLINE_STRIKES and level in self.inline_levels:
+                    self.inline_levels.discard(level)
+                    log.warning("computer level %r took %.0f ms on the event loop: it runs in "
+                                "the worker pool from now on", level, took * 1000)
+            return result
         loop = asyncio.get_running_loop()
-        quick = level in QUICK_LEVELS and self.config.bot_factory is make_bot
-        pool = self.quick_pool if quick else self.bot_pool
-        return await loop.run_in_executor(pool, bot_job, self.config.bot_factory,
+        return await loop.run_in_executor(self.bot_pool, bot_job, self.config.bot_factory,
                                           level, seed, view, explain)
 
     def schedule(self, table: Table) -> None:
@@ -475,6 +514,9 @@ class Server:
                     seat = table.seats[cur]
                     if not seat.computer_plays:
                         break
+                    if seat.level in self.inline_levels:
+                        await self._inline_run(table)
+                        continue
                     seq, view, level = table.seq, table.view(cur), seat.level
                 action, _ = await self.run_bot(level, self.bot_seed(table, seq), view)
                 async with lock:
@@ -487,6 +529,32 @@ class Server:
             log.exception("computer player failed at table %s", table.id)
             return
         self.schedule(table)
+
+    async def _inline_run(self, table: Table) -> None:
+        """Consecutive moves of quick computers (up to ``INLINE_RUN_MAX``): each decided and
+        applied on the loop with the state each connection sees after it kept, then all of
+        them committed in one transaction, and only then the states sent, in order. Three
+        computers answering a person cost one commit instead of three. Caller holds the lock;
+        if the commit fails, none of the moves happened."""
+        rows: list[LogRow] = []
+        frames: list[tuple[Conn, str]] = []
+        try:
+            while not table.finished and len(rows) < INLINE_RUN_MAX:
+                cur = table.match.current_player
+                seat = table.seats[cur]
+                if not seat.computer_plays or seat.level not in self.inline_levels:
+                    break
+                action, _ = await self.run_bot(seat.level, self.bot_seed(table, table.seq),
+                                               table.view(cur))
+                table.apply(cur, action)
+                rows.append((table.id, table.seq - 1, cur, action, table.finished_result()))
+                frames += self.frames(table)
+            if rows:
+                await self.write_log(rows)
+        except Exception:
+            table.undo(len(rows))
+            raise
+        self.deliver(frames)
 
     async def hint(self, conn: Conn) -> None:
         table = conn.table

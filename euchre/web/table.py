@@ -183,8 +183,13 @@ class Table:
 
     def undo_last(self) -> None:
         """Rebuild without the newest action (its commit failed): the log is the truth."""
-        self.log.pop()
-        log = self.log
+        self.undo(1)
+
+    def undo(self, count: int) -> None:
+        """Rebuild without the newest ``count`` actions (their commit failed)."""
+        if count <= 0:
+            return
+        log = self.log[:-count]
         self.match = Match(self.rules, seed=self.seed)
         self.log, self.last_hand, self.last_event = [], None, None
         for seat, action in log:
