@@ -398,6 +398,98 @@ def test_quick_computers_moves_are_committed_before_any_of_their_states_is_sent(
         c.close()
 
 
+def test_a_new_connection_never_sees_a_move_before_it_is_committed(sqlite_url: str) -> None:
+    """A table's moves are applied before their commit: a connection arriving meanwhile gets
+    the table as the database holds it, never the move being committed."""
+    rule = {"kind": "computer", "level": "rule"}
+    with LiveServer(db_url=sqlite_url) as srv:
+        store = srv.app.state.server.store
+        real = store.append_actions
+
+        def slow(rows: list[Any]) -> None:
+            time.sleep(0.3)
+            real(rows)
+
+        store.append_actions = slow
+        t = srv.create(my_seat=-1, seats=[rule] * 4)
+        time.sleep(0.1)
+        for _ in range(4):
+            c = srv.connect(t["id"])
+            s = c.until(lambda m: m["type"] == "state")
+            assert s["seq"] <= len(store.load_table(t["id"]).actions)
+            c.close()
+
+
+def test_the_action_log_refuses_a_duplicate_move_number_and_keeps_working(db_url: str) -> None:
+    """The group-commit write (straight to the driver): a batch holding a move number already
+    logged fails whole, writes nothing, and the next batch goes through on a fresh connection;
+    the move that ends a game also marks the table finished."""
+    from euchre.web.store import SeatData, Store
+
+    store = Store(db_url)
+    try:
+        seats = [SeatData(i, f"tok{i}", "computer", "rule", f"S{i}", False) for i in range(4)]
+        store.create_table("a", {}, 1, "inv-a", seats)
+        store.create_table("b", {}, 2, "inv-b", [SeatData(i, f"tk{i}", "computer", "rule",
+                                                          f"S{i}", False) for i in range(4)])
+        store.append_actions([("a", 0, 1, 40, None), ("b", 0, 1, 41, None)])
+        try:
+            store.append_actions([("b", 1, 2, 42, None), ("a", 0, 1, 43, None)])
+        except Exception:
+            pass
+        else:
+            raise AssertionError("a duplicate move number was accepted")
+        store.append_actions([("b", 1, 2, 44, (0, [10, 4]))])
+        a, b = store.load_table("a"), store.load_table("b")
+        assert a is not None and b is not None
+        assert a.actions == [(1, 40)] and b.actions == [(1, 41), (2, 44)]
+        assert a.finished_at is None and b.finished_at is not None
+        assert [t["id"] for t in store.list_finished()] == ["b"]
+        assert store.list_finished()[0]["scores"] == [10, 4]
+    finally:
+        store.close()
+
+
+def test_the_away_timer_goes_on_across_a_restart_from_when_the_seat_became_empty(
+        sqlite_url: str) -> None:
+    """When a person's seat became empty is stored: after a restart the away timeout counts
+    from then (a seat empty for longer is stood in for at once, not after another whole
+    timeout). A person still connected when the server shut down did not leave: their seat
+    counts as empty from the restart."""
+    from euchre.web.store import Store
+
+    timeout = 4.0
+    with LiveServer(db_url=sqlite_url, away_timeout=timeout) as srv:
+        friend = srv.create(my_seat=-1, seats=[{"kind": "human"}] + [{"kind": "computer"}] * 3)
+        mine = srv.create()
+        c = srv.connect(mine["id"], mine["token"])
+        c.my_turn()
+        left = srv.create()
+        c2 = srv.connect(left["id"], left["token"])
+        c2.my_turn()
+        c2.close()
+        time.sleep(0.3)
+    store = Store(sqlite_url)
+    try:
+        created = store.load_table(friend["id"])
+        held = store.load_table(mine["id"])
+        gone = store.load_table(left["id"])
+        assert created is not None and held is not None and gone is not None
+        assert created.seats[0].left_at == created.created_at
+        assert held.seats[2].left_at is None  # connected until the shutdown
+        assert gone.seats[2].left_at is not None and gone.seats[2].left_at > gone.created_at
+    finally:
+        store.close()
+    c.close()
+    time.sleep(timeout - 0.5)
+    with LiveServer(db_url=sqlite_url, away_timeout=timeout) as srv:
+        spec = srv.connect(friend["id"])
+        start = time.monotonic()
+        spec.until_state(lambda s: s["seats"][0]["stand_in"], timeout=20)
+        assert time.monotonic() - start < timeout / 2
+        spec.close()
+
+
 def test_a_person_alone_with_computers_who_leaves_finds_the_game_as_they_left_it(
         sqlite_url: str) -> None:
     with LiveServer(db_url=sqlite_url, away_timeout=0.2) as srv:

@@ -47,6 +47,8 @@ class Seat:
     connections: int = 0
     away_since: float = field(default_factory=time.monotonic)
     stand_in: bool = False
+    left_at: float | None = None
+    """What the database holds as the moment the seat became empty (wall clock)."""
 
     @property
     def computer_plays(self) -> bool:
@@ -127,7 +129,12 @@ class Table:
         self.rules_dict = self.rules.to_dict()
         self.seed = data.seed
         self.invite = data.invite
-        self.seats = [Seat(s.seat, s.token, s.kind, s.level, s.name, s.claimed)
+        wall, mono = time.time(), time.monotonic()
+        # A seat empty since a stored moment has been away since then (a restart does not
+        # start its away timer again); one held when the server stopped, since now.
+        self.seats = [Seat(s.seat, s.token, s.kind, s.level, s.name, s.claimed,
+                           away_since=mono if s.left_at is None
+                           else mono - max(0.0, wall - s.left_at), left_at=s.left_at)
                       for s in data.seats]
         self.match = Match(self.rules, seed=data.seed)
         self.log: list[tuple[int, int]] = []
@@ -293,7 +300,7 @@ class Table:
         return match_to_record(self.match, players=self.names())
 
     def seat_data(self) -> list[SeatData]:
-        return [SeatData(s.seat, s.token, s.kind, s.level, s.name, s.claimed)
+        return [SeatData(s.seat, s.token, s.kind, s.level, s.name, s.claimed, s.left_at)
                 for s in self.seats]
 
 
