@@ -272,16 +272,24 @@ def _seat_token(srv: LiveServer, table: str, seat: int) -> str:
 
 
 class _Slow:
-    """A bot that thinks ``seconds`` before each move (and records the thread it ran on)."""
+    """A bot that thinks ``seconds`` before each move (and records the thread it ran on):
+    sleeping, or with ``spin`` busy on the CPU as a slow search would be."""
 
-    def __init__(self, inner: Any, seconds: float, threads: list[str]) -> None:
+    def __init__(self, inner: Any, seconds: float, threads: list[str],
+                 spin: bool = False) -> None:
         self.inner, self.name, self.seconds, self.threads = inner, inner.name, seconds, threads
+        self.spin = spin
 
     def choose(self, view: Any) -> int:
         import threading
 
         self.threads.append(threading.current_thread().name)
-        time.sleep(self.seconds)
+        if self.spin:
+            end = time.thread_time() + self.seconds
+            while time.thread_time() < end:
+                pass
+        else:
+            time.sleep(self.seconds)
         return int(self.inner.choose(view))
 
     def explain(self, view: Any) -> str:
@@ -332,15 +340,16 @@ def test_a_slow_computer_at_one_table_does_not_delay_another(sqlite_url: str) ->
 
 
 def test_a_quick_level_that_turns_slow_leaves_the_event_loop(sqlite_url: str) -> None:
-    """A level listed as quick whose decisions take long anyway (here 50 ms) is moved to the
-    worker pool after a few slow moves, so it cannot keep holding up other tables."""
+    """A level listed as quick whose decisions take long anyway (here 50 ms of CPU) is moved
+    to the worker pool after a few slow moves in a row, so it cannot keep holding up other
+    tables."""
     from euchre.bots import make_bot
 
     threads: list[str] = []
 
     def factory(level: str, seed: int) -> Any:
         bot = make_bot(level, seed)
-        return _Slow(bot, 0.05, threads) if level == "random" else bot
+        return _Slow(bot, 0.05, threads, spin=True) if level == "random" else bot
 
     with LiveServer(db_url=sqlite_url, bot_factory=factory, workers=4) as srv:
         t = srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "random"}] * 4)
@@ -387,15 +396,16 @@ def test_quick_computers_moves_are_committed_before_any_of_their_states_is_sent(
         assert c.state is not None and c.state["seq"] == mine["seq"]  # nothing after it
         assert table.seq == mine["seq"]
         assert store.load_table(t["id"]).actions == table.log
-        c.close()
         failing[0] = False
-        c = srv.connect(t["id"], t["token"])  # a new connection schedules the computers again
-        s = c.my_turn()
+        c2 = srv.connect(t["id"], t["token"])  # a new connection schedules the computers again
+        s = c2.my_turn()
         assert s["seq"] > mine["seq"]
-        seqs = [m["seq"] for m in c.messages if m["type"] == "state"]
-        assert seqs[-(s["seq"] - mine["seq"]):] == list(range(mine["seq"] + 1, s["seq"] + 1))
+        # the state it joined at, then each computer move as its own state, in order
+        seqs = [m["seq"] for m in c2.messages if m["type"] == "state"]
+        assert seqs == list(range(mine["seq"], s["seq"] + 1))
         assert store.load_table(t["id"]).actions == table.log
         c.close()
+        c2.close()
 
 
 def test_a_new_connection_never_sees_a_move_before_it_is_committed(sqlite_url: str) -> None:
