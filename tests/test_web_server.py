@@ -365,47 +365,58 @@ def test_a_quick_level_that_turns_slow_leaves_the_event_loop(sqlite_url: str) ->
 
 def test_quick_computers_moves_are_committed_before_any_of_their_states_is_sent(
         sqlite_url: str) -> None:
-    """Quick computers answering a person decide on the loop and are committed together: a
-    failed commit sends none of their states and leaves the table as the log holds it; once
-    commits work again each of their moves reaches the person as its own state, in order."""
+    """A person's move and the quick computers' answers are committed in one transaction:
+    when it fails the person is told, no state of any of those moves is sent, and the table
+    stays as the log holds it. Computers moving on their own (a table of computers) likewise:
+    a failed commit sends nothing; once commits work each move reaches the watchers as its own
+    state, in order."""
     rule = {"kind": "computer", "level": "rule"}
     with LiveServer(db_url=sqlite_url) as srv:
-        t = srv.create(seats=[rule, rule, {"kind": "human"}, rule])
         server = srv.app.state.server
-        store, table = server.store, server.tables[t["id"]]
+        store = server.store
         real = store.append_actions
         failing = [False]
 
         def append(rows: list[Any]) -> None:
-            if failing[0] and any(seat != 2 for _, _, seat, _, _ in rows):
+            if failing[0]:
                 raise OSError("disk full")
             real(rows)
 
         store.append_actions = append
+        t = srv.create(seats=[rule, rule, {"kind": "human"}, rule])
+        table = server.tables[t["id"]]
         c = srv.connect(t["id"], t["token"])
         rng = random.Random(5)
-        failing[0] = True
-        while True:  # a move of the person's after which a computer is to play
+        while True:  # until a move of the person's after which a computer is to play
             s = c.my_turn()
-            c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
-            mine = c.at(s["seq"] + 1)
-            if mine["turn"] != 2:
+            move = rng.choice(s["legal"])["id"]
+            c.send({"type": "act", "action": move, "seq": s["seq"]})
+            if c.at(s["seq"] + 1)["turn"] != 2:
                 break
-        time.sleep(0.5)
+        s = c.my_turn()
+        failing[0] = True
+        c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
+        assert c.until(lambda m: m["type"] == "error")["code"] == "storage"
+        time.sleep(0.3)
         c.drain()
-        assert c.state is not None and c.state["seq"] == mine["seq"]  # nothing after it
-        assert table.seq == mine["seq"]
-        assert store.load_table(t["id"]).actions == table.log
-        failing[0] = False
-        c2 = srv.connect(t["id"], t["token"])  # a new connection schedules the computers again
-        s = c2.my_turn()
-        assert s["seq"] > mine["seq"]
-        # the state it joined at, then each computer move as its own state, in order
-        seqs = [m["seq"] for m in c2.messages if m["type"] == "state"]
-        assert seqs == list(range(mine["seq"], s["seq"] + 1))
+        assert c.state is not None and c.state["seq"] == s["seq"] == table.seq
         assert store.load_table(t["id"]).actions == table.log
         c.close()
-        c2.close()
+
+        watched = srv.create(my_seat=-1, seats=[rule] * 4)
+        spec = srv.connect(watched["id"])
+        time.sleep(0.5)
+        spec.drain()
+        assert [m["seq"] for m in spec.messages if m["type"] == "state"] == [0]
+        assert server.tables[watched["id"]].seq == 0
+        failing[0] = False
+        spec2 = srv.connect(watched["id"])  # a new connection schedules the computers again
+        last = spec2.until_state(lambda m: m["seq"] >= 12)
+        seqs = [m["seq"] for m in spec2.messages if m["type"] == "state"]
+        assert seqs == list(range(0, last["seq"] + 1))
+        assert store.load_table(watched["id"]).actions[:12] == server.tables[watched["id"]].log[:12]
+        spec.close()
+        spec2.close()
 
 
 def test_a_new_connection_never_sees_a_move_before_it_is_committed(sqlite_url: str) -> None:

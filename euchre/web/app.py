@@ -415,15 +415,30 @@ class Server:
 
     async def commit_action(self, table: Table, seat: int, action: int) -> None:
         """Engine first (raises on an illegal action, changing nothing), then the log, then
-        the broadcast. Caller holds the table's lock."""
+        the broadcast. The quick computers whose turns follow move too, in the same
+        transaction: a person's move and the computers' answers cost one commit, and every
+        one of those states is sent once it is committed. Caller holds the table's lock."""
         table.apply(seat, action)
+        rows: list[LogRow] = [(table.id, table.seq - 1, seat, action, table.finished_result())]
+        frames = self.frames(table)
         try:
-            await self.write_log([(table.id, table.seq - 1, seat, action,
-                                   table.finished_result())])
+            await self._apply_inline(table, rows, frames)
+        except Exception:  # a failing computer does not cost the person their own move
+            log.exception("computer player failed at table %s", table.id)
+        await self._commit(table, rows, frames)
+
+    async def _commit(self, table: Table, rows: list[LogRow],
+                      frames: list[tuple[Conn, str]]) -> None:
+        """Commit ``rows`` (already applied) in one transaction, then send ``frames``; if the
+        commit fails, none of them happened. Caller holds the table's lock."""
+        if not rows:
+            return
+        try:
+            await self.write_log(rows)
         except Exception:
-            table.undo_last()
+            table.undo(len(rows))
             raise
-        self.broadcast_locked(table)
+        self.deliver(frames)
 
     async def write_log(self, rows: list[LogRow]) -> None:
         """Returns once ``rows`` are committed, all in one transaction."""
@@ -570,30 +585,35 @@ class Server:
         self.schedule(table)
 
     async def _inline_run(self, table: Table) -> None:
-        """Consecutive moves of quick computers (up to ``INLINE_RUN_MAX``): each decided and
-        applied on the loop with the state each connection sees after it kept, then all of
-        them committed in one transaction, and only then the states sent, in order. Three
-        computers answering a person cost one commit instead of three. Caller holds the lock;
-        if the commit fails, none of the moves happened."""
+        """Consecutive moves of quick computers, committed together and then sent (see
+        ``_apply_inline``). Caller holds the lock; if the commit fails, none of them
+        happened."""
         rows: list[LogRow] = []
         frames: list[tuple[Conn, str]] = []
         try:
-            while not table.finished and len(rows) < INLINE_RUN_MAX:
-                cur = table.match.current_player
-                seat = table.seats[cur]
-                if not seat.computer_plays or seat.level not in self.inline_levels:
-                    break
-                action, _ = await self.run_bot(seat.level, self.bot_seed(table, table.seq),
-                                               table.view(cur))
-                table.apply(cur, action)
-                rows.append((table.id, table.seq - 1, cur, action, table.finished_result()))
-                frames += self.frames(table)
-            if rows:
-                await self.write_log(rows)
+            await self._apply_inline(table, rows, frames)
         except Exception:
             table.undo(len(rows))
             raise
-        self.deliver(frames)
+        await self._commit(table, rows, frames)
+
+    async def _apply_inline(self, table: Table, rows: list[LogRow],
+                            frames: list[tuple[Conn, str]]) -> None:
+        """Consecutive moves of quick computers (up to ``INLINE_RUN_MAX``), each decided and
+        applied on the loop, added to ``rows`` with the state each connection sees after it
+        added to ``frames``: nothing is committed or sent here. Caller holds the lock."""
+        for _ in range(INLINE_RUN_MAX):
+            if table.finished:
+                return
+            cur = table.match.current_player
+            seat = table.seats[cur]
+            if not seat.computer_plays or seat.level not in self.inline_levels:
+                return
+            action, _ = await self.run_bot(seat.level, self.bot_seed(table, table.seq),
+                                           table.view(cur))
+            table.apply(cur, action)
+            rows.append((table.id, table.seq - 1, cur, action, table.finished_result()))
+            frames += self.frames(table)
 
     async def hint(self, conn: Conn) -> None:
         table = conn.table

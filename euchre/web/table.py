@@ -188,12 +188,9 @@ class Table:
         if self.match.hand is not before or self.match.is_terminal():
             self.last_hand = hand_summary(before, tuple(self.match.scores))
 
-    def undo_last(self) -> None:
-        """Rebuild without the newest action (its commit failed): the log is the truth."""
-        self.undo(1)
-
     def undo(self, count: int) -> None:
-        """Rebuild without the newest ``count`` actions (their commit failed)."""
+        """Rebuild without the newest ``count`` actions (their commit failed): the log is the
+        truth."""
         if count <= 0:
             return
         log = self.log[:-count]
