@@ -444,7 +444,8 @@ def test_a_new_connection_never_sees_a_move_before_it_is_committed(sqlite_url: s
 def test_the_action_log_refuses_a_duplicate_move_number_and_keeps_working(db_url: str) -> None:
     """The group-commit write (straight to the driver): a batch holding a move number already
     logged fails whole, writes nothing, and the next batch goes through on a fresh connection;
-    the move that ends a game also marks the table finished."""
+    the move that ends a game also marks the table finished. Seats' away times are stored in
+    batches too."""
     from euchre.web.store import SeatData, Store
 
     store = Store(db_url)
@@ -467,6 +468,13 @@ def test_the_action_log_refuses_a_duplicate_move_number_and_keeps_working(db_url
         assert a.finished_at is None and b.finished_at is not None
         assert [t["id"] for t in store.list_finished()] == ["b"]
         assert store.list_finished()[0]["scores"] == [10, 4]
+        # when seats became empty, several in one write
+        store.set_left_at([("a", 1, 123.5), ("b", 2, 99.0), ("b", 3, None)])
+        store.set_left_at([("b", 2, None)])
+        a, b = store.load_table("a"), store.load_table("b")
+        assert a is not None and b is not None
+        assert [x.left_at for x in a.seats] == [None, 123.5, None, None]
+        assert [x.left_at for x in b.seats] == [None, None, None, None]
     finally:
         store.close()
 

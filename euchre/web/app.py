@@ -76,6 +76,9 @@ BotFactory = Callable[[str, int], Bot]
 LogRow = tuple[str, int, int, int, tuple[int, list[int]] | None]
 """(table id, seq, seat, action, (winner, scores) when the action ended the game)"""
 
+#: Seconds between writes of when seats became empty (a crash loses at most this much of an
+#: away timer's progress).
+LEFT_FLUSH_SECONDS = 2.0
 #: Levels whose decisions take microseconds (the rule bot ~0.05 ms, profiled under load). They
 #: decide on the event loop: handing one to a worker thread cost ~0.2 ms of submit, wake-up and GIL
 #: traffic (20% of the server's time at 800 tables, the decision itself 1%), a worker process
@@ -208,6 +211,9 @@ class Server:
         self.hint_level = config.hint_level or strongest_level()
         self.log_queue: asyncio.Queue[tuple[list[LogRow], asyncio.Future[None]]] | None = None
         self.log_writer: asyncio.Task[None] | None = None
+        self.left_dirty: dict[tuple[str, int], float | None] = {}
+        """Seats whose stored ``left_at`` is behind, written together by ``flush_left``."""
+        self.left_flusher: asyncio.Task[None] | None = None
 
     # life cycle -----------------------------------------------------------------------------
 
@@ -232,6 +238,7 @@ class Server:
         store = self.store
         self.log_queue = asyncio.Queue()
         self.log_writer = asyncio.create_task(self._write_log())
+        self.left_flusher = asyncio.create_task(self._flush_left_every())
         rows = await self.db(store.load_unfinished)
         for data in rows:
             self._add(Table(data))
@@ -246,6 +253,8 @@ class Server:
             task.cancel()
         if self.log_writer is not None:
             self.log_writer.cancel()
+        if self.left_flusher is not None:
+            self.left_flusher.cancel()
         for conns in self.conns.values():
             for c in list(conns):
                 c.closing = True
@@ -254,6 +263,7 @@ class Server:
         if self.bot_pool is not None:
             self.bot_pool.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
+            await self.flush_left()
             await self.db(self.store.close)
         self.db_pool.shutdown(wait=True)
 
@@ -699,7 +709,7 @@ class Server:
                              "hint_level": self.hint_level})
             self.broadcast_locked(table)
         if seat is not None:
-            await self.note_left(table, seat, None)
+            self.note_left(table, seat, None)
         self.schedule(table)
         try:
             await self._reader(conn)
@@ -710,25 +720,38 @@ class Server:
                 if seat.connections == 0:
                     seat.away_since = time.monotonic()
                     if not conn.server_closed:
-                        await self.note_left(table, seat, time.time())
+                        self.note_left(table, seat, time.time())
                 if not table.finished:
                     await self.broadcast(table)
                 self.schedule(table)
             conn.closing = True
             writer.cancel()
 
-    async def note_left(self, table: Table, seat: Seat, at: float | None) -> None:
-        """Store when a person's seat became empty (``None``: held again), so a restarted
-        server's away timer goes on from that moment instead of starting again."""
+    def note_left(self, table: Table, seat: Seat, at: float | None) -> None:
+        """Note when a person's seat became empty (``None``: held again), so a restarted
+        server's away timer goes on from that moment instead of starting again. Written a few
+        seconds later with every other seat's (``flush_left``): a crowd connecting or leaving
+        at once costs one transaction, not one each in front of the moves' commits."""
         if seat.kind != "human" or seat.left_at == at or (at is not None and seat.connections):
             return
         seat.left_at = at
-        assert self.store is not None
+        self.left_dirty[(table.id, seat.seat)] = at
+
+    async def _flush_left_every(self) -> None:
+        while True:
+            await asyncio.sleep(LEFT_FLUSH_SECONDS)
+            await self.flush_left()
+
+    async def flush_left(self) -> None:
+        if not self.left_dirty or self.store is None:
+            return
+        rows = [(t, s, at) for (t, s), at in self.left_dirty.items()]
+        self.left_dirty = {}
         store = self.store
         try:
-            await self.db(lambda: store.update_seat(table.id, seat.seat, left_at=at))
+            await self.db(lambda: store.set_left_at(rows))
         except Exception:  # the timer is a convenience: a failed write only loses its start
-            log.exception("could not store when a seat became empty")
+            log.exception("could not store when seats became empty")
 
     async def _refuse(self, ws: WebSocket, code: str, message: str, close: int) -> None:
         await ws.send_text(msgspec.json.encode(

@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -250,6 +251,15 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                SeatRow.seat == seat).values(**values))
+
+    def set_left_at(self, rows: list[tuple[str, int, float | None]]) -> None:
+        """(table id, seat, when it became empty or None) for several seats, one transaction."""
+        stmt = update(SeatRow).where(SeatRow.table_id == bindparam("b_table"),
+                                     SeatRow.seat == bindparam("b_seat")) \
+            .values(left_at=bindparam("b_left"))
+        with self.engine.begin() as conn:
+            conn.execute(stmt, [{"b_table": t, "b_seat": seat, "b_left": at}
+                                for t, seat, at in rows])
 
     def add_chat(self, table_id: str, seat: int, name: str, text: str, at: float) -> None:
         with self.engine.begin() as conn:
