@@ -172,20 +172,3 @@ def test_interleaved_measurement_alternates_sides_and_takes_the_median_ratio() -
     assert order == ["ours", "peer", "peer", "ours", "ours", "peer"]
     assert res.ratios == [30.0, 10.0, 20.0] and res.median_ratio == 20.0
     assert "median 20.0x over 3 interleaved rounds (spread 10.0x..30.0x" in res.summary("a", "b")
-
-
-def test_a_cached_kernel_compiled_with_another_observation_layout_is_not_used(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """numba's on-disk cache is keyed on batch.py alone; the kernel bakes in encoding.py's
-    offsets. The fingerprint of those constants, baked in too, must match the module's after
-    the first kernel call, and must change when any offset or act kind changes."""
-    B.play_random(Rules(), 4)
-    assert B._baked_fingerprint() == B._FINGERPRINT
-    from euchre.rl import encoding as E
-
-    before = B._constants_fingerprint()
-    monkeypatch.setattr(E, "O_TRUMP", E.O_TRUMP + 2)
-    assert B._constants_fingerprint() != before
-    monkeypatch.undo()
-    monkeypatch.setattr(E, "KIND_PASS", 5)
-    assert B._constants_fingerprint() != before

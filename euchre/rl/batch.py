@@ -25,7 +25,6 @@ actions, same points), and check the kernel's observations equal the encoder's f
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -498,53 +497,6 @@ def _encode(s: Any, me: Any, o: Any) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# A stale on-disk cache
-
-def _constants_fingerprint() -> int:
-    """A checksum of the constants the kernel reads from other modules (the observation layout
-    and act kinds of :mod:`euchre.rl.encoding`, the action ids) and of its tables.
-
-    numba compiles globals in as constants and keys its on-disk cache on this file alone: after
-    a change to ``encoding.py`` (a field added before ``acts``, say) the cached kernel would go
-    on writing the old offsets, silently. :func:`_check_cache` compares this checksum with the
-    one baked into the cached code and recompiles when they differ."""
-    parts = []
-    for mod in (A, E):
-        for name in sorted(vars(mod)):
-            v = getattr(mod, name)
-            if name.isupper() and isinstance(v, (int, str, tuple, dict)) \
-                    and not isinstance(v, bool):
-                parts.append(f"{mod.__name__}.{name}={v!r}")
-    for name, v in sorted(globals().items()):
-        if isinstance(v, np.ndarray):
-            parts.append(f"{name}={v.dtype}{v.shape}{zlib.crc32(v.tobytes())}")
-    return zlib.crc32("\n".join(parts).encode())
-
-
-_FINGERPRINT = _constants_fingerprint()
-_cache_checked = False
-
-
-@_jit
-def _baked_fingerprint() -> Any:
-    return _FINGERPRINT
-
-
-def _check_cache() -> None:
-    """Before the first kernel call: if the cached code was compiled with other constants,
-    empty every kernel's on-disk cache so each compiles afresh (seconds, once)."""
-    global _cache_checked
-    if _cache_checked:
-        return
-    if _baked_fingerprint() != _FINGERPRINT:
-        for v in list(globals().values()):
-            if isinstance(v, numba.core.dispatcher.Dispatcher) and v is not _baked_fingerprint:
-                cast(Any, v)._cache.flush()  # numba's own step in Dispatcher.recompile
-        cast(Any, _baked_fingerprint).recompile()
-    _cache_checked = True
-
-
-# ---------------------------------------------------------------------------------------------
 # Batch entry points (compiled)
 
 
@@ -666,7 +618,6 @@ class RandomRun:
 def play_random(rules: Rules, hands: int, seed: int = 0, record: bool = False) -> RandomRun:
     """``hands`` whole hands of uniformly random legal actions, in one compiled call."""
     flags = rule_flags(rules)
-    _check_cache()
     if hands < 0:
         raise ValueError(f"hands must be zero or more, not {hands}")
     points = np.zeros((hands, 2), dtype=np.int64)
@@ -691,7 +642,6 @@ class BatchSim:
 
     def __init__(self, rules: Rules, hands: int, seed: int = 0) -> None:
         self.flags = np.int64(rule_flags(rules))
-        _check_cache()
         if hands <= 0:
             raise ValueError(f"hands must be at least 1, not {hands}")
         self.rules = rules
