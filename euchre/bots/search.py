@@ -57,10 +57,10 @@ MAX_CALL_SUITS: Final = 2
 MIN_ALONE_COUNT: Final = 2.8
 #: Bidding plays each option out with the honest policy (every seat on what it sees) for the
 #: rest of the bidding and this many tricks, and solves the rest of the hand double-dummy: 5 is
-#: a full rollout (the default), 0 is naive bidding. Measured against real outcomes, full
-#: rollouts are the best calibrated: solving from the first card undervalues going alone (the
-#: solver's defenders always keep the right guard) and from the second trick overvalues
-#: ordering up (the policy's opening lead is weaker than a real one).
+#: a full rollout (the default), 0 is naive bidding. Against real outcomes (README) full
+#: rollouts were the best calibrated of these: solving from the first card undervalues going
+#: alone (the solver's defenders always keep the right guard), and no cut-off decided bids
+#: measurably better.
 HONEST_TRICKS: Final = 5
 #: A bidding decision looks at this many times the card play's deals: bids are few in a hand
 #: and a rollout is cheap, while an option's value varies a lot from deal to deal.
