@@ -68,6 +68,11 @@ def position_of(state: HandState) -> Position:
         raise NotSolvableError(
             f"a double-dummy solve needs a hand in card play, not in phase {state.phase_name!r}"
         )
+    if state.rules.rows:
+        # Twelve tricks and face-down cards turning up: the solver's tables hold five-card
+        # hands (the compiled kernel would write past them).
+        raise NotSolvableError("the double-dummy solver plays five-card hands, not two-handed "
+                               "with rows")
     n = state.n
     maker = state.maker
     makers = frozenset((maker, (maker + 2) % 4)) if n == 4 else frozenset((maker,))
