@@ -63,11 +63,17 @@ def position_of(state: HandState) -> Position:
     """The solver's view of ``state``, which must be in the card-play phase.
 
     Raises :class:`NotSolvableError` for any other phase: before trump is fixed there is no card
-    play to solve, and after the last trick nothing is left to choose."""
+    play to solve, and after the last trick nothing is left to choose. Also for two-handed with
+    rows, whose twelve tricks and covered row cards the solvers do not model: the compiled
+    kernel, which does not check bounds, would write past its five-trick arrays."""
     if state.phase != PLAY:
         raise NotSolvableError(
             f"a double-dummy solve needs a hand in card play, not in phase {state.phase_name!r}"
         )
+    if state.rules.rows:
+        raise NotSolvableError(
+            "two-handed with rows is not solvable: the solver plays five-trick hands with "
+            "every card in hand, not twelve tricks with covered row cards")
     n = state.n
     maker = state.maker
     makers = frozenset((maker, (maker + 2) % 4)) if n == 4 else frozenset((maker,))
