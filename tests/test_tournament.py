@@ -18,20 +18,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from euchre.bots import BOT_NAMES, unsupported
 from euchre.cli import main
-from euchre.rules import Rules, preset
+from euchre.rules import PRESETS, Rules, preset
 from euchre.tournament import (
+    DecisionClock,
     MeanCI,
     PlayerSpec,
     TournamentSpec,
     derive_seed,
     mean_ci,
     parse_player,
+    percentile,
     play_unit,
     run,
     running_mean_ci,
     seatings,
     summarize,
+    think_times,
     to_json,
     to_text,
 )
@@ -41,8 +45,8 @@ RULE, RANDOM = PlayerSpec("rule"), PlayerSpec("random")
 
 
 def spec(a: PlayerSpec = RULE, b: PlayerSpec = RANDOM, rules: Rules | None = None,
-         seed: int = 0, games: bool = False) -> TournamentSpec:
-    return TournamentSpec((a, b), rules or Rules(), seed, games)
+         seed: int = 0, games: bool = False, **kw: object) -> TournamentSpec:
+    return TournamentSpec((a, b), rules or Rules(), seed, games, **kw)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------
@@ -106,6 +110,53 @@ def test_player_options_parse_as_numbers_or_text() -> None:
 # Duplicate dealing
 
 
+def test_percentiles_are_nearest_rank_times_that_happened() -> None:
+    xs = [float(k) for k in range(1, 101)]
+    assert percentile(xs, 0.5) == 50 and percentile(xs, 0.95) == 95 and percentile(xs, 1) == 100
+    assert percentile([7.0], 0.5) == percentile([7.0], 0.95) == 7.0
+    assert percentile([1.0, 2.0], 0.5) == 1.0  # a time one decision took, not an average
+    with pytest.raises(ValueError, match="no values"):
+        percentile([], 0.5)
+    with pytest.raises(ValueError, match="quantile"):
+        percentile(xs, 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Thinking: budget, paired seeds, decision times
+
+
+def test_think_is_both_players_budget_unless_a_player_names_its_own() -> None:
+    own = PlayerSpec("search", (("think", 7),))
+    bots = spec(PlayerSpec("search"), own, think="5").bots(0, 0)
+    assert [str(b.think) for b in bots] == ["5", "7", "5", "7"]  # type: ignore[attr-defined]
+    assert str(spec(PlayerSpec("search"), own).bots(0, 1)[0].think) == "7"  # type: ignore[attr-defined]
+    assert spec(think="0.5s") != spec()  # the budget is part of what decides a result
+
+
+def test_paired_seeds_give_each_seat_one_seed_in_every_seating() -> None:
+    # Random players choose from their seed alone: with paired seeds the two seatings of a
+    # deal replay one hand with the names swapped (every margin 0); without, they differ.
+    paired = spec(RANDOM, RANDOM, paired_seeds=True)
+    assert all(play_unit(paired, i).margin == 0 for i in range(20))
+    assert any(play_unit(spec(RANDOM, RANDOM), i).margin != 0 for i in range(20))
+    three = spec(RANDOM, RANDOM, preset("cutthroat"), paired_seeds=True)
+    assert all(play_unit(three, i).margin == 0 for i in range(10))
+    assert run(paired, 30, workers=2).results == run(paired, 30, workers=1).results
+
+
+def test_decision_times_per_player_by_wall_or_cpu_clock() -> None:
+    for clock in ("wall", "cpu"):
+        out = run(spec(clock=clock), 20)
+        assert spec(clock=clock) == spec()  # timing never changes a result
+        for e in (0, 1):
+            t = think_times(out, e)
+            assert t.decisions == sum(r.decisions[e] for r in out.results) > 0
+            assert 0 <= t.p50 <= t.p95 <= t.max and t.p50 <= t.mean * 50
+        assert "time per decision (" + clock in to_text(out)
+    with pytest.raises(ValueError, match="clock must be one of wall, cpu"):
+        DecisionClock("sundial")
+
+
 @pytest.mark.parametrize("rules", [Rules(), preset("cutthroat"), preset("two-handed")],
                          ids=["four", "cutthroat", "two-handed"])
 def test_a_deterministic_bot_against_itself_cancels_exactly_on_every_deal(rules: Rules) -> None:
@@ -116,6 +167,33 @@ def test_a_deterministic_bot_against_itself_cancels_exactly_on_every_deal(rules:
         r = play_unit(s, i)
         assert r.hands == len(s.seatings)
         assert r.points[0] == r.points[1], i
+
+
+TABLE_RULES: dict[str, Rules] = {
+    **{name: preset(name) for name in sorted(PRESETS)},
+    "defend alone, renege penalized and claimed": Rules(defend_alone=True, renege="penalize"),
+    "cutthroat, renege penalized": Rules(players=3, going_alone=False, renege="penalize"),
+    "two-handed, joker, renege penalized": Rules(players=2, going_alone=False, deck=25,
+                                                 renege="penalize"),
+}
+
+
+@pytest.mark.parametrize("level", BOT_NAMES)
+def test_every_level_plays_every_preset_and_player_count_in_a_tournament(level: str) -> None:
+    refused = []
+    for name, rules in TABLE_RULES.items():
+        if unsupported(level, rules):
+            refused.append(name)
+            continue
+        s = spec(PlayerSpec(level), RANDOM, rules, seed=2, think="2")
+        r = play_unit(s, 0)
+        assert r.hands == len(s.seatings) and r.decisions[0] > 0, name
+        g = play_unit(spec(PlayerSpec(level), RANDOM, rules.replace(target=2), seed=2,
+                           games=True, think="2"), 0)
+        assert g.games == len(s.seatings) and sum(g.wins) == g.games, name
+    # The search levels' solver plays five-trick hands: rows (twelve tricks) is refused, and
+    # nothing else.
+    assert refused == (["two-handed-rows"] if level in ("search", "pimc-naive") else [])
 
 
 def test_games_mode_plays_each_game_from_both_seatings_to_the_target() -> None:
@@ -188,6 +266,11 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     (["rule", "openspiel-ismcts:sims=0"], "sims must be"),
     (["rule", "openspiel-ismcts:depth=2"], "options are sims=N"),
     (["openspiel-ismcts", "openspiel-ismcts"], "only one side"),
+    (["rule", "random", "--think", "0"], "think must be a number of deals"),
+    (["search", "rule", "--preset", "two-handed-rows"], "cannot play two-handed with rows"),
+    (["rule", "random", "--think", "soon"], "think must be a number of deals"),
+    (["rule", "random", "--clock", "sundial"], "invalid choice: 'sundial'"),
+    (["search:think=-1", "random"], "think must be a number of deals"),
     (["rule", "openspiel-ismcts", "--games", "3"], "use --hands"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_status_2(
@@ -212,7 +295,22 @@ def test_json_output_follows_the_documented_schema(capsys: pytest.CaptureFixture
         ci = side["points_per_hand"]
         assert ci["low"] <= ci["mean"] <= ci["high"] and ci["n"] == 20
     assert data["significant"] == (data["leader"] is not None)
+    for side in data["sides"]:
+        assert side["decisions"] > 0
+        assert 0 <= side["think_ms_p50"] <= side["think_ms_p95"] <= side["think_ms_max"]
+    assert data["think"] is None and data["paired_seeds"] is False and data["clock"] == "wall"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_think_paired_seeds_and_clock_flags_reach_the_result(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = _cli(capsys, "random", "random", "--hands", "20", "--workers", "1", "--json",
+                      "--think", "3", "--paired-seeds", "--clock", "cpu")
+    data = json.loads(out)
+    assert rc == 0 and data["think"] == "3" and data["paired_seeds"] and data["clock"] == "cpu"
+    assert data["margin"]["mean"] == data["margin"]["low"] == data["margin"]["high"] == 0
+    rc, out, _ = _cli(capsys, "search", "rule", "--hands", "2", "--workers", "1", "--think", "2")
+    assert rc == 0 and "think 2" in out and "search  decisions p50" in out
 
 
 def test_games_mode_reports_games_won(capsys: pytest.CaptureFixture[str]) -> None:

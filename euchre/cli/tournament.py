@@ -13,8 +13,9 @@ import math
 import sys
 from typing import Any
 
+from euchre.bots import unsupported
 from euchre.cli import Subparsers
-from euchre.cli.play import add_rules_arguments, build_rules
+from euchre.cli.play import _think, add_rules_arguments, build_rules
 from euchre.errors import RulesError
 from euchre.tournament import (
     BACKENDS,
@@ -73,6 +74,18 @@ def register(sub: Subparsers) -> None:
                       help="games to the target to play, each from every seating")
     p.add_argument("--seed", type=int, default=0, help="master seed: the same seed, the same "
                    "result, whatever the workers or backend (0)")
+    play = p.add_argument_group("players")
+    play.add_argument("--think", type=_think, default=None, metavar="BUDGET",
+                      help="both players' thinking budget unless one names its own "
+                           "(search:think=...): deals per decision (200; the same seed, the "
+                           "same result) or a time per decision (0.5s)")
+    play.add_argument("--paired-seeds", action="store_true",
+                      help="each seat's bot keeps its seed in every seating, so players that "
+                           "decide alike play identical hands and only their differences "
+                           "count (search against pimc-naive)")
+    play.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                      help="time decisions by wall clock or by the deciding thread's CPU "
+                           "time, which other programs on a busy machine do not inflate (wall)")
     run_g = p.add_argument_group("running")
     run_g.add_argument("--workers", type=_positive, default=None,
                        help=f"worker processes (all {default_workers()} cores)")
@@ -96,7 +109,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _check_players(players: list[PlayerSpec], rules: Any) -> str | None:
+def _check_players(players: list[PlayerSpec], rules: Any, think: str | None) -> str | None:
     """Why these players cannot play, or None."""
     peers = [p for p in players if p.is_peer]
     if len(peers) == 2:
@@ -110,7 +123,10 @@ def _check_players(players: list[PlayerSpec], rules: Any) -> str | None:
                 return problem
             continue
         try:
-            p.make(0)
+            p.make(0, think)
+            problem = unsupported(p.name, rules)
+            if problem:
+                return problem
         except ValueError as exc:
             return str(exc)
         except TypeError as exc:
@@ -184,10 +200,11 @@ def run_tournament(args: argparse.Namespace) -> int:
         return _fail(f"--plot writes a PNG file: name it FILE.png, not {args.plot!r}")
     if peer and args.games:
         return _fail(f"{PEER_ISMCTS} plays OpenSpiel's one-hand game: use --hands, not --games")
-    problem = _check_players(players, rules)
+    problem = _check_players(players, rules, args.think)
     if problem:
         return _fail(problem)
-    spec = TournamentSpec((players[0], players[1]), rules, args.seed, games=bool(args.games))
+    spec = TournamentSpec((players[0], players[1]), rules, args.seed, games=bool(args.games),
+                          think=args.think, paired_seeds=args.paired_seeds, clock=args.clock)
     seatings = len(spec.seatings)
     units = args.games if args.games else math.ceil((args.hands or 10000) / seatings)
     workers = args.workers or default_workers()
