@@ -25,6 +25,7 @@ from euchre.tournament import (
     DecisionClock,
     MeanCI,
     PlayerSpec,
+    RunningMeanCI,
     TournamentSpec,
     derive_seed,
     mean_ci,
@@ -75,6 +76,22 @@ def test_running_interval_equals_the_interval_of_each_prefix(xs: list[float]) ->
         assert means[k - 1] == pytest.approx(ci.mean, abs=1e-9)
         assert lows[k - 1] == pytest.approx(ci.low, abs=1e-9)
         assert highs[k - 1] == pytest.approx(ci.high, abs=1e-9)
+
+
+def test_progress_bar_shows_the_same_running_margin_as_the_report() -> None:
+    from euchre.cli.tournament import _Bar
+
+    out = run(spec(seed=6), 12)
+    bar = _Bar(24, ["rule", "random"], games=False)
+    for r in out.results:
+        bar.update(r)
+    ci = summarize(out).margin
+    assert ci is not None and bar.margin.ci().mean == pytest.approx(ci.mean, abs=1e-12)
+    assert bar.margin.half_width == pytest.approx(ci.half_width, abs=1e-12)
+    task = bar.progress.tasks[0]
+    assert task.completed == 24 and f"± {ci.half_width:.3f}" in task.description
+    with pytest.raises(ValueError, match="no results"):
+        RunningMeanCI().ci()
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,9 +271,10 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 @pytest.mark.parametrize("argv, says", [
     (["rule", "nobody"], "unknown bot 'nobody'; choose one of"),
-    (["rule", "random", "--hands", "0"], "must be at least 1"),
+    (["rule", "random", "--hands", "0"], "must be a whole number 1..100000000, not '0'"),
     (["rule", "random", "--hands", "10", "--games", "2"], "not allowed with"),
-    (["rule", "random", "--workers", "x"], "not a whole number"),
+    (["rule", "random", "--workers", "x"], "must be a whole number 1..1024, not 'x'"),
+    (["rule", "random", "--games", "1_0"], "must be a whole number 1..10000000"),
     (["rule", "random", "--address", "ray://x:1"], "use it with --backend ray"),
     (["rule:depth=3", "random"], "unknown bot option(s) depth"),
     (["rule:depth", "random"], "KEY=VALUE"),

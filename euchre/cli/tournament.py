@@ -14,13 +14,14 @@ import sys
 from typing import Any
 
 from euchre.bots import unsupported
-from euchre.cli import Subparsers
+from euchre.cli import Subparsers, whole_number
 from euchre.cli.play import _think, add_rules_arguments, build_rules
 from euchre.errors import RulesError
 from euchre.tournament import (
     BACKENDS,
     PEER_ISMCTS,
     PlayerSpec,
+    RunningMeanCI,
     TournamentSpec,
     UnitResult,
     default_workers,
@@ -32,16 +33,6 @@ from euchre.tournament import (
 )
 
 PROG = "euchre tournament"
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def _player(text: str) -> PlayerSpec:
@@ -68,9 +59,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("contestants", nargs=2, type=_player, metavar="PLAYER",
                    help="the two players, e.g. rule random")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--hands", type=_positive, default=None,
+    size.add_argument("--hands", type=whole_number(1, 100_000_000), default=None,
                       help="hands to play in all, every seating counted (10000)")
-    size.add_argument("--games", type=_positive, default=None,
+    size.add_argument("--games", type=whole_number(1, 10_000_000), default=None,
                       help="games to the target to play, each from every seating")
     p.add_argument("--seed", type=int, default=0, help="master seed: the same seed, the same "
                    "result, whatever the workers or backend (0)")
@@ -87,7 +78,7 @@ def register(sub: Subparsers) -> None:
                       help="time decisions by wall clock or by the deciding thread's CPU "
                            "time, which other programs on a busy machine do not inflate (wall)")
     run_g = p.add_argument_group("running")
-    run_g.add_argument("--workers", type=_positive, default=None,
+    run_g.add_argument("--workers", type=whole_number(1, 1024), default=None,
                        help=f"worker processes (all {default_workers()} cores)")
     run_g.add_argument("--backend", choices=BACKENDS, default="processes",
                        help="processes on this machine, or Ray (the ray extra)")
@@ -150,8 +141,7 @@ class _Bar:
 
         self.names = names
         self.games = games
-        self.sum = self.sum2 = 0.0
-        self.n = 0
+        self.margin = RunningMeanCI()
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("games" if games else "hands"), TimeElapsedColumn(), TextColumn("ETA"),
@@ -168,15 +158,10 @@ class _Bar:
         self.progress.stop()
 
     def update(self, r: UnitResult) -> None:
-        m = r.margin
-        self.n += 1
-        self.sum += m
-        self.sum2 += m * m
-        mean = self.sum / self.n
-        desc = f"{self.names[0]} vs {self.names[1]}  margin {mean:+.3f}"
-        if self.n > 1:
-            var = max(0.0, (self.sum2 - self.n * mean * mean) / (self.n - 1))
-            desc += f" ± {1.96 * math.sqrt(var / self.n):.3f}"
+        self.margin.add(r.margin)
+        desc = f"{self.names[0]} vs {self.names[1]}  margin {self.margin.mean:+.3f}"
+        if self.margin.n > 1:
+            desc += f" ± {self.margin.half_width:.3f}"
         step = r.games if self.games else r.hands
         self.progress.update(self.task, advance=step, description=desc)
 

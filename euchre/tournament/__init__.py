@@ -32,7 +32,7 @@ from euchre.tournament.report import (
     to_text,
 )
 from euchre.tournament.runner import BACKENDS, Outcome, default_workers, run
-from euchre.tournament.stats import MeanCI, mean_ci, running_mean_ci
+from euchre.tournament.stats import MeanCI, RunningMeanCI, mean_ci, running_mean_ci
 
 __all__ = [
     "BACKENDS",
@@ -43,6 +43,7 @@ __all__ = [
     "MeanCI",
     "Outcome",
     "PlayerSpec",
+    "RunningMeanCI",
     "Summary",
     "ThinkTimes",
     "TournamentSpec",

@@ -60,21 +60,46 @@ def mean_ci(xs: Sequence[float]) -> MeanCI:
     return MeanCI(mean, mean - half, mean + half, n)
 
 
-def running_mean_ci(xs: Sequence[float]) -> tuple[list[float], list[float], list[float]]:
-    """(mean, low, high) after each prefix of ``xs``: the curve and band of a running plot.
+class RunningMeanCI:
+    """The mean and 95% interval of the values added so far, updated one value at a time (the
+    progress bar's running margin, the plot's curve).
 
     Welford's update keeps it one pass and numerically steady over hundreds of thousands of
     sets."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean = 0.0
+        self._m2 = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.mean
+        self.mean += delta / self.n
+        self._m2 += delta * (x - self.mean)
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95% interval (0 before there are two values to spread)."""
+        return Z95 * math.sqrt(self._m2 / (self.n - 1) / self.n) if self.n > 1 else 0.0
+
+    def ci(self) -> MeanCI:
+        if self.n == 0:
+            raise ValueError("no results to average")
+        half = self.half_width
+        return MeanCI(self.mean, self.mean - half, self.mean + half, self.n)
+
+
+def running_mean_ci(xs: Sequence[float]) -> tuple[list[float], list[float], list[float]]:
+    """(mean, low, high) after each prefix of ``xs``: the curve and band of a running plot."""
     means: list[float] = []
     lows: list[float] = []
     highs: list[float] = []
-    mean = m2 = 0.0
-    for k, x in enumerate(xs, 1):
-        delta = x - mean
-        mean += delta / k
-        m2 += delta * (x - mean)
-        half = Z95 * math.sqrt(m2 / (k - 1) / k) if k > 1 else 0.0
-        means.append(mean)
-        lows.append(mean - half)
-        highs.append(mean + half)
+    acc = RunningMeanCI()
+    for x in xs:
+        acc.add(x)
+        ci = acc.ci()
+        means.append(ci.mean)
+        lows.append(ci.low)
+        highs.append(ci.high)
     return means, lows, highs
