@@ -26,11 +26,11 @@ from euchre.tournament import (
     MeanCI,
     PlayerSpec,
     RunningMeanCI,
+    TimeHistogram,
     TournamentSpec,
     derive_seed,
     mean_ci,
     parse_player,
-    percentile,
     play_unit,
     run,
     running_mean_ci,
@@ -127,15 +127,38 @@ def test_player_options_parse_as_numbers_or_text() -> None:
 # Duplicate dealing
 
 
-def test_percentiles_are_nearest_rank_times_that_happened() -> None:
-    xs = [float(k) for k in range(1, 101)]
-    assert percentile(xs, 0.5) == 50 and percentile(xs, 0.95) == 95 and percentile(xs, 1) == 100
-    assert percentile([7.0], 0.5) == percentile([7.0], 0.95) == 7.0
-    assert percentile([1.0, 2.0], 0.5) == 1.0  # a time one decision took, not an average
-    with pytest.raises(ValueError, match="no values"):
-        percentile([], 0.5)
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 30, allow_nan=False), min_size=1, max_size=300),
+       st.integers(1, 4))
+def test_time_histogram_quantiles_are_within_one_percent_above_the_exact_ones(
+        xs: list[float], parts: int) -> None:
+    whole = TimeHistogram()
+    merged = TimeHistogram()
+    for k in range(parts):  # merging the histograms of parts equals one histogram of all
+        part = TimeHistogram()
+        for x in xs[k::parts]:
+            part.add(x)
+            whole.add(x)
+        merged.merge(part)
+    ordered = sorted(xs)
+    for h in (whole, merged):
+        assert h.n == len(xs) and h.max == ordered[-1]
+        assert h.mean == pytest.approx(math.fsum(xs) / len(xs), abs=1e-9)
+        for q in (0.01, 0.5, 0.95, 1.0):
+            exact = ordered[math.ceil(q * len(xs)) - 1]  # nearest rank
+            got = h.quantile(q)
+            assert exact <= got <= max(exact * TimeHistogram.RATIO, TimeHistogram.FLOOR), q
+    assert whole.counts == merged.counts
+
+
+def test_time_histogram_refuses_empty_data_and_bad_quantiles() -> None:
+    h = TimeHistogram()
+    with pytest.raises(ValueError, match="no times"):
+        h.quantile(0.5)
+    h.add(0.003)
+    assert h.quantile(0.5) == h.quantile(0.95) == h.max == 0.003
     with pytest.raises(ValueError, match="quantile"):
-        percentile(xs, 0)
+        h.quantile(0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -165,9 +188,10 @@ def test_decision_times_per_player_by_wall_or_cpu_clock() -> None:
     for clock in ("wall", "cpu"):
         out = run(spec(clock=clock), 20)
         assert spec(clock=clock) == spec()  # timing never changes a result
+        assert all(r.times == ((), ()) for r in out.results)  # folded into out.times
         for e in (0, 1):
             t = think_times(out, e)
-            assert t.decisions == sum(r.decisions[e] for r in out.results) > 0
+            assert t.decisions == out.times[e].n == sum(r.decisions[e] for r in out.results) > 0
             assert 0 <= t.p50 <= t.p95 <= t.max and t.p50 <= t.mean * 50
         assert "time per decision (" + clock in to_text(out)
     with pytest.raises(ValueError, match="clock must be one of wall, cpu"):

@@ -24,7 +24,6 @@ from euchre.tournament.report import (
     SCHEMA,
     Summary,
     ThinkTimes,
-    percentile,
     plot,
     summarize,
     think_times,
@@ -32,7 +31,13 @@ from euchre.tournament.report import (
     to_text,
 )
 from euchre.tournament.runner import BACKENDS, Outcome, default_workers, run
-from euchre.tournament.stats import MeanCI, RunningMeanCI, mean_ci, running_mean_ci
+from euchre.tournament.stats import (
+    MeanCI,
+    RunningMeanCI,
+    TimeHistogram,
+    mean_ci,
+    running_mean_ci,
+)
 
 __all__ = [
     "BACKENDS",
@@ -46,13 +51,13 @@ __all__ = [
     "RunningMeanCI",
     "Summary",
     "ThinkTimes",
+    "TimeHistogram",
     "TournamentSpec",
     "UnitResult",
     "default_workers",
     "derive_seed",
     "mean_ci",
     "parse_player",
-    "percentile",
     "play_unit",
     "plot",
     "run",

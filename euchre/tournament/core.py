@@ -163,12 +163,10 @@ class UnitResult:
     wins: tuple[int, int] = (0, 0)
     games: int = 0
     # Thinking time is measured, not decided: it differs between runs and stays out of ==.
+    decisions: tuple[int, int] = field(default=(0, 0), compare=False)
     times: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()), compare=False)
-    """Seconds each of player e's decisions took, in order (for percentiles)."""
-
-    @property
-    def decisions(self) -> tuple[int, int]:
-        return len(self.times[0]), len(self.times[1])
+    """Seconds each of player e's decisions took, in order; the runner folds them into the
+    outcome's histograms and keeps the unit without them (see ``runner.run``)."""
 
     @property
     def margin(self) -> float:
@@ -211,7 +209,8 @@ class DecisionClock:
                games: int = 0) -> UnitResult:
         return UnitResult(
             index=index, hands=hands, points=(points[0], points[1]), wins=(wins[0], wins[1]),
-            games=games, times=(tuple(self.times[0]), tuple(self.times[1])),
+            games=games, decisions=(len(self.times[0]), len(self.times[1])),
+            times=(tuple(self.times[0]), tuple(self.times[1])),
         )
 
 

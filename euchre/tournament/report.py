@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,24 +92,14 @@ class ThinkTimes:
                 f"max {self.max:.1f} ms, mean {self.mean:.3f} ms over {self.decisions}")
 
 
-def percentile(ordered: Sequence[float], q: float) -> float:
-    """The nearest-rank ``q`` quantile (0 < q <= 1) of an ascending sequence: a time that
-    ``q`` of the decisions took at most (no interpolation, so it is a time that happened)."""
-    if not ordered:
-        raise ValueError("no values to take a percentile of")
-    if not 0 < q <= 1:
-        raise ValueError(f"a quantile lies in (0, 1], not {q}")
-    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
-
-
 def think_times(outcome: Outcome, e: int) -> ThinkTimes:
-    """Player ``e``'s decision times over every finished unit."""
-    times = sorted(t for r in outcome.results for t in r.times[e])
-    if not times:
+    """Player ``e``'s decision times over every finished unit (percentiles to 1%: see
+    :class:`~euchre.tournament.stats.TimeHistogram`)."""
+    h = outcome.times[e]
+    if not h.n:
         return ThinkTimes(0, 0.0, 0.0, 0.0, 0.0)
-    return ThinkTimes(len(times), 1000 * math.fsum(times) / len(times),
-                      1000 * percentile(times, 0.5), 1000 * percentile(times, 0.95),
-                      1000 * times[-1])
+    return ThinkTimes(h.n, 1000 * h.mean, 1000 * h.quantile(0.5), 1000 * h.quantile(0.95),
+                      1000 * h.max)
 
 
 def to_json(outcome: Outcome) -> dict[str, Any]:
