@@ -8,6 +8,7 @@ OpenSpiel's. The text form round-trips: ``action_from_str(action_to_str(a)) == a
 |-----------|--------------------------|---------------------------------------------------------|
 | 0..32     | ``play JH``              | play a card (also accepted: ``JH`` alone)               |
 | 40..72    | ``discard 9C``           | the dealer buries a card after taking the up-card       |
+| 73..78    | ``bid 7`` .. ``bid 12``  | two-handed with rows: tricks bid (the maker then names) |
 | 80        | ``pass``                 | pass a bid, decline to defend alone / to claim / declare|
 | 81, 82    | ``order``, ``order alone``| round one: order up, assist or pick up (same act)       |
 | 84..87    | ``call H``               | round two: name a suit (or the dealer under a Joker)    |
@@ -41,6 +42,10 @@ from euchre.errors import NotationError, quote
 
 PLAY_BASE = 0
 DISCARD_BASE = 40
+BID_BASE = 73
+"""Two-handed with rows: ``bid k`` (k tricks of twelve) is ``BID_BASE + k - BID_MIN``."""
+BID_MIN = 7
+BID_MAX = 12
 FIX_RENEGE = 79
 PASS = 80
 ORDER = 81
@@ -77,6 +82,23 @@ def discard(c: int) -> int:
 
 def call(suit: int, alone: bool = False) -> int:
     return (CALL_ALONE_BASE if alone else CALL_BASE) + suit
+
+
+def bid(tricks: int) -> int:
+    """Two-handed with rows: the id of bidding ``tricks`` (BID_MIN..BID_MAX) of twelve."""
+    if isinstance(tricks, bool) or not isinstance(tricks, int) \
+            or not BID_MIN <= tricks <= BID_MAX:
+        raise NotationError(f"a bid is {BID_MIN} to {BID_MAX} tricks, not {quote(tricks)}")
+    return BID_BASE + tricks - BID_MIN
+
+
+def is_bid(a: int) -> bool:
+    return BID_BASE <= a <= BID_BASE + BID_MAX - BID_MIN
+
+
+def bid_tricks(a: int) -> int:
+    """The tricks a ``bid`` action promises."""
+    return a - BID_BASE + BID_MIN
 
 
 def swap(cards: tuple[int, int, int] | list[int]) -> int:
@@ -147,6 +169,8 @@ def action_to_str(a: int) -> str:
         return "discard " + card_str(a - DISCARD_BASE)
     if CALL_BASE <= a < CALL_BASE + 4:
         return "call " + suit_str(a - CALL_BASE)
+    if is_bid(a):
+        return f"bid {bid_tricks(a)}"
     if CALL_ALONE_BASE <= a < CALL_ALONE_BASE + 4:
         return "call " + suit_str(a - CALL_ALONE_BASE) + " alone"
     if SWAP_BASE <= a < NUM_ACTIONS:
@@ -190,6 +214,11 @@ def action_from_str(text: str) -> int:
             if alone and words[2] != "alone":
                 raise NotationError(f"{quote(text.strip())}: write 'call H' or 'call H alone'")
             return call(parse_suit(words[1]), alone)
+        if head == "bid" and len(words) == 2:
+            if not (words[1].isascii() and words[1].isdigit() and len(words[1]) <= 2):
+                raise NotationError(f"{quote(text.strip())}: a bid is a number of tricks, "
+                                    f"{BID_MIN} to {BID_MAX} (e.g. 'bid 8')")
+            return bid(int(words[1]))
         if head == "swap" and len(words) == 4:
             return swap([parse_card(w) for w in words[1:]])
         if len(words) == 1:
@@ -198,6 +227,6 @@ def action_from_str(text: str) -> int:
         raise NotationError(str(exc)) from None
     raise NotationError(
         f"{quote(text.strip())} is not an action; write a card (JH, 10D), 'pass', 'order', "
-        "'order alone', 'call H', 'call H alone', 'discard 9C', 'defend alone', 'take', "
+        "'order alone', 'call H', 'call H alone', 'bid 8', 'discard 9C', 'defend alone', 'take', "
         "'decline', 'farmer', 'misdeal', 'swap 9C TC 9D', 'fix renege' or 'claim renege'"
     )

@@ -16,13 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.cards import JOKER, SUIT_SYMBOLS, card_symbol
+from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_SYMBOLS, card_symbol
 from euchre.rules import Rules
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
 
 #: Stages in the order a hand goes through them.
-STAGES = ("declare", "bid1", "take", "discard", "bid2", "alone", "defend", "play", "fix",
-          "claim")
+STAGES = ("declare", "bid1", "take", "discard", "bid2", "auction", "trump", "alone", "defend",
+          "play", "fix", "claim")
 
 #: Headings of the stages a reader wants named; the others read well without one.
 STAGE_TITLES = {"declare": "Before the bidding", "bid1": "Round 1", "bid2": "Round 2",
@@ -45,19 +45,59 @@ def _is_declaration(a: int) -> bool:
     return a in _DECLARATIONS or a >= A.SWAP_BASE
 
 
+def _trump_of(a: int, upcard: int) -> int:
+    """The trump a making bid fixes, or -1 when it cannot be told (an order, upcard unknown)."""
+    if A.CALL_BASE <= a < A.CALL_BASE + 4:
+        return a - A.CALL_BASE
+    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
+        return a - A.CALL_ALONE_BASE
+    if a in (A.ORDER, A.ORDER_ALONE) and 0 <= upcard < JOKER:
+        return upcard >> 3
+    return -1
+
+
+def _last_trick_questions(history: Sequence[tuple[int, int]], trump: int) -> int:
+    """renege_fix: how many players were asked, after the last card, whether to fix a renege
+    (every player of the last trick who did not follow suit). The tricks are rebuilt from the
+    plays: a take-back removes the cards from the fixer's on, and a play to a full trick starts
+    the next one."""
+    if trump < 0:
+        return 0
+    size = len({w for w, a in history if A.is_play(a)})
+    trick: list[tuple[int, int]] = []
+    for w, a in history:
+        if A.is_play(a):
+            if len(trick) == size:
+                trick = []
+            trick.append((w, a))
+        elif a == A.FIX_RENEGE:
+            at = next((i for i, (x, _) in enumerate(trick) if x == w), len(trick))
+            del trick[at:]
+    if not trick:
+        return 0
+    eff = EFFECTIVE_SUIT[trump]
+    led = eff[trick[0][1]]
+    return sum(1 for _, c in trick[1:] if eff[c] != led)
+
+
 def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
-           viewer: int | None = None) -> list[Act]:
+           viewer: int | None = None, upcard: int = -1) -> list[Act]:
     """Every act of ``history`` with its stage.
 
     ``viewer`` is the seat whose view the history comes from (its own declaration is its first
     act; other seats' declined declarations are absent), or None for a full history, where the
-    first ``players`` acts are the declarations whenever a declaration option is on."""
+    first ``players`` acts are the declarations whenever a declaration option is on. ``upcard``
+    tells the trump an order-up fixed: under ``renege_fix`` it tells the last trick's fix
+    questions from the renege claims after it (without it they read as claims)."""
     n = rules.players
     declaring = rules.farmers_hand != "off" or rules.no_ace_no_face
     out: list[Act] = []
-    # Two-handed with rows has no up-card: its one bidding round is a naming round.
-    stage = "declare" if declaring else "bid2" if rules.rows else "bid1"
+    # Two-handed with rows has no up-card: an auction of tricks, then the maker names trump.
+    stage = "declare" if declaring else "auction" if rules.rows else "bid1"
     declared = 0
+    trump = -1
+    after_last = 0
+    questions = -1
     own_seen = False
     passes = 0
     made = False
@@ -83,10 +123,25 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
             continue
         if played:
             # renege_fix: a take-back, or a pass with more cards still to come, answered the
-            # question asked before a trick is quitted; after the last card they are claims
-            # (the last trick's fix questions, rarely asked, also read as claims).
+            # question asked before a trick is quitted; after the last card, the last trick's
+            # questions come first, then the renege claims.
             fixing = a == A.FIX_RENEGE or (rules.renege_fix and i < last_play)
+            if rules.renege_fix and i > last_play:
+                if questions < 0:
+                    questions = _last_trick_questions(history, trump)
+                fixing = after_last < questions
+                after_last += 1
             out.append(Act("fix" if fixing else "claim", seat, a, by_dealer))
+            continue
+        if stage == "auction":
+            out.append(Act("auction", seat, a, by_dealer))
+            if seat == dealer:  # the dealer speaks last
+                stage = "trump"
+            continue
+        if stage == "trump" and not made:
+            out.append(Act("trump", seat, a, by_dealer))
+            trump = _trump_of(a, upcard)
+            made = True
             continue
         if not made and stage in ("bid1", "bid2"):
             out.append(Act(stage, seat, a, by_dealer))
@@ -96,6 +151,7 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
                     stage, passes = "bid2", 0
             else:
                 made = True
+                trump = _trump_of(a, upcard)
             continue
         if a in (A.TAKE, A.DECLINE):
             kind = "take"
@@ -145,6 +201,10 @@ def phrase(act: Act, upcard: int = -1) -> str:
     # Bids.
     if a == A.PASS:
         return "passes"
+    if A.is_bid(a):
+        return f"bids {A.bid_tricks(a)}"
+    if st == "trump":
+        return f"names {_suit(a, A.CALL_BASE)} trump"
     alone = " alone" if a in (A.ORDER_ALONE,) or A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4 \
         else ""
     if a in (A.ORDER, A.ORDER_ALONE):
@@ -154,9 +214,10 @@ def phrase(act: Act, upcard: int = -1) -> str:
     return f"{verb} {_suit(a, base)}{alone}"
 
 
-def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: int) -> Act | None:
+def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
+             upcard: int = -1) -> Act | None:
     """The latest act of a full history with its stage (is that ``pass`` a bid or not?)."""
-    acts = staged(history, rules, dealer)
+    acts = staged(history, rules, dealer, upcard=upcard)
     return acts[-1] if acts else None
 
 
@@ -184,8 +245,8 @@ def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: in
 
     With ``quiet_passes`` a declaration pass (nothing to declare) is left out, as a real table
     never hears it, and a first round everyone passed is said in two words. ``compact`` (one
-    line on the table) also leaves out declined defend-alones and renege claims: only what
-    happened, not what did not."""
+    line on the table) also leaves out declined defend-alones, tricks let stand and renege
+    claims: only what happened, not what did not."""
     out: list[tuple[str, list[str]]] = []
     for stage in STAGES:
         if stage == "play":
@@ -195,7 +256,7 @@ def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: in
             these = [x for x in these if x.action != A.PASS]
         # Another seat's face-down discard says nothing the pickup did not.
         these = [x for x in these if x.action != HIDDEN_DISCARD]
-        if compact and stage in ("defend", "claim"):
+        if compact and stage in ("defend", "claim", "fix"):
             these = [x for x in these if x.action != A.PASS]
         if not these:
             continue

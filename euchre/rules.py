@@ -105,6 +105,10 @@ class Rules:
     """Two-handed with rows (002): each player has four cards face down in a row, four face up
     on top of them and four in hand, and may play from the hand or the face-up cards; a
     face-down card is turned up when the card on it is played. The ``two-handed-rows`` preset."""
+    rows_euchre: bool = False
+    """Two-handed with rows: a maker who takes fewer tricks than it bid is euchred and the
+    other player scores ``scoring.euchre``. Our addition, off by default: the source
+    (euchre.com) lets only the maker score, so a missed bid scores nothing (docs/rules.md)."""
     first_dealer: FirstDealer = "random"
     """'random', or 'black_jack': deal face up until a black Jack appears; that player deals
     (002)."""
@@ -147,7 +151,7 @@ class Rules:
         choice("renege_penalty", ("points", "deduct", "tricks"))
         for name in ("stick_the_dealer", "going_alone", "defend_alone", "canadian_loner",
                      "no_ace_no_face", "dealer_may_discard_upcard", "defend_alone_vs_partners",
-                     "single_hand", "renege_fix", "misdeal_passes", "rows"):
+                     "single_hand", "renege_fix", "misdeal_passes", "rows", "rows_euchre"):
             v = getattr(self, name)
             need(isinstance(v, bool), f"{name} must be true or false, not {quote(v)}")
         need(isinstance(self.scoring, Scoring), "scoring must be a Scoring object")
@@ -176,6 +180,8 @@ class Rules:
         if self.misdeal_passes:
             need(self.farmers_hand == "redeal" or self.no_ace_no_face,
                  "misdeal_passes needs a misdeal: farmers_hand='redeal' or no_ace_no_face=True")
+        if self.rows_euchre:
+            need(self.rows, "rows_euchre applies to two-handed with rows: set rows=True")
         if self.rows:
             need(self.players == 2, "rows is a two-handed game: set players=2")
             need(self.deck == 24, "rows deals the 24-card deck out (12 cards each): deck=24")

@@ -56,9 +56,14 @@ PLAY: Final = 7
 CLAIM: Final = 8
 OVER: Final = 9
 FIX: Final = 10
+AUCTION: Final = 11
+"""Two-handed with rows: each player in turn bids a number of tricks (``bid 7``..``bid 12``)
+or passes, the non-dealer first."""
+TRUMP: Final = 12
+"""Two-handed with rows: the higher bidder names trump."""
 PHASE_NAMES: Final = (
     "declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend", "play", "claim", "over",
-    "fix",
+    "fix", "auction", "trump",
 )
 
 #: What the player to act is asked to do in each phase, for error messages.
@@ -66,7 +71,7 @@ PHASE_TASKS: Final = (
     "declare before bidding", "order up or pass", "name trump or pass",
     "take or decline the up-card", "discard", "decide whether to go alone",
     "decide whether to defend alone", "play a card", "claim a renege or pass", "",
-    "fix a renege or let the trick stand",
+    "fix a renege or let the trick stand", "bid a number of tricks or pass", "name trump",
 )
 
 # Outcomes of a finished hand
@@ -557,6 +562,13 @@ class HandState:
             return [A.PASS]
         if p == DECLARE:
             return self._declarations(cur) or [A.PASS]
+        if p == AUCTION:
+            standing = self.contract
+            offers = [A.bid(k) for k in range(max(A.BID_MIN, standing + 1), A.BID_MAX + 1)]
+            stuck = r.stick_the_dealer and cur == self.dealer and not standing
+            return offers if stuck else [*offers, A.PASS]  # sorted ids: bids 73.., pass 80
+        if p == TRUMP:
+            return [A.CALL_BASE + s for s in SUITS]
         return []
 
     # -----------------------------------------------------------------------------------------
@@ -814,6 +826,22 @@ class HandState:
             else:
                 self._score()
             return
+        if p == AUCTION:
+            if seat != self.dealer:  # the non-dealer bid first; now the dealer
+                self.cur = self.dealer
+                return
+            bidder = self.bidder
+            if bidder < 0:
+                self.outcome = THROWN_IN
+                self._finish()
+                return
+            self.phase = TRUMP
+            self.cur = bidder
+            return
+        if p == TRUMP:
+            self._make(seat, a - A.CALL_BASE, False)
+            self._after_trump()
+            return
         if p == DECLARE:
             if a == A.FARMER or a == A.MISDEAL:
                 self.outcome = MISDEAL_REDEAL
@@ -844,8 +872,8 @@ class HandState:
     # Transitions
 
     def _start_bidding(self) -> None:
-        # Rows has no up-card: bidding is naming a suit, non-dealer first (round two's form).
-        self.phase = BID2 if self._rows else BID1
+        # Rows has no up-card: an auction of tricks, then the higher bidder names trump.
+        self.phase = AUCTION if self._rows else BID1
         self.bids = 0
         self.bid_start = len(self.history)
         self.decl_queue = ()
@@ -928,6 +956,25 @@ class HandState:
             return
         self._score()
 
+    def _high_bid(self) -> tuple[int, int]:
+        """Two-handed with rows: (tricks, seat) of the highest bid so far, (0, -1) if none.
+        Read from the history (two entries at most), so undo and copies need nothing more."""
+        best, who = 0, -1
+        for seat, a in self.history[self.bid_start:self.bid_start + 2]:
+            if A.is_bid(a) and A.bid_tricks(a) > best:
+                best, who = A.bid_tricks(a), seat
+        return best, who
+
+    @property
+    def contract(self) -> int:
+        """Two-handed with rows: the tricks the maker bid (the highest bid), 0 before any."""
+        return self._high_bid()[0] if self._rows else 0
+
+    @property
+    def bidder(self) -> int:
+        """Two-handed with rows: the seat holding the highest bid, -1 before any."""
+        return self._high_bid()[1] if self._rows else -1
+
     def maker_tricks(self) -> int:
         m = self.maker
         if m < 0:
@@ -941,7 +988,14 @@ class HandState:
         if made is None:
             made = self.maker_tricks()
         pts = [0] * self.rules.num_sides
-        if made >= self._need:
+        if self._rows:
+            # Only the maker scores (docs/rules.md, euchre.com): one point per trick past six
+            # when it takes the tricks it bid, nothing otherwise (rows_euchre: euchred).
+            if made >= self.contract:
+                pts[self.maker] = sc.make * (made - 6)
+            elif self.rules.rows_euchre:
+                pts[1 - self.maker] = sc.euchre
+        elif made >= self._need:
             value = sc.make if made < self._ntricks else (
                 sc.lone_march if self.alone else sc.march)
             pts[self.side_of(self.maker)] = value
@@ -1091,6 +1145,16 @@ class HandState:
         if p == BID2 and A.CALL_BASE <= action < A.DEFEND_ALONE \
                 and (action - A.CALL_BASE) % 4 == self.upcard >> 3:
             return f": {SUIT_SYMBOLS[self.upcard >> 3]} was turned down, name another suit"
+        if p == AUCTION:
+            if action == A.PASS and r.stick_the_dealer:
+                return ": under stick the dealer the dealer must bid when the non-dealer passed"
+            if isinstance(action, int) and A.is_bid(action):
+                return f": a bid must beat the standing bid of {self.contract} tricks"
+            if isinstance(action, int) and A.CALL_BASE <= action < A.DEFEND_ALONE:
+                return (": with rows each player first bids tricks (bid 7 to bid 12); the higher "
+                        "bidder then names trump")
+        if p == TRUMP and action == A.PASS:
+            return ": the higher bidder must name trump"
         if p == DISCARD and A.is_discard(action):
             c = action - A.DISCARD_BASE
             if not self.hands[cur] >> c & 1:

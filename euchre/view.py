@@ -83,6 +83,11 @@ class SeatView:
         return sum(1 for _, under in self.rows[seat] if under == FACE_DOWN) if self.rows else 0
 
     @property
+    def contract(self) -> int:
+        """Two-handed with rows: the highest bid (tricks the maker must take), 0 before any."""
+        return max((A.bid_tricks(a) for _, a in self.history if A.is_bid(a)), default=0)
+
+    @property
     def players(self) -> int:
         return self.rules.players
 

@@ -76,7 +76,8 @@ def render_hand(h: HandState) -> list[str]:
         out.append(f"  Renege: {seat_name(seat, n)} played {card_symbol(c)} in trick "
                    f"{trick_no + 1}")
     if h.outcome == "scored":
-        who = ", ".join(f"{side_name(i, n)} +{p}" for i, p in enumerate(h.points) if p)
+        who = ", ".join(f"{side_name(i, n)} +{p}" for i, p in enumerate(h.points)
+                        if p) or "nobody scores"
         made = sum(w for s, w in enumerate(h.tricks_won) if h.is_maker_side(s))
         claim = " (renege claimed)" if h.renege_claimed >= 0 else ""
         out.append(f"  Makers took {made}: {who}{claim}")

@@ -54,6 +54,7 @@ CONFIGS: dict[str, Rules] = {
     ),
     # (Not 'deduct' here: random players renege in most rows hands, and a claim that only
     # takes points away lets a random game drift below zero for thousands of hands.)
+    "two-handed-rows-euchre": Rules(players=2, rows=True, rows_euchre=True, target=5),
     "two-handed-rows-penalize-tricks": Rules(
         players=2, rows=True, renege="penalize", renege_penalty="tricks",
         stick_the_dealer=True, target=5,
@@ -123,7 +124,14 @@ def ref_points(h: HandState) -> tuple[int, ...]:
                 if r.renege_penalty == "deduct" and on_maker_side(s) != makers_claim:
                     pts[side(s)] = -value
             return tuple(pts)
-    if made == total:
+    if r.rows:  # only the maker scores: a point a trick past six when it takes its bid
+        bid = max(int(A.action_to_str(a).split()[1]) for _, a in h.history
+                  if A.action_to_str(a).startswith("bid "))
+        if made >= bid:
+            pts[h.maker] = sc.make * (made - 6)
+        elif r.rows_euchre:  # our addition: a missed bid is euchred
+            pts[1 - h.maker] = sc.euchre
+    elif made == total:
         pts[side(h.maker)] = sc.lone_march if h.alone else sc.march
     elif made >= need:
         pts[side(h.maker)] = sc.make
@@ -282,13 +290,15 @@ def walk(h: HandState, rng: random.Random, full: bool = True) -> HandState:
         assert sum(h.tricks_won) == (12 if h.rules.rows else 5)
         assert h.points == ref_points(h)
         scorers = {s for s, p in enumerate(h.points) if p}
-        assert scorers
+        # With rows only the maker scores, and nothing when it misses its bid (after a
+        # renege's trick penalty, too): ref_points above says exactly when.
+        assert scorers or h.rules.rows
         # Only one side of the hand scores: the maker's, or the defenders' (with three
         # players the two defenders are one side for the hand).
         if h.n == 3:
             assert scorers == {h.maker} or h.maker not in scorers
         else:
-            assert len(scorers) == 1
+            assert len(scorers) == 1 or not scorers  # (nobody: a rows bid missed)
     else:
         assert h.points == (0,) * h.rules.num_sides
     return h

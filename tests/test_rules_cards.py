@@ -154,7 +154,9 @@ def test_ordering_up_assisting_and_picking_up_are_the_same_act(text: str, action
 
 def test_action_notation_refuses_unknown_text() -> None:
     with pytest.raises(NotationError, match="is not an action"):
-        action_from_str("bid seven")
+        action_from_str("raise seven")
+    with pytest.raises(NotationError, match="a bid is a number of tricks, 7 to 12"):
+        action_from_str("bid seven")  # rows bids are 'bid 7' .. 'bid 12'
     with pytest.raises(NotationError, match="empty action"):
         action_from_str("   ")
     with pytest.raises(NotationError, match="is not a card"):

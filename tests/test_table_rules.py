@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from helpers import act, build, cards, deck_for, hand_cards
@@ -237,20 +238,66 @@ def test_two_handed_rows_deals_four_down_four_up_four_in_hand_and_no_up_card() -
     assert sorted(hand_cards(h, 1)) == sorted(
         [deck[8 + 2 * c] for c in range(4)] + [deck[16 + 2 * c] for c in range(4)])
     assert h.up_status == UP_NONE and h.kitty == () and h.upcard == -1
-    # Bidding: the non-dealer first, any suit or pass; no going alone.
-    assert h.phase_name == "bid2" and h.cur == 1
-    assert h.legal_actions() == [A.PASS, *(A.call(s) for s in range(4))]
+
+
+def test_two_handed_rows_bidding_is_an_auction_of_tricks_then_the_higher_bidder_names_trump(
+) -> None:
+    # euchre.com: bids like Spades, minimum seven, non-dealer first; the higher bidder names
+    # trump. Our choice: one bid each, the dealer must outbid; the non-dealer still leads.
+    h = HandState(ROWS, 0, deck_cards(24))
+    assert h.phase_name == "auction" and h.cur == 1
+    assert h.legal_actions() == [*(A.bid(k) for k in range(7, 13)), A.PASS]
+    act(h, "bid 8")
+    assert h.cur == 0 and h.legal_actions() == [*(A.bid(k) for k in range(9, 13)), A.PASS]
+    with pytest.raises(IllegalActionError, match="beat the standing bid of 8"):
+        h.apply_action(A.bid(8))
+    with pytest.raises(IllegalActionError, match="first bids tricks"):
+        h.apply_action(A.call(0))
+    act(h, "bid 9")
+    assert h.phase_name == "trump" and h.cur == 0 and h.contract == 9 and h.bidder == 0
+    assert h.legal_actions() == [A.call(s) for s in range(4)]  # no going alone, no pass
+    act(h, "call D")
+    assert h.maker == 0 and h.trump == 1 and h.phase == PLAY and h.cur == 1
+    assert h.view(1).contract == 9
+
+
+def test_two_handed_rows_the_non_dealer_keeps_its_bid_when_the_dealer_passes() -> None:
+    h = HandState(ROWS, 0, deck_cards(24))
+    act(h, "bid 7", "pass")
+    assert h.phase_name == "trump" and h.cur == 1
+    act(h, "call H")
+    assert h.maker == 1 and h.contract == 7 and h.cur == 1
+
+
+def test_two_handed_rows_both_pass_throws_in_and_stick_the_dealer_makes_the_dealer_bid(
+) -> None:
+    h = HandState(ROWS, 0, deck_cards(24))
     act(h, "pass", "pass")
     assert h.outcome == "thrown_in"
-    stick = HandState(ROWS.replace(stick_the_dealer=True), 0, deck)
+    stick = HandState(ROWS.replace(stick_the_dealer=True), 0, deck_cards(24))
     act(stick, "pass")
-    assert A.PASS not in stick.legal_actions()
+    assert stick.legal_actions() == [A.bid(k) for k in range(7, 13)]
+    with pytest.raises(IllegalActionError, match="stick the dealer"):
+        stick.apply_action(A.PASS)
+    bid12 = HandState(ROWS.replace(stick_the_dealer=True), 0, deck_cards(24))
+    act(bid12, "bid 12")
+    assert bid12.legal_actions() == [A.PASS]  # nothing higher to bid
+
+
+def test_two_handed_rows_bids_are_actions_bid_7_to_bid_12() -> None:
+    for k in range(7, 13):
+        assert A.action_from_str(f"bid {k}") == A.bid(k)
+        assert A.action_to_str(A.bid(k)) == f"bid {k}" and A.bid_tricks(A.bid(k)) == k
+    assert not any(A.is_bid(a) for a in (A.FIX_RENEGE, A.DISCARD_BASE + 32, A.PASS))
+    for bad in ("bid 6", "bid 13", "bid x", "bid 99999"):
+        with pytest.raises(ValueError, match="7 to 12"):
+            A.action_from_str(bad)
 
 
 def test_two_handed_rows_playing_a_face_up_card_turns_up_the_card_under_it() -> None:
     deck = deck_cards(24)
     h = HandState(ROWS, 0, deck)
-    act(h, "call S")
+    act(h, "bid 7", "pass", "call S")
     top, under = h.columns[1][0]
     assert under not in h.legal_actions()  # face down: not playable
     h.apply_action(top)  # the non-dealer leads its first face-up card
@@ -261,7 +308,7 @@ def test_two_handed_rows_playing_a_face_up_card_turns_up_the_card_under_it() -> 
 def test_two_handed_rows_view_shows_both_face_up_rows_and_hides_face_down() -> None:
     deck = deck_cards(24)
     h = HandState(ROWS, 0, deck)
-    act(h, "call S")
+    act(h, "bid 7", "pass", "call S")
     top, under = h.columns[1][0]
     v0 = h.view(0)
     assert [t for t, _ in v0.rows[1]] == [t for t, _ in h.columns[1]]
@@ -274,32 +321,62 @@ def test_two_handed_rows_view_shows_both_face_up_rows_and_hides_face_down() -> N
     assert under in v0.face_up(1) and v0.face_down_count(1) == 3
 
 
-def test_two_handed_rows_maker_needs_seven_of_twelve_tricks() -> None:
+def test_two_handed_rows_only_the_maker_scores_a_point_a_trick_past_six_if_the_bid_is_made(
+) -> None:
+    # euchre.com: 7 tricks 1 point ... 12 tricks 6; fewer than 7 score 0; only the maker
+    # scores. Our choice: the bid binds, so fewer tricks than the bid also score 0.
     seen: Counter[str] = Counter()
-    for seed in range(60):
+    for seed in range(120):
         rng = random.Random(seed)
         h = HandState.deal(ROWS, seed % 2, rng)
         while not h.is_terminal():
             h.apply_action(rng.choice(h.legal_actions()))
         if h.outcome != SCORED:
             continue
-        made = h.maker_tricks()
-        assert sum(h.tricks_won) == 12 and len(h.tricks) == 12
-        if made == 12:
-            want, kind = {h.maker: 2}, "march"
-        elif made >= 7:
-            want, kind = {h.maker: 1}, "made"
+        made, bid = h.maker_tricks(), h.contract
+        assert sum(h.tricks_won) == 12 and len(h.tricks) == 12 and 7 <= bid <= 12
+        if made >= bid:
+            want, kind = made - 6, "made"
         else:
-            want, kind = {1 - h.maker: 2}, "euchred"
-        assert {s: p for s, p in enumerate(h.points) if p} == want
+            want, kind = 0, "missed" if made >= 7 else "under seven"
+        assert h.points[h.maker] == want and h.points[1 - h.maker] == 0
         seen[kind] += 1
-    assert seen["made"] and seen["euchred"]
+    assert seen["made"] and seen["missed"] and seen["under seven"]
+
+
+def rows_scored(bid: str, won: int, rules: Rules = ROWS) -> tuple[int, ...]:
+    """The points when the non-dealer (seat 1) bids ``bid``, names spades and takes ``won``."""
+    h = HandState(rules, 0, deck_cards(24))
+    act(h, bid, "pass", "call S")
+    h.tricks_won = [12 - won, won]
+    h._score()
+    return h.points
+
+
+def test_two_handed_rows_scores_from_exact_hands() -> None:
+    # A maker who bid 8 and took 10 scores 4; one who bid 9 and took 8 scores nothing.
+    assert rows_scored("bid 8", 10) == (0, 4)
+    assert rows_scored("bid 9", 8) == (0, 0)
+    assert rows_scored("bid 7", 6) == (0, 0)
+    assert rows_scored("bid 12", 12) == (0, 6)
+
+
+def test_rows_euchre_a_maker_short_of_its_bid_gives_the_other_player_two() -> None:
+    # Our addition (off by default): the five-card game's euchre for a missed rows bid.
+    rules = ROWS.replace(rows_euchre=True)
+    assert rows_scored("bid 9", 8, rules) == (2, 0)
+    assert rows_scored("bid 7", 6, rules) == (2, 0)
+    assert rows_scored("bid 8", 10, rules) == (0, 4)
+    with pytest.raises(RulesError, match="rows=True"):
+        Rules(players=2, rows_euchre=True)
+    assert build_rules(parse("--preset", "two-handed-rows", "--rows-euchre")) == rules
+    assert from_json(to_json(Match(rules, seed=1))).rules == rules
 
 
 def test_two_handed_rows_sampler_keeps_views_exact_and_face_down_cards_hidden() -> None:
     rng = random.Random(4)
     h = HandState.deal(ROWS, 1, rng)
-    act(h, "call H")
+    act(h, "bid 8", "bid 9", "call H")
     for _ in range(5):
         h.apply_action(rng.choice(h.legal_actions()))
     view = h.view(0)
@@ -392,7 +469,7 @@ def test_markers_flag_and_rows_are_drawn_on_the_table() -> None:
     assert parse("--markers", "5-4").markers == "5-4"
     assert parse().markers == "5-6"
     h = HandState(ROWS, 0, deck_cards(24))
-    act(h, "call S")
+    act(h, "bid 7", "pass", "call S")
     top = h.columns[1][0][0]
     h.apply_action(top)
     view = h.view(0)
@@ -405,3 +482,18 @@ def test_markers_flag_and_rows_are_drawn_on_the_table() -> None:
     assert "3 face down" in text and "4 face down" in text  # one of Player 2's turned up
     assert "No up-card" not in text and "Up-card" not in text  # trump named, no up-card
     assert "[#####][ooo.]" in text
+
+
+def test_two_handed_rows_review_refuses_in_one_line_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+
+    m = Match(ROWS, seed=1)
+    rng = random.Random(1)
+    while len(m.finished) < 1:
+        m.apply_action(rng.choice(m.legal_actions()))
+    path = tmp_path / "rows.json"
+    path.write_text(to_json(m))
+    assert main(["review", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "two-handed with rows" in err and "Traceback" not in err and err.count("\n") == 1

@@ -315,3 +315,160 @@ def test_launcher_is_the_command_as_typed(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr("sys.argv", [".venv/bin/euchre"])
     monkeypatch.setattr("shutil.which", lambda name: None)
     assert play._launcher() == ".venv/bin/euchre play"
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 10's table rules in words: the last trick's fix questions, rows bidding, rows hand
+
+
+def test_renege_fix_questions_after_the_last_card_read_as_fix_questions_then_claims() -> None:
+    """Every act after the last card gets the stage the engine asked it in: the last trick's
+    fix questions ("lets the trick stand"), then the renege claims."""
+    r = Rules(renege="penalize", renege_fix=True)
+    checked = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        h = HandState.deal(r, seed % 4, rng)
+        phases = []
+        while not h.is_terminal():
+            legal = h.legal_actions()
+            a = A.PASS if A.FIX_RENEGE in legal else rng.choice(legal)  # let reneges stand
+            phases.append(h.phase_name)
+            h.apply_action(a)
+        acts = staged(h.history, r, h.dealer, upcard=h.upcard)
+        assert len(acts) == len(phases)
+        last = max(i for i, (_, a) in enumerate(h.history) if A.is_play(a))
+        for act, phase in list(zip(acts, phases, strict=True))[last + 1:]:
+            assert act.stage == phase, (seed, act, phase)
+        checked += "fix" in phases[last + 1:]
+        # One line on the table says what happened: a trick let stand is no news.
+        compact = bidding_segments(acts, names, h.upcard, compact=True)
+        assert not any("lets the trick stand" in i for _, items in compact for i in items)
+    assert checked >= 5
+
+
+def test_two_handed_rows_bidding_reads_as_bids_then_trump_not_round_2() -> None:
+    r = Rules(players=2, rows=True)
+    h = HandState(r, 0, deck_cards(24))  # Player 1 deals; Player 2 bids first
+    for a in ("bid 8", "bid 9", "call D"):
+        h.apply_action(A.action_from_str(a))
+
+    def two(s: int) -> str:
+        return seat_name(s, 2)
+
+    segs = bidding_segments(staged(h.history, r, h.dealer), two, h.upcard)
+    assert segs == [("", ["Player 2 bids 8", "Player 1 bids 9"]),
+                    ("", ["Player 1 names ♦ trump"])]
+    assert "Round" not in str(segs)
+    mine = bidding_segments(staged(h.view(0).history, r, 0, viewer=0), lambda s: "You"
+                            if s == 0 else two(s), h.upcard)
+    assert mine[1] == ("", ["You name ♦ trump"])
+    thrown = HandState(r, 0, deck_cards(24))
+    thrown.apply_action(A.PASS)
+    thrown.apply_action(A.PASS)
+    assert bidding_segments(staged(thrown.history, r, 0), two, -1) == [
+        ("", ["Player 2 passes", "Player 1 passes"])]
+
+
+def test_two_handed_rows_your_hand_shows_the_hand_apart_from_the_face_up_row() -> None:
+    r = Rules(players=2, rows=True)
+    h = HandState(r, 0, deck_cards(24))
+    for a in ("bid 7", "pass", "call S"):
+        h.apply_action(A.action_from_str(a))
+    view = h.view(0)
+    ctx = TableContext(glyphs=UNICODE, name=lambda s: "You" if s == 0 else "Player 2",
+                       short=lambda s: str(s + 1), side_names=["You", "P2"], scores=[0, 0],
+                       target=10, title="two-handed-rows", hand_no=1, bottom=0,
+                       show_hand=True)
+    lines = [t.plain for t in render_table(view, ctx)]
+    hand = next(ln for ln in lines if ln.startswith("Your hand: "))
+    row = next(ln for ln in lines if ln.startswith("Your row: "))
+    in_hand = {c for c in view.hand if c not in view.face_up(0)}
+    from euchre.cards import card_symbol
+    assert len(in_hand) == 4
+    for c in view.face_up(0):
+        assert card_symbol(c) in row and card_symbol(c) not in hand
+    for c in in_hand:
+        assert card_symbol(c) in hand
+    text = "\n".join(lines)
+    assert "bids 7" in text and "names ♠ trump" in text and "Round" not in text
+    assert "made by Player 2 (bid 7 of 12 tricks)" in text and "Player 2 4 in hand" in text
+
+
+def test_two_handed_rows_end_of_hand_says_the_bid_and_whether_it_was_made() -> None:
+    from euchre.match import Match
+
+    r = Rules(players=2, rows=True)
+    seen = set()
+    for seed in range(30):
+        m = Match(r, seed=seed)
+        game = TerminalGame(m, GameSettings(seats=["human", "rule"]),
+                            Console(file=io.StringIO(), width=100))
+        h = m.hand
+        rng = random.Random(seed)
+        while not h.is_terminal():
+            h.apply_action(rng.choice(h.legal_actions()))
+        if h.outcome != "scored":
+            continue
+        text = " ".join(t.plain for t in game.hand_summary(h))
+        assert f"bid {h.contract}, named " in text and "euchred" not in text
+        if h.maker_tricks() >= h.contract:
+            seen.add("made")
+            assert f"the bid is made. {seat_name(h.maker, 2).replace('Player 1', 'You')} +" \
+                in text
+        else:
+            seen.add("short")
+            assert "short of the bid. Nobody scores." in text
+    assert seen == {"made", "short"}
+
+
+def test_the_player_letting_a_trick_stand_reads_in_the_first_person() -> None:
+    r = Rules(renege="penalize", renege_fix=True)
+    for seed in range(40):
+        try:
+            game, h = game_at(r, seed, "fix")
+        except pytest.fail.Exception:
+            continue
+        h.apply_action(A.PASS)
+        assert game.event_line(2, A.PASS, h).plain == "You let the trick stand"
+        return
+    pytest.fail("no seed asked the player whether to fix a renege")
+
+
+def test_two_handed_rows_review_shows_the_rows_as_dealt_not_a_kitty() -> None:
+    from euchre.tui.review import review_lines
+
+    r = Rules(players=2, rows=True)
+    h = HandState(r, 0, deck_cards(24))
+    rng = random.Random(1)
+    while not h.is_terminal():
+        h.apply_action(rng.choice(h.legal_actions()))
+    lines = [t.plain for t in review_lines(h, 1, lambda s: seat_name(s, 2),
+                                           lambda s: str(s + 1), UNICODE, [])]
+    text = "\n".join(lines)
+    assert "Kitty" not in text and "up-card" not in text
+    from euchre.cards import card_symbol
+    for s in range(2):
+        row = next(ln for ln in lines if ln.startswith(f"  {seat_name(s, 2)} row: "))
+        for top, under in h.columns[s]:
+            assert f"{card_symbol(top)} on {card_symbol(under)}" in row
+
+
+def test_two_handed_rows_help_rules_says_how_it_bids_and_scores() -> None:
+    listing = "\n".join(rules_lines(Rules(players=2, rows=True)))
+    assert "bid 7 to 12 of the 12 tricks" in listing and "a trick past six" in listing
+    assert max(len(line) for line in listing.splitlines()) <= 79
+    assert "Round 2:" not in listing and "Bidding:" in listing  # no second round with rows
+    assert "With rows:" not in "\n".join(rules_lines(Rules(players=2)))
+
+
+def test_two_handed_rows_replay_names_the_bid_and_a_hand_nobody_scored() -> None:
+    r = Rules(players=2, rows=True)
+    m = euchre.Match(r, seed=2)
+    rng = random.Random(2)
+    while len(m.finished) < 6:
+        m.apply_action(rng.choice(m.legal_actions()))
+    text = describe_record(m)
+    assert "Round 2" not in text and "Result: \n" not in text and not text.endswith("Result: ")
+    assert ", bid " in text and " of 12" in text
+    assert "Result: nobody scores (the maker took" in text and "short of its bid)" in text

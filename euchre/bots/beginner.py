@@ -77,6 +77,11 @@ class BeginnerBot:
             action, why = self._bid1(view)
         elif phase == "bid2":
             action, why = self._bid2(view)
+        elif phase == "auction":
+            action, why = self._auction(view)
+        elif phase == "trump":
+            s = _longest_suit(view.hand, list(SUITS))
+            action, why = A.call(s), f"I name {SUIT_NAMES[s]}, the suit I hold most of."
         elif phase == "discard":
             action, why = self._discard(view)
         elif phase == "dealer_take":
@@ -117,6 +122,18 @@ class BeginnerBot:
         if count >= 3 or A.PASS not in legal:
             return A.call(s), f"I have {count} {SUIT_NAMES[s]}, so I name them."
         return A.PASS, "I do not have three cards of any suit, so I pass."
+
+    def _auction(self, view: SeatView) -> Decision:
+        """Two-handed with rows: the lowest bid when nobody has bid; outbid only with six
+        cards of one suit among the eight it sees."""
+        legal = view.legal_actions
+        standing = view.contract
+        if not standing and A.bid(A.BID_MIN) in legal:
+            return A.bid(A.BID_MIN), "I bid seven, the least I may."
+        count = max(_printed_count(view.hand, s) for s in SUITS)
+        if standing < A.BID_MAX and count >= 6 and A.bid(standing + 1) in legal:
+            return A.bid(standing + 1), f"I have {count} cards of one suit, so I bid one more."
+        return A.PASS, "I do not outbid without six cards of one suit."
 
     def _discard(self, view: SeatView) -> Decision:
         allowed = [a - A.DISCARD_BASE for a in view.legal_actions]

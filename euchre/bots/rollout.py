@@ -38,6 +38,7 @@ from euchre.cards import (
 )
 from euchre.state import (
     ALONE,
+    AUCTION,
     BID1,
     BID2,
     CLAIM,
@@ -47,6 +48,7 @@ from euchre.state import (
     DISCARD,
     OVER,
     PLAY,
+    TRUMP,
     UP_TAKEN,
     HandState,
 )
@@ -56,6 +58,8 @@ TRUMP_VALUE: Final = (0.3, 0.3, 0.33, 0.36, 0.0, 0.42, 0.5, 0.65, 0.8, 0.95, 1.0
 #: Expected tricks needed to make trump, by number of players.
 CALL_THRESHOLD: Final = {4: 2.2, 3: 2.9, 2: 2.4}
 ALONE_THRESHOLD: Final = 4.0
+#: Two-handed with rows: the eight visible cards are two thirds of the twelve played.
+ROWS_SCALE: Final = 1.5
 DEFEND_ALONE_THRESHOLD: Final = 3.0
 DEFEND_ALONE_VS_PAIR_THRESHOLD: Final = 3.6
 #: Softness (in counted tricks) of the bidding model used to weight deals.
@@ -272,6 +276,18 @@ def policy_action(st: HandState) -> int:
         keep = -1 if st.upcard in allowed else st.upcard
         _, c = best_discard(st.hands[seat], st.trump, deck, keep)
         return A.discard(c) if c in allowed else legal[0]
+    if p in (AUCTION, TRUMP):
+        # Two-handed with rows: the rule bot's bidding (bid 7, free if missed; outbid only
+        # with the tricks for it), trump the best suit of the cards this seat can see.
+        est, s = max((estimate(st.hands[seat], s, deck), s) for s in SUITS)
+        if p == TRUMP:
+            return A.call(s)
+        standing = st.contract
+        k = A.BID_MIN if not standing else standing + 1
+        free = k == A.BID_MIN and not st.rules.rows_euchre  # a missed 7 costs nothing
+        if k <= A.BID_MAX and A.bid(k) in legal and (free or est * ROWS_SCALE >= k):
+            return A.bid(k)
+        return A.PASS if A.PASS in legal else legal[0]
     if p == DEALER_TAKE:
         without = estimate(st.hands[seat], st.trump, deck)
         with_up, _ = best_discard(st.hands[seat] | 1 << st.upcard, st.trump, deck)
@@ -343,7 +359,7 @@ def play_card(st: HandState) -> int:
     if me == st.swapper:
         for c in st.swap_given:
             seen |= 1 << c
-    if st.up_status != UP_TAKEN:
+    if st.up_status != UP_TAKEN and st.upcard >= 0:  # rows has no up-card
         seen |= 1 << st.upcard
     out = _DECK_MASK[st.rules.deck] & ~seen
     legal = lawful(st)

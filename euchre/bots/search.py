@@ -226,6 +226,8 @@ class SearchBot:
     # Card play
 
     def _play(self, view: SeatView, cands: list[int]) -> Analysis:
+        if view.rules.rows:
+            return self._play_rows(view, cands)
         start = time.perf_counter()
         worlds, weights = self._worlds(view)
         if self.think.seconds is None:
@@ -260,6 +262,38 @@ class SearchBot:
         best = _rank(opts, preferred, view.trump)
         return Analysis(best[0].action, "play", tuple(best), len(worlds), self.weighting)
 
+    def _play_rows(self, view: SeatView, cands: list[int]) -> Analysis:
+        """Two-handed with rows: the double-dummy solver knows five-card hands only (not twelve
+        tricks, nor a face-down card turning up), so each card is played out by the rollout
+        policy in every deal instead, as the bidding is."""
+        worlds, weights = self._worlds(view)
+        deadline = (time.perf_counter() + self.think.seconds * 2 / 3
+                    if self.think.seconds is not None else None)
+        me = view.seat
+        sums = {c: [0.0, 0.0, 0.0, 0.0] for c in cands}
+        used = 0
+        for w, wt in zip(worlds, weights, strict=True):
+            if deadline is not None and used >= MIN_TIMED_SAMPLES \
+                    and time.perf_counter() > deadline:
+                break
+            for c in cands:
+                st = w.clone()
+                st.apply_action(c)
+                rollout.play_out(st)
+                net, u, wp = _value(view, st.points)
+                acc = sums[c]
+                acc[0] += wt * net
+                acc[1] += wt * u
+                acc[2] += wt * (wp if wp is not None else 0.0)
+                acc[3] += wt * st.tricks_won[me]
+            used += 1
+        total = sum(weights[:used])
+        aware = _score_aware(view)
+        opts = [OptionValue(c, a[0] / total, a[1] / total, a[2] / total if aware else None,
+                            a[3] / total) for c, a in sums.items()]
+        best = _rank(opts, rollout.play_card(worlds[0]), view.trump)
+        return Analysis(best[0].action, "play", tuple(best), used, self.weighting)
+
     # -----------------------------------------------------------------------------------------
     # Bidding
 
@@ -279,7 +313,7 @@ class SearchBot:
             for a in options:
                 st = w.clone()
                 st.apply_action(a)
-                if self.naive_bidding:
+                if self.naive_bidding and not view.rules.rows:  # rows: no solver
                     rollout.play_until_cards(st)
                     if st.phase == PLAY:
                         naive.append((a, used, st))
@@ -450,6 +484,9 @@ def _phrases(a: int, view: SeatView) -> tuple[str, str]:
     if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
         s = SUIT_SYMBOLS[a - A.CALL_ALONE_BASE]
         return f"Call {s} alone", f"calling {s} alone"
+    if A.is_bid(a):
+        k = A.bid_tricks(a)
+        return f"Bid {k}", f"bidding {k}"
     if a >= A.SWAP_BASE:
         cs = " ".join(card_symbol(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
         return f"Swap {cs}", f"swapping {cs}"

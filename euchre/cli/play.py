@@ -41,7 +41,10 @@ _BOOL_FLAGS: dict[str, str] = {
                   "quitted (000)",
     "misdeal_passes": "after a misdeal the deal passes left instead of the same dealer "
                       "dealing again (002)",
-    "rows": "two-handed with rows: four face down, four face up on them, four in hand (002)",
+    "rows": "two-handed with rows: four face down, four face up on them, four in hand; bid 7 "
+            "to 12 of the 12 tricks (002, euchre.com)",
+    "rows_euchre": "with --rows: a maker short of its bid is euchred, the other player scores "
+                   "2 (our addition; the source scores nothing for a missed bid)",
 }
 
 

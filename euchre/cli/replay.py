@@ -63,12 +63,15 @@ def describe_hand(h: HandState, hidden: bool = False, viewer: int | None = None)
     else:  # nobody's hand: every discard and swap face down
         history = [(w, HIDDEN_DISCARD if A.is_discard(a) else HIDDEN_SWAP if a >= A.SWAP_BASE
                     else a) for w, a in h.history]
-    acts = staged(history, h.rules, h.dealer, viewer=viewer if hidden else None)
+    acts = staged(history, h.rules, h.dealer, viewer=viewer if hidden else None,
+                  upcard=h.upcard)
     for title, items in bidding_segments(acts, lambda s: seat_name(s, n), h.upcard):
         lines.append(f"  {title + ': ' if title else ''}{', '.join(items)}")
     if trump < 4:
         alone = " alone" if h.alone else ""
-        lines.append(f"  Trump {SUIT_SYMBOLS[trump]}, made by {seat_name(h.maker, n)}{alone}")
+        bid = f", bid {h.contract} of 12" if h.contract else ""  # two-handed with rows
+        lines.append(f"  Trump {SUIT_SYMBOLS[trump]}, made by {seat_name(h.maker, n)}{alone}"
+                     f"{bid}")
     def tag(s: int) -> str:
         return seat_name(s, n)[0] if n == 4 else str(s + 1)
 
@@ -85,7 +88,10 @@ def describe_hand(h: HandState, hidden: bool = False, viewer: int | None = None)
                      else "  Misdeal called: the same dealer deals again")
     elif h.outcome == "scored":
         who = [f"{side_name(i, n)} {p:+d}" for i, p in enumerate(h.points) if p]
-        lines.append(f"  Result: {', '.join(who)}")
+        short = h.contract and h.maker_tricks() < h.contract
+        lines.append(f"  Result: {', '.join(who) or 'nobody scores'}"
+                     + (f" (the maker took {h.maker_tricks()}, short of its bid)" if short
+                        else ""))
     return "\n".join(lines)
 
 

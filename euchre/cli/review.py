@@ -49,6 +49,11 @@ def _run(args: argparse.Namespace) -> int:
     except RecordFileError as exc:
         print(f"euchre review: {exc}", file=sys.stderr)
         return exc.status
+    if match.rules.rows:
+        print("euchre review: this is two-handed with rows, which the review cannot analyse "
+              "yet (its double-dummy solver plays five-card hands); euchre replay shows it",
+              file=sys.stderr)
+        return 2
     try:
         names = json.loads(text).get("players")
     except (ValueError, AttributeError):

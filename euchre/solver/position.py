@@ -63,17 +63,16 @@ def position_of(state: HandState) -> Position:
     """The solver's view of ``state``, which must be in the card-play phase.
 
     Raises :class:`NotSolvableError` for any other phase: before trump is fixed there is no card
-    play to solve, and after the last trick nothing is left to choose. Also for two-handed with
-    rows, whose twelve tricks and covered row cards the solvers do not model: the compiled
-    kernel, which does not check bounds, would write past its five-trick arrays."""
+    play to solve, and after the last trick nothing is left to choose."""
     if state.phase != PLAY:
         raise NotSolvableError(
             f"a double-dummy solve needs a hand in card play, not in phase {state.phase_name!r}"
         )
     if state.rules.rows:
-        raise NotSolvableError(
-            "two-handed with rows is not solvable: the solver plays five-trick hands with "
-            "every card in hand, not twelve tricks with covered row cards")
+        # Twelve tricks and face-down cards turning up: the solver's tables hold five-card
+        # hands (the compiled kernel would write past them).
+        raise NotSolvableError("the double-dummy solver plays five-card hands, not two-handed "
+                               "with rows")
     n = state.n
     maker = state.maker
     makers = frozenset((maker, (maker + 2) % 4)) if n == 4 else frozenset((maker,))

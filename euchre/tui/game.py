@@ -47,6 +47,7 @@ from euchre.tui.render import (
     card_text,
     event_text,
     render_table,
+    suit_text,
     wrap_items,
     wrap_text,
 )
@@ -401,9 +402,12 @@ class TerminalGame:
         by_dealer = seat == before.dealer
         t = Text(self.plain_name(seat) + " ", style="bold")
         ev = event_text(shown, self.g, by_dealer)
-        if action == A.PASS:  # a bid, or a declined defend-alone or renege claim?
-            act = last_act(before.history, before.rules, before.dealer)
-            if act is not None and act.stage not in ("bid1", "bid2"):
+        if action == A.PASS or before.rules.rows:  # which question does this act answer?
+            act = last_act(before.history, before.rules, before.dealer, before.upcard)
+            if act is not None and act.stage == "trump":  # rows: the maker names trump
+                ev = Text("names ").append_text(suit_text(action - A.CALL_BASE, self.g))
+                ev.append(" trump")
+            elif act is not None and act.stage not in ("bid1", "bid2", "auction", "play"):
                 ev = Text(phrase(act))
         if seat == self.human:
             # "You passes" reads badly: first person for the player.
@@ -412,7 +416,8 @@ class TerminalGame:
                                  ("picks", "pick"), ("calls", "call"), ("discards", "discard"),
                                  ("defends", "defend"), ("goes", "go"), ("declines", "decline"),
                                  ("takes", "take"), ("claims", "claim"), ("swaps", "swap"),
-                                 ("makes", "make")):
+                                 ("makes", "make"), ("bids", "bid"), ("names", "name"),
+                                 ("lets", "let")):
                 if plain.startswith(third):
                     ev = Text(first) + ev[len(third):]
                     break
@@ -511,6 +516,11 @@ class TerminalGame:
                      else "Pick it up?" if view.dealer == view.seat
                      else "Order up the up-card?"),
             "bid2": "Name a trump suit?",
+            "auction": ("Bid how many of the 12 tricks you will take (7 to 12)?"
+                        if not view.contract else
+                        f"Outbid {view.contract} tricks, or pass?" if view.contract < 12 else
+                        "Nothing outbids 12: pass."),
+            "trump": "You won the bidding: name trump.",
             "discard": "Discard a card (face down).",
             "dealer_take": "Take the up-card?",
             "alone": "Go alone?",
@@ -845,7 +855,8 @@ class TerminalGame:
         else:
             mk = h.maker
             made = h.maker_tricks()
-            t = Text(f"{self.plain_name(mk)} made ")
+            bid = h.contract
+            t = Text(f"{self.plain_name(mk)} " + (f"bid {bid}, named " if bid else "made "))
             t.append_text(Text(self.g.suits[h.trump], style="bold red" if h.trump in (1, 2)
                                else "bold"))
             if h.alone:
@@ -857,12 +868,14 @@ class TerminalGame:
                 names = ", ".join(dict.fromkeys(self.plain_name(s) for s in by))
                 t.append(f"; {self.plain_name(h.renege_claimed)} proved a renege by "
                          + names.replace("You", "you"))
+            elif bid:  # two-handed with rows: a point a trick past six, if the bid is made
+                t.append(": the bid is made" if made >= bid else ": short of the bid")
             elif made < 3:
                 t.append(": euchred")
             elif made == 5:
                 t.append(": a march")
-            pts = [f"{self.side_long(s)} +{p}" for s, p in enumerate(h.points) if p]
-            t.append(". " + ", ".join(pts) + ".")
+            pts = [f"{self.side_long(s)} {p:+d}" for s, p in enumerate(h.points) if p]
+            t.append(". " + (", ".join(pts) + "." if pts else "Nobody scores."))
             failed = [s for s, a in h.history if a == A.CLAIM_RENEGE and s != h.renege_claimed]
             for s in failed:
                 t.append(f" {self.plain_name(s)} claimed a renege, but the other side "

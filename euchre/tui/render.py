@@ -129,6 +129,8 @@ def event_text(a: int, g: Glyphs, by_dealer: bool = False) -> Text:
     }
     if a in words:
         return Text(words[a])
+    if A.is_bid(a):
+        return Text(f"bids {A.bid_tricks(a)}")
     if A.CALL_BASE <= a < A.CALL_BASE + 4:
         return Text("calls ").append_text(suit_text(a - A.CALL_BASE, g))
     if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
@@ -280,10 +282,19 @@ def wrap_text(text: Text, width: int = WIDTH) -> list[Text]:
     return wrap_items(list(words), width, sep=" ")
 
 
+def held_cards(view: SeatView) -> list[int]:
+    """The cards in the seat's hand: with rows, not its face-up row cards (``view.hand`` holds
+    every card it may play), which the row line shows."""
+    if not view.rows:
+        return list(view.hand)
+    table = set(view.face_up(view.seat))
+    return [c for c in view.hand if c not in table]
+
+
 def hand_line(view: SeatView, g: Glyphs) -> Text:
     """The hand sorted by suit (trump first once named), suits separated, bowers marked."""
     trump = view.trump
-    cards = sort_hand(view.hand, trump)
+    cards = sort_hand(held_cards(view), trump)
     eff = EFFECTIVE_SUIT[trump]
     t = Text()
     prev = -2
@@ -301,7 +312,7 @@ def bidding_line(view: SeatView, ctx: TableContext) -> Text:
     pass, West calls ♥". Full seat names when they fit, else the one-letter ones; when even those
     do not, the earliest stages give way (the status line above still names trump and maker)."""
     g = ctx.glyphs
-    acts = staged(view.history, view.rules, view.dealer, viewer=view.seat)
+    acts = staged(view.history, view.rules, view.dealer, viewer=view.seat, upcard=view.upcard)
     out = Text("Bidding: ", style="bold")
     room = ctx.width - out.cell_len
     sep = f" {g.dot} "
@@ -406,6 +417,8 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
         status.append("Trump ").append_text(suit_text(view.trump, g))
         if view.maker >= 0:
             status.append(", made by ").append(ctx.name(view.maker), style="bold")
+            if view.rows and view.contract:
+                status.append(f" (bid {view.contract} of 12 tricks)")
             if view.alone:
                 status.append(" alone")
         if view.lone_defender >= 0:
@@ -443,8 +456,9 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
     if ctx.show_hand:
         who = "Your hand: " if ctx.name(ctx.bottom) == "You" else f"{ctx.name(ctx.bottom)}: "
         hand = Text(who, style="bold").append_text(hand_line(view, g))
-        if not view.hand:
-            hand.append("all played", style=DIM)
+        if not held_cards(view):
+            hand.append("none left: play from your row" if view.hand else "all played",
+                        style=DIM)
         lines.extend(wrap_items(list(hand.split("   ")), w, sep="   ") if hand.cell_len > w
                      else [hand])
     room = 23 - len(lines) - len(ctx.options)
@@ -511,7 +525,11 @@ def _table_area(view: SeatView, ctx: TableContext) -> list[Text]:
             return t.append(" sit out" if ctx.name(s) == "You" else " sits out", style=DIM)
         if detail >= 2 and (s != ctx.bottom or not ctx.show_hand):
             k = view.hand_sizes[s]
-            t.append(f" {k} card{'' if k == 1 else 's'},", style=DIM)
+            if view.rows:  # its face-up row cards are drawn in its row line
+                k -= len(view.face_up(s))
+                t.append(f" {k} in hand,", style=DIM)
+            else:
+                t.append(f" {k} card{'' if k == 1 else 's'},", style=DIM)
         if detail >= 1:
             won = view.tricks_won[s]
             t.append(f" {won} trick{'' if won == 1 else 's'}", style=DIM)

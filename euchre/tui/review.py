@@ -54,22 +54,31 @@ def review_lines(h: HandState, hand_no: int, name: Callable[[int], str],
         if s == h.dealer:
             t.append("  dealer", style="dim")
         lines.extend(_fold(t, width))
-    kitty = Text("  Kitty: ", style="bold").append_text(card_text(h.upcard, g))
-    kitty.append(" (up-card)", style="dim")
-    for c in h.deck[5 * n + 1:]:
-        kitty.append(" ").append_text(card_text(c, g))
-    if h.discarded >= 0:
-        kitty.append(f"; {name(h.dealer)} discarded ", style="dim").append_text(
-            card_text(h.discarded, g))
-    if h.swapper >= 0:
-        kitty.append(f"; {name(h.swapper)} swapped", style="dim")
-        for c in h.swap_given:
+    if h.columns:  # two-handed with rows: no up-card or kitty, the rows as dealt
+        for s in range(n):
+            t = Text(f"  {name(s)} row: ", style="bold")
+            for k, (top, under) in enumerate(h.columns[s]):
+                t.append("  " if k else "").append_text(card_text(top, g, trump))
+                t.append(" on ", style="dim").append_text(card_text(under, g, trump))
+            lines.extend(_fold(t, width))
+    else:
+        kitty = Text("  Kitty: ", style="bold").append_text(card_text(h.upcard, g))
+        kitty.append(" (up-card)", style="dim")
+        for c in h.deck[5 * n + 1:]:
             kitty.append(" ").append_text(card_text(c, g))
-        kitty.append(" for", style="dim")
-        for c in h.deck[5 * n + 1:5 * n + 4]:
-            kitty.append(" ").append_text(card_text(c, g))
-    lines.extend(_fold(kitty, width))
-    segments = bidding_segments(staged(h.history, h.rules, h.dealer), name, h.upcard)
+        if h.discarded >= 0:
+            kitty.append(f"; {name(h.dealer)} discarded ", style="dim").append_text(
+                card_text(h.discarded, g))
+        if h.swapper >= 0:
+            kitty.append(f"; {name(h.swapper)} swapped", style="dim")
+            for c in h.swap_given:
+                kitty.append(" ").append_text(card_text(c, g))
+            kitty.append(" for", style="dim")
+            for c in h.deck[5 * n + 1:5 * n + 4]:
+                kitty.append(" ").append_text(card_text(c, g))
+        lines.extend(_fold(kitty, width))
+    segments = bidding_segments(staged(h.history, h.rules, h.dealer, upcard=h.upcard), name,
+                                h.upcard)
     claims = [x for x in segments if x[0] == STAGE_TITLES["claim"]]
     for title, items in [x for x in segments if x not in claims]:
         t = Text(f"  {title}: " if title else "  ", style="bold")

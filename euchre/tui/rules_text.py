@@ -39,6 +39,7 @@ _WORDS: dict[str, dict[object, str]] = {
                        "tricks": "a renege costs two tricks"},
     "misdeal_passes": {True: "a misdeal passes the deal", False: "a misdeal is redealt"},
     "rows": {True: "with rows", False: "no rows"},
+    "rows_euchre": {True: "a missed bid is euchred", False: "a missed bid scores nothing"},
 }
 
 #: What each option is, for the full list of ``help rules``.
@@ -62,6 +63,7 @@ _TOPICS: dict[str, str] = {
     "renege_penalty": "A proven renege",
     "misdeal_passes": "After a misdeal",
     "rows": "Rows",
+    "rows_euchre": "A missed rows bid",
     "scoring": "Scoring",
 }
 
@@ -138,6 +140,15 @@ def rules_lines(rules: Rules) -> list[str]:
             lines.append(f" {mark} {'Scoring:':<26}{', '.join(items[:4])},")
             lines.append(f"   {'':<26}{', '.join(items[4:])}")
             continue
-        lines.append(f" {mark} {_TOPICS[f.name] + ':':<26}{words}")
+        topic = "Bidding" if f.name == "stick_the_dealer" and rules.rows else _TOPICS[f.name]
+        lines.append(f" {mark} {topic + ':':<26}{words}")
+    if rules.rows:  # the game's own bidding and scoring (docs/rules.md, euchre.com)
+        for i, text in enumerate(("bid 7 to 12 of the 12 tricks, non-dealer",
+                                  "first, the dealer must outbid; the higher bid",
+                                  "names trump and scores 'make' a trick past six",
+                                  "if it takes its bid, else " + (
+                                      "the other scores 'euchre'" if rules.rows_euchre
+                                      else "nothing"))):
+            lines.append(f"   {'With rows:' if not i else '':<26}{text}")
     lines.append("   (* differs from the preset; every option is a flag of 'euchre play')")
     return lines

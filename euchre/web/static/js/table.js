@@ -450,7 +450,8 @@ function renderStatus(s) {
   if (who === null || who === undefined) { text(el, ""); return; }
   if (who === me) {
     const ask = { declare: "declare before bidding, or pass", bid1: s.dealer === me ? "pick up the up-card or pass" : "order up the up-card or pass",
-      bid2: "name a trump suit or pass", dealer_take: "take or decline the up-card", discard: "discard a card (click it)",
+      bid2: "name a trump suit or pass", auction: "bid how many of the 12 tricks you will take, or pass",
+      trump: "name trump", fix: "take back a renege or let the trick stand", dealer_take: "take or decline the up-card", discard: "discard a card (click it)",
       alone: "go alone or play with partner", defend: "defend alone or pass", play: "play a card", claim: "claim a renege or pass" }[s.phase] || "choose";
     text(el, `Your turn: ${ask}.`);
     el.className = "status mine";
