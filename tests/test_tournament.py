@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from euchre.bots import BOT_NAMES, unsupported
+from euchre.bots import BOT_NAMES
 from euchre.cli import main
 from euchre.rules import PRESETS, Rules, preset
 from euchre.tournament import (
@@ -221,20 +221,13 @@ TABLE_RULES: dict[str, Rules] = {
 
 @pytest.mark.parametrize("level", BOT_NAMES)
 def test_every_level_plays_every_preset_and_player_count_in_a_tournament(level: str) -> None:
-    refused = []
     for name, rules in TABLE_RULES.items():
-        if unsupported(level, rules):
-            refused.append(name)
-            continue
         s = spec(PlayerSpec(level), RANDOM, rules, seed=2, think="2")
         r = play_unit(s, 0)
         assert r.hands == len(s.seatings) and r.decisions[0] > 0, name
         g = play_unit(spec(PlayerSpec(level), RANDOM, rules.replace(target=2), seed=2,
                            games=True, think="2"), 0)
         assert g.games == len(s.seatings) and sum(g.wins) == g.games, name
-    # The search levels' solver plays five-trick hands: rows (twelve tricks) is refused, and
-    # nothing else.
-    assert refused == (["two-handed-rows"] if level in ("search", "pimc-naive") else [])
 
 
 def test_games_mode_plays_each_game_from_both_seatings_to_the_target() -> None:
@@ -309,7 +302,6 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     (["rule", "openspiel-ismcts:depth=2"], "options are sims=N"),
     (["openspiel-ismcts", "openspiel-ismcts"], "only one side"),
     (["rule", "random", "--think", "0"], "think must be a number of deals"),
-    (["search", "rule", "--preset", "two-handed-rows"], "cannot play two-handed with rows"),
     (["rule", "random", "--think", "soon"], "think must be a number of deals"),
     (["rule", "random", "--clock", "sundial"], "invalid choice: 'sundial'"),
     (["search:think=-1", "random"], "think must be a number of deals"),

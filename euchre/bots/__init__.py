@@ -10,7 +10,6 @@ for comparison); ``rule-v1`` is ``rule`` before issue #6, kept as a measured bas
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from euchre.bots.base import Bot
 from euchre.bots.beginner import BeginnerBot
@@ -18,9 +17,6 @@ from euchre.bots.legacy_rule import LegacyRuleBot
 from euchre.bots.random_bot import RandomBot
 from euchre.bots.rule_based import RuleBasedBot
 from euchre.view import SeatView
-
-if TYPE_CHECKING:
-    from euchre.rules import Rules
 
 
 def _search(seed: int | None, think: object) -> Bot:
@@ -72,16 +68,6 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
     return factory(seed, think)
 
 
-def unsupported(name: str, rules: Rules) -> str | None:
-    """Why level ``name`` cannot play under ``rules`` yet, or None, so that a command refuses
-    in one line before the first deal instead of failing in the middle of one."""
-    if name in ("search", "pimc-naive") and rules.rows:
-        return (f"the {name} level cannot play two-handed with rows yet (its double-dummy "
-                "solver plays five-trick hands with every card in hand); choose "
-                "random, beginner or rule")
-    return None
-
-
 class Adviser:
     """The terminal's ``hint``: the search player's choice for a view and its reason in numbers.
 
@@ -108,5 +94,4 @@ __all__ = [
     "RandomBot",
     "RuleBasedBot",
     "make_bot",
-    "unsupported",
 ]

@@ -13,7 +13,6 @@ import math
 import sys
 from typing import Any
 
-from euchre.bots import unsupported
 from euchre.cli import Subparsers, whole_number
 from euchre.cli.play import _think, add_rules_arguments, build_rules
 from euchre.errors import RulesError
@@ -115,9 +114,6 @@ def _check_players(players: list[PlayerSpec], rules: Any, think: str | None) -> 
             continue
         try:
             p.make(0, think)
-            problem = unsupported(p.name, rules)
-            if problem:
-                return problem
         except ValueError as exc:
             return str(exc)
         except TypeError as exc:
