@@ -49,7 +49,7 @@ def register(sub: Subparsers) -> None:
             "with the cards swapped between the sides (with three players, each player sits "
             "alone in each seat against the other), so the luck of the deal cancels. Prints "
             "each side's points per hand with a 95% confidence interval and the margin between "
-            "them. A player "
+            "them, and each player's time per decision (p50, p95, max). A player "
             "is a bot name (rule, random, ...) with optional KEY=VALUE options passed to "
             f"make_bot (search:think=100), or {PEER_ISMCTS}[:sims=N] for OpenSpiel's ISMCTS "
             "bot refereed by OpenSpiel's own euchre (see the README). Ctrl-C stops and prints "
