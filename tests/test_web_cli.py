@@ -59,3 +59,27 @@ def test_bench_server_refuses_bad_table_counts() -> None:
         r = subprocess.run([EUCHRE, "bench", "server", "--tables", bad], capture_output=True,
                            text=True, timeout=60, check=False)
         assert r.returncode == 2 and "table count" in r.stderr, r.stderr
+
+
+def test_bench_server_measures_a_row_and_names_the_largest_passing_count() -> None:
+    r = subprocess.run([EUCHRE, "bench", "server", "--tables", "2", "--seconds", "1.5",
+                        "--think", "0,0.2", "--strong-tables", "0", "--refine", "0"],
+                       capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines() if line.lstrip().startswith("2 ")]
+    assert len(rows) == 1 and int(rows[0][1]) > 0 and rows[0][-1] in ("pass", "FAIL"), r.stdout
+    assert "largest table count with p99 under 100 ms:" in r.stdout
+
+
+def test_bench_server_refines_between_the_largest_pass_and_the_smallest_failure() -> None:
+    from euchre.cli.bench_server import Row, next_refinement
+
+    def row(n: int, p99: float) -> Row:
+        return Row(n, 100, 1.0, p99, 0.5, 1.0, 0, 1.0, 5.0, 1.0)
+
+    assert next_refinement([row(100, 20), row(200, 30), row(300, 400)], 25) == 250
+    assert next_refinement([row(100, 20), row(200, 30), row(250, 150), row(300, 400)],
+                           25) == 225
+    assert next_refinement([row(200, 30), row(225, 150)], 25) is None  # close enough
+    assert next_refinement([row(100, 20), row(200, 30)], 25) is None  # nothing failed
+    assert next_refinement([row(100, 500)], 25) == 50  # below the smallest count

@@ -2,8 +2,9 @@
 
 Whole games are played with every seat held by a scripted person plus a spectator; afterwards
 the game's record (which holds every deck) is replayed to know, after each action, which cards
-each seat has held and which are public (up-cards, played cards). Every card named anywhere in
-any message a client received must be one of those for that client."""
+each seat has held and which are public (up-cards, played cards, and with rows every card lying
+face up in a row; a face-down row card is seen by nobody, its owner included). Every card named
+anywhere in any message a client received must be one of those for that client."""
 
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ def visible_by_seq(rec: dict[str, Any]) -> tuple[list[list[set[int]]], list[set[
         if h.upcard >= 0:
             public.add(h.upcard)
         for s in range(n):
+            public.update(h.face_up(s))  # rows: both players see every face-up row card
+        for s in range(n):
             known[s] |= set(cards_of(h.hands[s]))
         seats_at.append([set(k) for k in known])
         public_at.append(set(public))
@@ -104,6 +107,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "Joker deck, renege penalized": {"target": 4, "deck": 25, "renege": "penalize"},
     "cutthroat": {"players": 3, "target": 4},
     "two-handed": {"players": 2, "target": 4},
+    # one hand (a rows game to even 1 point can take dozens of hands of random play)
+    "two-handed with rows": {"players": 2, "rows": True, "single_hand": True},
 }
 
 
@@ -135,7 +140,9 @@ def test_no_message_names_a_card_its_receiver_may_not_see(sqlite_url: str,
             assert len(turn) == 1, "exactly one seat is asked to act"
             s = states[turn[0]]
             assert s is not None
-            a = rng.choice(s["legal"])
+            # rows: bid rather than pass, so the hand is played, not thrown in
+            a = rng.choice([x for x in s["legal"] if x["code"].startswith("bid ")]
+                           or s["legal"])
             clients[turn[0]].send({"type": "act", "action": a["id"], "seq": seq})
             if rng.random() < 0.02:
                 clients[turn[0]].send({"type": "hint"})

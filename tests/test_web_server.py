@@ -271,40 +271,252 @@ def _seat_token(srv: LiveServer, table: str, seat: int) -> str:
     return token
 
 
+class _Slow:
+    """A bot that thinks ``seconds`` before each move (and records the thread it ran on):
+    sleeping, or with ``spin`` busy on the CPU as a slow search would be."""
+
+    def __init__(self, inner: Any, seconds: float, threads: list[str],
+                 spin: bool = False) -> None:
+        self.inner, self.name, self.seconds, self.threads = inner, inner.name, seconds, threads
+        self.spin = spin
+
+    def choose(self, view: Any) -> int:
+        import threading
+
+        self.threads.append(threading.current_thread().name)
+        if self.spin:
+            end = time.thread_time() + self.seconds
+            while time.thread_time() < end:
+                pass
+        else:
+            time.sleep(self.seconds)
+        return int(self.inner.choose(view))
+
+    def explain(self, view: Any) -> str:
+        return str(self.inner.explain(view))
+
+
+def _round_trips(srv: LiveServer, moves: int) -> list[float]:
+    """A person's move round trips at a new table against quick (rule) computers."""
+    t = srv.create(seats=[{"kind": "computer", "level": "rule"}] * 2 + [{"kind": "human"}]
+                   + [{"kind": "computer", "level": "rule"}])
+    c = srv.connect(t["id"], t["token"])
+    rng = random.Random(2)
+    times = []
+    for _ in range(moves):
+        s = c.my_turn()
+        if s["finished"]:
+            break
+        start = time.monotonic()
+        c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
+        c.after(s["seq"])
+        times.append(time.monotonic() - start)
+    c.close()
+    return times
+
+
 def test_a_slow_computer_at_one_table_does_not_delay_another(sqlite_url: str) -> None:
+    """The strongest level thinks in the worker pool: a table whose computers take a second a
+    move leaves another table's round trips (its rule computers decide on the event loop)
+    fast."""
     from euchre.bots import make_bot
 
-    class Slow:
-        def __init__(self, inner: Any) -> None:
-            self.inner, self.name = inner, inner.name
-
-        def choose(self, view: Any) -> int:
-            time.sleep(1.0)
-            return int(self.inner.choose(view))
-
-        def explain(self, view: Any) -> str:
-            return str(self.inner.explain(view))
+    slow_threads: list[str] = []
+    quick_threads: list[str] = []
 
     def factory(level: str, seed: int) -> Any:
         bot = make_bot(level, seed)
-        return Slow(bot) if level == "random" else bot
+        if level == "search":
+            return _Slow(bot, 1.0, slow_threads)
+        return _Slow(bot, 0.0, quick_threads)
 
     with LiveServer(db_url=sqlite_url, bot_factory=factory, workers=4) as srv:
-        srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "random"}] * 4)
-        t = srv.create()
+        srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "search"}] * 4)
+        times = _round_trips(srv, 4)
+        assert times and max(times) < 0.5, times
+        assert slow_threads and all(n.startswith("euchre-bot") for n in slow_threads)
+        # the quick level ran on the server's own (event loop) thread, not in the pool
+        assert quick_threads and not any(n.startswith("euchre-bot") for n in quick_threads)
+
+
+def test_a_quick_level_that_turns_slow_leaves_the_event_loop(sqlite_url: str) -> None:
+    """A level listed as quick whose decisions take long anyway (here 50 ms of CPU) is moved
+    to the worker pool after a few slow moves in a row, so it cannot keep holding up other
+    tables."""
+    from euchre.bots import make_bot
+
+    threads: list[str] = []
+
+    def factory(level: str, seed: int) -> Any:
+        bot = make_bot(level, seed)
+        return _Slow(bot, 0.05, threads, spin=True) if level == "random" else bot
+
+    with LiveServer(db_url=sqlite_url, bot_factory=factory, workers=4) as srv:
+        t = srv.create(my_seat=-1, seats=[{"kind": "computer", "level": "random"}] * 4)
+        spec = srv.connect(t["id"])
+        spec.until_state(lambda s: s["seq"] >= 8, timeout=20)
+        spec.close()
+        server = srv.app.state.server
+        assert "random" not in server.inline_levels and "rule" in server.inline_levels
+        assert threads[0] != threads[-1] and threads[-1].startswith("euchre-bot"), threads
+        times = _round_trips(srv, 4)
+        assert times and max(times) < 0.5, times
+
+
+def test_quick_computers_moves_are_committed_before_any_of_their_states_is_sent(
+        sqlite_url: str) -> None:
+    """A person's move and the quick computers' answers are committed in one transaction:
+    when it fails the person is told, no state of any of those moves is sent, and the table
+    stays as the log holds it. Computers moving on their own (a table of computers) likewise:
+    a failed commit sends nothing; once commits work each move reaches the watchers as its own
+    state, in order."""
+    rule = {"kind": "computer", "level": "rule"}
+    with LiveServer(db_url=sqlite_url) as srv:
+        server = srv.app.state.server
+        store = server.store
+        real = store.append_actions
+        failing = [False]
+
+        def append(rows: list[Any]) -> None:
+            if failing[0]:
+                raise OSError("disk full")
+            real(rows)
+
+        store.append_actions = append
+        t = srv.create(seats=[rule, rule, {"kind": "human"}, rule])
+        table = server.tables[t["id"]]
         c = srv.connect(t["id"], t["token"])
-        rng = random.Random(2)
-        times = []
-        for _ in range(4):
+        rng = random.Random(5)
+        while True:  # until a move of the person's after which a computer is to play
             s = c.my_turn()
-            if s["finished"]:
+            move = rng.choice(s["legal"])["id"]
+            c.send({"type": "act", "action": move, "seq": s["seq"]})
+            if c.at(s["seq"] + 1)["turn"] != 2:
                 break
-            start = time.monotonic()
-            c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
-            c.after(s["seq"])
-            times.append(time.monotonic() - start)
-        assert max(times) < 0.5, times
+        s = c.my_turn()
+        failing[0] = True
+        c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
+        assert c.until(lambda m: m["type"] == "error")["code"] == "storage"
+        time.sleep(0.3)
+        c.drain()
+        assert c.state is not None and c.state["seq"] == s["seq"] == table.seq
+        assert store.load_table(t["id"]).actions == table.log
         c.close()
+
+        watched = srv.create(my_seat=-1, seats=[rule] * 4)
+        spec = srv.connect(watched["id"])
+        time.sleep(0.5)
+        spec.drain()
+        assert [m["seq"] for m in spec.messages if m["type"] == "state"] == [0]
+        assert server.tables[watched["id"]].seq == 0
+        failing[0] = False
+        spec2 = srv.connect(watched["id"])  # a new connection schedules the computers again
+        last = spec2.until_state(lambda m: m["seq"] >= 12)
+        seqs = [m["seq"] for m in spec2.messages if m["type"] == "state"]
+        assert seqs == list(range(0, last["seq"] + 1))
+        assert store.load_table(watched["id"]).actions[:12] == server.tables[watched["id"]].log[:12]
+        spec.close()
+        spec2.close()
+
+
+def test_a_new_connection_never_sees_a_move_before_it_is_committed(sqlite_url: str) -> None:
+    """A table's moves are applied before their commit: a connection arriving meanwhile gets
+    the table as the database holds it, never the move being committed."""
+    rule = {"kind": "computer", "level": "rule"}
+    with LiveServer(db_url=sqlite_url) as srv:
+        store = srv.app.state.server.store
+        real = store.append_actions
+
+        def slow(rows: list[Any]) -> None:
+            time.sleep(0.3)
+            real(rows)
+
+        store.append_actions = slow
+        t = srv.create(my_seat=-1, seats=[rule] * 4)
+        time.sleep(0.1)
+        for _ in range(4):
+            c = srv.connect(t["id"])
+            s = c.until(lambda m: m["type"] == "state")
+            assert s["seq"] <= len(store.load_table(t["id"]).actions)
+            c.close()
+
+
+def test_the_action_log_refuses_a_duplicate_move_number_and_keeps_working(db_url: str) -> None:
+    """The group-commit write (straight to the driver): a batch holding a move number already
+    logged fails whole, writes nothing, and the next batch goes through on a fresh connection;
+    the move that ends a game also marks the table finished. Seats' away times are stored in
+    batches too."""
+    from euchre.web.store import SeatData, Store
+
+    store = Store(db_url)
+    try:
+        seats = [SeatData(i, f"tok{i}", "computer", "rule", f"S{i}", False) for i in range(4)]
+        store.create_table("a", {}, 1, "inv-a", seats)
+        store.create_table("b", {}, 2, "inv-b", [SeatData(i, f"tk{i}", "computer", "rule",
+                                                          f"S{i}", False) for i in range(4)])
+        store.append_actions([("a", 0, 1, 40, None), ("b", 0, 1, 41, None)])
+        try:
+            store.append_actions([("b", 1, 2, 42, None), ("a", 0, 1, 43, None)])
+        except Exception:
+            pass
+        else:
+            raise AssertionError("a duplicate move number was accepted")
+        store.append_actions([("b", 1, 2, 44, (0, [10, 4]))])
+        a, b = store.load_table("a"), store.load_table("b")
+        assert a is not None and b is not None
+        assert a.actions == [(1, 40)] and b.actions == [(1, 41), (2, 44)]
+        assert a.finished_at is None and b.finished_at is not None
+        assert [t["id"] for t in store.list_finished()] == ["b"]
+        assert store.list_finished()[0]["scores"] == [10, 4]
+        # when seats became empty, several in one write
+        store.set_left_at([("a", 1, 123.5), ("b", 2, 99.0), ("b", 3, None)])
+        store.set_left_at([("b", 2, None)])
+        a, b = store.load_table("a"), store.load_table("b")
+        assert a is not None and b is not None
+        assert [x.left_at for x in a.seats] == [None, 123.5, None, None]
+        assert [x.left_at for x in b.seats] == [None, None, None, None]
+    finally:
+        store.close()
+
+
+def test_the_away_timer_goes_on_across_a_restart_from_when_the_seat_became_empty(
+        sqlite_url: str) -> None:
+    """When a person's seat became empty is stored: after a restart the away timeout counts
+    from then (a seat empty for longer is stood in for at once, not after another whole
+    timeout). A person still connected when the server shut down did not leave: their seat
+    counts as empty from the restart."""
+    from euchre.web.store import Store
+
+    timeout = 4.0
+    with LiveServer(db_url=sqlite_url, away_timeout=timeout) as srv:
+        friend = srv.create(my_seat=-1, seats=[{"kind": "human"}] + [{"kind": "computer"}] * 3)
+        mine = srv.create()
+        c = srv.connect(mine["id"], mine["token"])
+        c.my_turn()
+        left = srv.create()
+        c2 = srv.connect(left["id"], left["token"])
+        c2.my_turn()
+        c2.close()
+        time.sleep(0.3)
+    store = Store(sqlite_url)
+    try:
+        created = store.load_table(friend["id"])
+        held = store.load_table(mine["id"])
+        gone = store.load_table(left["id"])
+        assert created is not None and held is not None and gone is not None
+        assert created.seats[0].left_at == created.created_at
+        assert held.seats[2].left_at is None  # connected until the shutdown
+        assert gone.seats[2].left_at is not None and gone.seats[2].left_at > gone.created_at
+    finally:
+        store.close()
+    c.close()
+    time.sleep(timeout - 0.5)
+    with LiveServer(db_url=sqlite_url, away_timeout=timeout) as srv:
+        spec = srv.connect(friend["id"])
+        start = time.monotonic()
+        spec.until_state(lambda s: s["seats"][0]["stand_in"], timeout=20)
+        assert time.monotonic() - start < timeout / 2
+        spec.close()
 
 
 def test_a_person_alone_with_computers_who_leaves_finds_the_game_as_they_left_it(

@@ -59,7 +59,11 @@ def _run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from euchre.web.app import WS_PROTOCOL_MAX_BYTES, ServerConfig, make_app
+        from euchre.web.app import (
+            WS_PROTOCOL_MAX_BYTES,
+            ServerConfig,
+            make_app,
+        )
         from euchre.web.store import default_db_url
     except ImportError as exc:
         print(f"euchre serve: the web extra is not installed ({exc.name} is missing); "
@@ -98,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     app = make_app(ServerConfig(db_url=url, workers=args.workers,
-                                away_timeout=args.away_timeout))
+                                away_timeout=args.away_timeout, freeze_gc=True))
     # No per-message deflate: a state message is ~2 KB on loopback or a LAN, and compressing
     # every one cost more server time than everything else together (profiled under load).
     config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES,

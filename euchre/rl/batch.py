@@ -27,18 +27,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
+from euchre import _jitcache
 from euchre import actions as A
 from euchre.cards import EFFECTIVE_SUIT, STRENGTH, SUIT_MASK, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.rl import encoding as E
 from euchre.rules import Rules, Scoring
 from euchre.state import _deal_map
+
+# Cached kernels compiled against other versions of the modules they read are dropped first.
+_jitcache.forget_if_changed(
+    __file__, _jitcache.package_sources(Path(__file__).with_name("encoding.py")))
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -32,14 +32,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, cast
 
 import numba
 import numpy as np
 from numba.cpython.unsafe import numbers as _bits
 
+from euchre import _jitcache
 from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER
 from euchre.solver.position import Position
+
+# Cached kernels compiled against other versions of the modules they read are dropped first.
+_jitcache.forget_if_changed(
+    __file__, _jitcache.package_sources(Path(__file__).with_name("position.py")))
 
 FIELD_BITS = 16
 TRUMP_FIELD = 3

@@ -5,8 +5,10 @@ check the turn and let the engine apply it -> commit it to the action log -> onl
 connection its own picture of the table. A failed commit rebuilds the table from the log and the
 player is told, so what the browsers saw is always what the database holds.
 
-Computer moves and hints run in a worker pool (processes by default), never on the event loop, so
-a slow computer player at one table delays no other table.
+A slow computer player at one table delays no other table: the search level (and any level not
+known to be quick) thinks in a worker pool (processes by default), never on the event loop. Only
+the quick levels (a rule bot decides in ~0.05 ms, less than a hand-off to a thread costs) decide on
+the loop itself, and a level that turns out slow there is moved to the pool for good.
 """
 
 from __future__ import annotations
@@ -74,12 +76,23 @@ BotFactory = Callable[[str, int], Bot]
 LogRow = tuple[str, int, int, int, tuple[int, list[int]] | None]
 """(table id, seq, seat, action, (winner, scores) when the action ended the game)"""
 
-#: Levels whose decisions take microseconds (the rule bot: 0.013 ms on average). They run on a
-#: worker thread: a trip to a worker process (pickling the view, two pipe writes and the pool's
-#: manager thread) costs a hundred times the decision. Every other level, a search player
-#: included, runs in the worker processes, where however long it thinks it holds no lock the
-#: event loop needs.
-QUICK_LEVELS = frozenset({"random", "rule", "beginner"})
+#: Seconds between writes of when seats became empty (a crash loses at most this much of an
+#: away timer's progress).
+LEFT_FLUSH_SECONDS = 2.0
+#: Levels whose decisions take microseconds (the rule bot ~0.05 ms, profiled under load). They
+#: decide on the event loop: handing one to a worker thread cost ~0.2 ms of submit, wake-up and GIL
+#: traffic (20% of the server's time at 800 tables, the decision itself 1%), a worker process
+#: far more. Every other level, the search player included, runs in the worker pool, where however
+#: long it thinks it holds nothing the event loop needs.
+INLINE_LEVELS = frozenset({"random", "rule", "beginner"})
+#: An inline decision that used more CPU time than this counts against its level; after
+#: ``INLINE_STRIKES`` of them in a row the level leaves the loop for the worker pool (a one-off
+#: pause, a garbage collection during a decision say, does not).
+INLINE_MAX_SECONDS = 0.01
+INLINE_STRIKES = 3
+#: At most this many quick computer moves are committed together (an all-computer table would
+#: otherwise play its whole game in one go, holding the loop and its lock).
+INLINE_RUN_MAX = 8
 
 
 def bot_job(factory: BotFactory, level: str, seed: int, view: SeatView,
@@ -103,6 +116,24 @@ def _worker_start(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="euchre-parent-watch").start()
+
+
+def freeze_startup_objects() -> None:
+    """Keep the cyclic garbage collector's full passes short: called once, when the server has
+    started (``ServerConfig.freeze_gc``: ``euchre serve`` sets it, tests sharing their process
+    with the server do not).
+
+    A full collection scans every tracked object, and the imports alone (SQLAlchemy, Starlette,
+    uvicorn, the engine) leave ~60,000 of them: such a pass paused the event loop for 100-200 ms
+    on the shared machine, twice in 30 s at 300 tables, which were the worst round trips.
+    ``gc.freeze`` moves everything alive now (modules, classes, functions: none of it ever
+    garbage) out of the collector's reach; objects made later are collected as before. At 300
+    tables a full pass then scans ~50,000 objects instead of ~136,000 (75-106 ms instead of
+    196-222 ms on that machine)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
 
 
 class TokenBucket:
@@ -133,6 +164,8 @@ class Conn:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE_MAX))
     refused: int = 0
     closing: bool = False
+    server_closed: bool = False
+    """Closed by the server's own shutdown: the person did not leave."""
 
 
 @dataclass
@@ -144,6 +177,10 @@ class ServerConfig:
     """Seconds a person's seat may stay empty on its turn before a computer plays it."""
     bot_factory: BotFactory = make_bot
     hint_level: str | None = None
+    freeze_gc: bool = False
+    """Call ``freeze_startup_objects`` once started (for a process that is only the server)."""
+    inline_levels: frozenset[str] = INLINE_LEVELS
+    """Computer levels that decide on the event loop (see ``INLINE_LEVELS``)."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0
@@ -169,10 +206,14 @@ class Server:
         self.store: Store | None = None
         self.db_pool = ThreadPoolExecutor(1, thread_name_prefix="euchre-db")
         self.bot_pool: Executor | None = None
-        self.quick_pool = ThreadPoolExecutor(2, thread_name_prefix="euchre-quick-bot")
+        self.inline_levels = set(config.inline_levels)
+        self.inline_strikes: dict[str, int] = {}
         self.hint_level = config.hint_level or strongest_level()
-        self.log_queue: asyncio.Queue[tuple[LogRow, asyncio.Future[None]]] | None = None
+        self.log_queue: asyncio.Queue[tuple[list[LogRow], asyncio.Future[None]]] | None = None
         self.log_writer: asyncio.Task[None] | None = None
+        self.left_dirty: dict[tuple[str, int], float | None] = {}
+        """Seats whose stored ``left_at`` is behind, written together by ``flush_left``."""
+        self.left_flusher: asyncio.Task[None] | None = None
 
     # life cycle -----------------------------------------------------------------------------
 
@@ -192,21 +233,28 @@ class Server:
         else:
             self.bot_pool = ThreadPoolExecutor(self.config.workers,
                                                thread_name_prefix="euchre-bot")
+        for level in sorted(self.inline_levels & set(BOT_NAMES)):
+            self.config.bot_factory(level, 0)  # imports now, not in a first move on the loop
         store = self.store
         self.log_queue = asyncio.Queue()
         self.log_writer = asyncio.create_task(self._write_log())
+        self.left_flusher = asyncio.create_task(self._flush_left_every())
         rows = await self.db(store.load_unfinished)
         for data in rows:
             self._add(Table(data))
         for table in list(self.tables.values()):
             self.schedule(table)
         log.info("resumed %d unfinished table(s)", len(rows))
+        if self.config.freeze_gc:
+            freeze_startup_objects()
 
     async def stop(self) -> None:
         for task in [*self.drivers.values(), *self.timers.values()]:
             task.cancel()
         if self.log_writer is not None:
             self.log_writer.cancel()
+        if self.left_flusher is not None:
+            self.left_flusher.cancel()
         for conns in self.conns.values():
             for c in list(conns):
                 c.closing = True
@@ -214,8 +262,8 @@ class Server:
                     await c.ws.close(1001)
         if self.bot_pool is not None:
             self.bot_pool.shutdown(wait=False, cancel_futures=True)
-        self.quick_pool.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
+            await self.flush_left()
             await self.db(self.store.close)
         self.db_pool.shutdown(wait=True)
 
@@ -289,6 +337,9 @@ class Server:
         store = self.store
         created = await self.db(lambda: store.create_table(table_id, rules.to_dict(), seed,
                                                           invite, seats))
+        for sd in seats:
+            if sd.kind == "human":
+                sd.left_at = created  # as stored: empty since the table was made
         table = Table(TableData(table_id, created, rules.to_dict(), seed, invite, seats, [],
                                 None, []))
         self._add(table)
@@ -316,7 +367,7 @@ class Server:
             await self.db(lambda: store.update_seat(table.id, seat.seat, claimed=True,
                                                     name=name))
             seat.claimed, seat.name = True, name
-        await self.broadcast(table)
+            self.broadcast_locked(table)
         return seat.seat, seat.token
 
     # sending --------------------------------------------------------------------------------
@@ -333,15 +384,37 @@ class Server:
             conn.queue.put_nowait("")  # wakes the writer, which closes the socket
 
     async def broadcast(self, table: Table) -> None:
-        """Each connection gets the table as its own seat sees it (spectators: no hands)."""
+        """Each connection gets the table as its own seat sees it (spectators: no hands).
+
+        Under the table's lock: an action is applied to the table before its commit and the
+        lock is held until it is committed, so a state read without the lock could hold a move
+        the database does not have yet."""
+        async with self.locks[table.id]:
+            self.broadcast_locked(table)
+
+    def broadcast_locked(self, table: Table) -> None:
+        """``broadcast`` for a caller that holds the table's lock."""
+        self.deliver(self.frames(table))
+
+    def frames(self, table: Table) -> list[tuple[Conn, str]]:
+        """The table's current state for each connection, encoded once per seat."""
         cache: dict[int, str] = {}
-        for c in list(self.conns.get(table.id, ())):
+        out = []
+        for c in self.conns.get(table.id, ()):
             if c.closing:
                 continue
-            if c.seat not in cache:
-                cache[c.seat] = msgspec.json.encode(table.state_message(c.seat)).decode()
+            text = cache.get(c.seat)
+            if text is None:
+                text = cache[c.seat] = msgspec.json.encode(table.state_message(c.seat)).decode()
+            out.append((c, text))
+        return out
+
+    def deliver(self, frames: list[tuple[Conn, str]]) -> None:
+        for c, text in frames:
+            if c.closing:
+                continue
             try:
-                c.queue.put_nowait(cache[c.seat])
+                c.queue.put_nowait(text)
             except asyncio.QueueFull:
                 self.send(c, {})
 
@@ -352,39 +425,58 @@ class Server:
 
     async def commit_action(self, table: Table, seat: int, action: int) -> None:
         """Engine first (raises on an illegal action, changing nothing), then the log, then
-        the broadcast. Caller holds the table's lock."""
+        the broadcast. The quick computers whose turns follow move too, in the same
+        transaction: a person's move and the computers' answers cost one commit, and every
+        one of those states is sent once it is committed. Caller holds the table's lock."""
         table.apply(seat, action)
+        rows: list[LogRow] = [(table.id, table.seq - 1, seat, action, table.finished_result())]
+        frames = self.frames(table)
+        try:
+            await self._apply_inline(table, rows, frames)
+        except Exception:  # a failing computer does not cost the person their own move
+            log.exception("computer player failed at table %s", table.id)
+        await self._commit(table, rows, frames)
+
+    async def _commit(self, table: Table, rows: list[LogRow],
+                      frames: list[tuple[Conn, str]]) -> None:
+        """Commit ``rows`` (already applied) in one transaction, then send ``frames``; if the
+        commit fails, none of them happened. Caller holds the table's lock."""
+        if not rows:
+            return
+        try:
+            await self.write_log(rows)
+        except Exception:
+            table.undo(len(rows))
+            raise
+        self.deliver(frames)
+
+    async def write_log(self, rows: list[LogRow]) -> None:
+        """Returns once ``rows`` are committed, all in one transaction."""
         assert self.log_queue is not None
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.log_queue.put_nowait(((table.id, table.seq - 1, seat, action,
-                                    table.finished_result()), done))
-        try:
-            await done
-        except Exception:
-            table.undo_last()
-            raise
-        await self.broadcast(table)
+        self.log_queue.put_nowait((rows, done))
+        await done
 
     async def _write_log(self) -> None:
         """Group commit: every action waiting when a write starts goes into that one
-        transaction; each waiter hears only after its own action is committed."""
+        transaction; each waiter hears only after its own actions are committed."""
         assert self.log_queue is not None and self.store is not None
         queue, store = self.log_queue, self.store
         while True:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < 500:
                 batch.append(queue.get_nowait())
-            rows = [row for row, _ in batch]
+            rows = [row for item, _ in batch for row in item]
             try:
                 await self.db(functools.partial(store.append_actions, rows))
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_result(None)
             except Exception:
-                # one bad row must not fail the others: write them one by one
-                for row, fut in batch:
+                # one bad entry must not fail the others: write them one by one
+                for item, fut in batch:
                     try:
-                        await self.db(functools.partial(store.append_actions, [row]))
+                        await self.db(functools.partial(store.append_actions, item))
                         if not fut.done():
                             fut.set_result(None)
                     except Exception as exc:
@@ -420,10 +512,21 @@ class Server:
 
     async def run_bot(self, level: str, seed: int, view: SeatView,
                       explain: bool = False) -> tuple[int, str]:
+        if level in self.inline_levels:
+            start = time.thread_time()  # CPU time: being descheduled on a busy machine is no
+            result = bot_job(self.config.bot_factory, level, seed, view, explain)  # strike
+            took = time.thread_time() - start
+            if took > INLINE_MAX_SECONDS:
+                strikes = self.inline_strikes[level] = self.inline_strikes.get(level, 0) + 1
+                if strikes >= INLINE_STRIKES and level in self.inline_levels:
+                    self.inline_levels.discard(level)
+                    log.warning("computer level %r took %.0f ms on the event loop: it runs in "
+                                "the worker pool from now on", level, took * 1000)
+            elif level in self.inline_strikes:
+                del self.inline_strikes[level]
+            return result
         loop = asyncio.get_running_loop()
-        quick = level in QUICK_LEVELS and self.config.bot_factory is make_bot
-        pool = self.quick_pool if quick else self.bot_pool
-        return await loop.run_in_executor(pool, bot_job, self.config.bot_factory,
+        return await loop.run_in_executor(self.bot_pool, bot_job, self.config.bot_factory,
                                           level, seed, view, explain)
 
     def schedule(self, table: Table) -> None:
@@ -460,7 +563,7 @@ class Server:
                 if seat.connections > 0 or seat.computer_plays or not self.conns.get(table.id):
                     return
                 seat.stand_in = True
-            await self.broadcast(table)
+                self.broadcast_locked(table)
             self.schedule(table)
             return
 
@@ -475,6 +578,9 @@ class Server:
                     seat = table.seats[cur]
                     if not seat.computer_plays:
                         break
+                    if seat.level in self.inline_levels:
+                        await self._inline_run(table)
+                        continue
                     seq, view, level = table.seq, table.view(cur), seat.level
                 action, _ = await self.run_bot(level, self.bot_seed(table, seq), view)
                 async with lock:
@@ -487,6 +593,37 @@ class Server:
             log.exception("computer player failed at table %s", table.id)
             return
         self.schedule(table)
+
+    async def _inline_run(self, table: Table) -> None:
+        """Consecutive moves of quick computers, committed together and then sent (see
+        ``_apply_inline``). Caller holds the lock; if the commit fails, none of them
+        happened."""
+        rows: list[LogRow] = []
+        frames: list[tuple[Conn, str]] = []
+        try:
+            await self._apply_inline(table, rows, frames)
+        except Exception:
+            table.undo(len(rows))
+            raise
+        await self._commit(table, rows, frames)
+
+    async def _apply_inline(self, table: Table, rows: list[LogRow],
+                            frames: list[tuple[Conn, str]]) -> None:
+        """Consecutive moves of quick computers (up to ``INLINE_RUN_MAX``), each decided and
+        applied on the loop, added to ``rows`` with the state each connection sees after it
+        added to ``frames``: nothing is committed or sent here. Caller holds the lock."""
+        for _ in range(INLINE_RUN_MAX):
+            if table.finished:
+                return
+            cur = table.match.current_player
+            seat = table.seats[cur]
+            if not seat.computer_plays or seat.level not in self.inline_levels:
+                return
+            action, _ = await self.run_bot(seat.level, self.bot_seed(table, table.seq),
+                                           table.view(cur))
+            table.apply(cur, action)
+            rows.append((table.id, table.seq - 1, cur, action, table.finished_result()))
+            frames += self.frames(table)
 
     async def hint(self, conn: Conn) -> None:
         table = conn.table
@@ -540,7 +677,7 @@ class Server:
         async with self.locks[table.id]:
             await self.db(lambda: store.update_seat(table.id, conn.seat, name=name))
             table.seats[conn.seat].name = name
-        await self.broadcast(table)
+            self.broadcast_locked(table)
 
     # the websocket --------------------------------------------------------------------------
 
@@ -567,10 +704,12 @@ class Server:
             if seat is not None:
                 seat.connections += 1
                 seat.stand_in = False
-        self.send(conn, {"type": "welcome", "you": conn.seat, "table": table.id,
-                         "chat": table.chat, "levels": list(BOT_NAMES),
-                         "hint_level": self.hint_level})
-        await self.broadcast(table)
+            self.send(conn, {"type": "welcome", "you": conn.seat, "table": table.id,
+                             "chat": table.chat, "levels": list(BOT_NAMES),
+                             "hint_level": self.hint_level})
+            self.broadcast_locked(table)
+        if seat is not None:
+            self.note_left(table, seat, None)
         self.schedule(table)
         try:
             await self._reader(conn)
@@ -580,11 +719,39 @@ class Server:
                 seat.connections -= 1
                 if seat.connections == 0:
                     seat.away_since = time.monotonic()
+                    if not conn.server_closed:
+                        self.note_left(table, seat, time.time())
                 if not table.finished:
                     await self.broadcast(table)
                 self.schedule(table)
             conn.closing = True
             writer.cancel()
+
+    def note_left(self, table: Table, seat: Seat, at: float | None) -> None:
+        """Note when a person's seat became empty (``None``: held again), so a restarted
+        server's away timer goes on from that moment instead of starting again. Written a few
+        seconds later with every other seat's (``flush_left``): a crowd connecting or leaving
+        at once costs one transaction, not one each in front of the moves' commits."""
+        if seat.kind != "human" or seat.left_at == at or (at is not None and seat.connections):
+            return
+        seat.left_at = at
+        self.left_dirty[(table.id, seat.seat)] = at
+
+    async def _flush_left_every(self) -> None:
+        while True:
+            await asyncio.sleep(LEFT_FLUSH_SECONDS)
+            await self.flush_left()
+
+    async def flush_left(self) -> None:
+        if not self.left_dirty or self.store is None:
+            return
+        rows = [(t, s, at) for (t, s), at in self.left_dirty.items()]
+        self.left_dirty = {}
+        store = self.store
+        try:
+            await self.db(lambda: store.set_left_at(rows))
+        except Exception:  # the timer is a convenience: a failed write only loses its start
+            log.exception("could not store when seats became empty")
 
     async def _refuse(self, ws: WebSocket, code: str, message: str, close: int) -> None:
         await ws.send_text(msgspec.json.encode(
@@ -612,6 +779,8 @@ class Server:
             except (WebSocketDisconnect, RuntimeError):
                 return
             if raw["type"] == "websocket.disconnect":
+                # 1012: the server itself is shutting down (uvicorn), not the person leaving
+                conn.server_closed = raw.get("code") == 1012
                 return
             data = raw.get("text")
             if data is None:
@@ -651,25 +820,71 @@ class Server:
 # HTTP -----------------------------------------------------------------------------------------
 
 
+#: The home page's label for every ``Rules`` field (a test fails when a field has none, so a
+#: new option never shows as its raw key) ...
+OPTION_LABELS: dict[str, str] = {
+    "players": "Players", "deck": "Deck", "target": "Points to win",
+    "stick_the_dealer": "Stick the dealer", "going_alone": "Going alone",
+    "defend_alone": "Defend alone", "canadian_loner": "Canadian loner",
+    "farmers_hand": "Farmer's hand", "no_ace_no_face": "No ace, no face, no trump misdeal",
+    "renege": "Renege", "renege_fix": "A renege may be taken back",
+    "renege_penalty": "Renege costs", "misdeal_passes": "Misdeal passes the deal",
+    "rows": "Two-handed with rows", "rows_euchre": "Rows: a missed bid is euchred",
+    "first_dealer": "First dealer", "alone_timing": "When to go alone",
+    "dealer_may_discard_upcard": "Dealer may bury the up-card",
+    "defend_alone_vs_partners": "Offer defend alone against partners",
+    "single_hand": "One hand is the whole game", "scoring": "Scoring",
+}
+#: ... and its tooltip: what the option does, in a player's words.
+OPTION_HELP: dict[str, str] = {
+    "players": "4: two partnerships; 3: cutthroat, each for themself; 2: two-handed",
+    "deck": "24 cards 9 to ace; 25 adds the Joker as the highest trump; 32 adds the 7s and 8s",
+    "target": "The first side to reach this many points wins the game",
+    "stick_the_dealer": "In the second round of bidding the dealer may not pass and must "
+                        "name a trump suit",
+    "going_alone": "The maker may play without their partner (four players)",
+    "defend_alone": "Against a lone maker one defender may also play alone; euchring then "
+                    "scores 4",
+    "canadian_loner": "In round one the dealer's partner may order up only by going alone",
+    "farmers_hand": "redeal: a hand of only 9s and 10s may call a redeal before bidding; swap: "
+                    "three 9s and 10s may be swapped for the face-down kitty cards",
+    "no_ace_no_face": "A hand with no ace, no face card and no trump may call a misdeal",
+    "renege": "prevent: a card that does not follow suit is refused; penalize: it may be "
+              "played, and the other side may claim the renege before the hand is scored",
+    "renege_fix": "Under renege 'penalize': a player who failed to follow may take the card "
+                  "back and play a correct one before the trick is gathered",
+    "renege_penalty": "What a proven renege costs: points, the other side scores; deduct, the "
+                      "offending side loses those points; tricks, it gives two of its tricks "
+                      "to the other side before the hand is scored",
+    "misdeal_passes": "After a misdeal (farmer's hand or no ace, no face) the deal passes left "
+                      "instead of the same dealer dealing again",
+    "rows": "Two players, each with four cards face down in a row, four face up on them and "
+            "four in hand; bid 7 to 12 of the twelve tricks, the higher bidder names trump",
+    "rows_euchre": "With rows: a maker who takes fewer tricks than it bid is euchred and the "
+                   "other player scores (off: a missed bid just scores nothing)",
+    "first_dealer": "random, or black jack: deal face up until a black jack appears; that "
+                    "player deals first",
+    "alone_timing": "with bid: say 'alone' with the bid; after discard: the maker is asked "
+                    "after the dealer's discard",
+    "dealer_may_discard_upcard": "The dealer who picks up the up-card may bury that same card",
+    "defend_alone_vs_partners": "Ask the defenders about defending alone even when the maker "
+                                "plays with a partner",
+    "single_hand": "The game is a single hand: the match ends after the first scored or "
+                   "thrown-in hand",
+    "scoring": "Points for each result",
+}
+
+
 def rules_options() -> list[dict[str, Any]]:
     """Every ``Rules`` field with its kind, allowed values and default, so the home page's form
     is generated from the engine and cannot miss an option."""
     hints = get_type_hints(Rules)
-    docs = {
-        "players": "Players", "deck": "Deck", "target": "Points to win",
-        "stick_the_dealer": "Stick the dealer", "going_alone": "Going alone",
-        "defend_alone": "Defend alone", "canadian_loner": "Canadian loner",
-        "farmers_hand": "Farmer's hand", "no_ace_no_face": "No ace, no face, no trump misdeal",
-        "renege": "Renege", "first_dealer": "First dealer", "alone_timing": "When to go alone",
-        "dealer_may_discard_upcard": "Dealer may bury the up-card",
-        "defend_alone_vs_partners": "Offer defend alone against partners",
-        "single_hand": "One hand is the whole game", "scoring": "Scoring",
-    }
     out: list[dict[str, Any]] = []
     base = Rules()
     for f in fields(Rules):
         t = hints[f.name]
-        item: dict[str, Any] = {"name": f.name, "label": docs.get(f.name, f.name),
+        item: dict[str, Any] = {"name": f.name, "label": OPTION_LABELS.get(f.name, f.name),
+                                "help": OPTION_HELP.get(f.name, ""),
                                 "default": getattr(base, f.name)}
         if f.name == "players":
             item.update(kind="choice", choices=[4, 3, 2])

@@ -20,7 +20,15 @@ from euchre.cards import NO_TRUMP, SUIT_LETTERS, card_str, sort_hand
 from euchre.match import Match
 from euchre.record import match_to_record
 from euchre.rules import Rules
-from euchre.state import DECLARE, MISDEAL_REDEAL, PHASE_NAMES, PLAY, HandState, seat_name
+from euchre.state import (
+    DECLARE,
+    MISDEAL_REDEAL,
+    PHASE_NAMES,
+    PLAY,
+    UPCARD_STATUS_NAMES,
+    HandState,
+    seat_name,
+)
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView, public_history
 from euchre.web.store import SeatData, TableData
 
@@ -47,6 +55,8 @@ class Seat:
     connections: int = 0
     away_since: float = field(default_factory=time.monotonic)
     stand_in: bool = False
+    left_at: float | None = None
+    """What the database holds as the moment the seat became empty (wall clock)."""
 
     @property
     def computer_plays(self) -> bool:
@@ -102,6 +112,39 @@ def spectator_history(h: HandState) -> list[tuple[int, int]]:
     return decl + list(public_history(h.history[n_decl:], SPECTATOR))
 
 
+def rows_json(h: HandState) -> list[list[dict[str, Any]]]:
+    """Two-handed with rows: each seat's four columns as anyone at the table sees them: the
+    card lying face up in it (``None`` once both were played) and whether a card still lies face
+    down under it. The face-down card itself is never named: nobody may see it, its owner
+    included. Empty in every other game."""
+    if not h.columns:
+        return []
+    out = []
+    for seat, cols in enumerate(h.columns):
+        held = h.hands[seat]
+        row: list[dict[str, Any]] = []
+        for top, under in cols:
+            if held >> top & 1:
+                row.append({"card": card_str(top), "face_down": True})
+            elif held >> under & 1:
+                row.append({"card": card_str(under), "face_down": False})
+            else:
+                row.append({"card": None, "face_down": False})
+        out.append(row)
+    return out
+
+
+def replay_rows(h: HandState) -> list[list[dict[str, Any]]]:
+    """The replay's rows: as :func:`rows_json`, and (the game being over) the card still face
+    down under each column too."""
+    out = rows_json(h)
+    for seat, row in enumerate(out):
+        for col, (_, under) in zip(row, h.columns[seat], strict=True):
+            if col["face_down"]:
+                col["under"] = card_str(under)
+    return out
+
+
 def hand_summary(h: HandState, scores_after: tuple[int, ...]) -> dict[str, Any]:
     """A finished hand's public result (never its deal: unplayed cards stay hidden)."""
     return {
@@ -113,6 +156,7 @@ def hand_summary(h: HandState, scores_after: tuple[int, ...]) -> dict[str, Any]:
         "tricks_won": list(h.tricks_won),
         "outcome": h.outcome,
         "points": list(h.points),
+        "contract": h.contract,
         "scores_after": list(scores_after),
     }
 
@@ -127,7 +171,12 @@ class Table:
         self.rules_dict = self.rules.to_dict()
         self.seed = data.seed
         self.invite = data.invite
-        self.seats = [Seat(s.seat, s.token, s.kind, s.level, s.name, s.claimed)
+        wall, mono = time.time(), time.monotonic()
+        # A seat empty since a stored moment has been away since then (a restart does not
+        # start its away timer again); one held when the server stopped, since now.
+        self.seats = [Seat(s.seat, s.token, s.kind, s.level, s.name, s.claimed,
+                           away_since=mono if s.left_at is None
+                           else mono - max(0.0, wall - s.left_at), left_at=s.left_at)
                       for s in data.seats]
         self.match = Match(self.rules, seed=data.seed)
         self.log: list[tuple[int, int]] = []
@@ -181,10 +230,12 @@ class Table:
         if self.match.hand is not before or self.match.is_terminal():
             self.last_hand = hand_summary(before, tuple(self.match.scores))
 
-    def undo_last(self) -> None:
-        """Rebuild without the newest action (its commit failed): the log is the truth."""
-        self.log.pop()
-        log = self.log
+    def undo(self, count: int) -> None:
+        """Rebuild without the newest ``count`` actions (their commit failed): the log is the
+        truth."""
+        if count <= 0:
+            return
+        log = self.log[:-count]
         self.match = Match(self.rules, seed=self.seed)
         self.log, self.last_hand, self.last_event = [], None, None
         for seat, action in log:
@@ -217,7 +268,8 @@ class Table:
             trump = h.trump
         else:
             v = self.view(viewer)
-            hand = card_list(sort_hand(list(v.hand), v.trump))
+            table = set(h.face_up(viewer))  # rows: the face-up cards are drawn in the row
+            hand = card_list(sort_hand([c for c in v.hand if c not in table], v.trump))
             history = list(v.history)
             legal = [self.legal_json(a) for a in v.legal_actions] if not m.is_terminal() else []
             discard = card_str(v.discard) if v.discard >= 0 else None
@@ -247,8 +299,7 @@ class Table:
             "turn": cur if cur >= 0 else None,
             "hand": hand,
             "upcard": card_str(h.upcard) if h.upcard >= 0 else None,
-            "upcard_status": ("face up", "taken by the dealer", "turned down",
-                              "left in the kitty")[h.up_status],
+            "upcard_status": UPCARD_STATUS_NAMES[h.up_status],
             "trump": SUIT_LETTERS[trump] if trump != NO_TRUMP else None,
             "maker": h.maker,
             "alone": h.alone,
@@ -258,7 +309,9 @@ class Table:
             "trick": [[s, card_str(c)] for s, c in h.trick] if h.phase == PLAY else [],
             "tricks": [trick_json(t) for t in h.tricks],
             "tricks_won": list(h.tricks_won),
-            "hand_sizes": [x.bit_count() for x in h.hands],
+            "hand_sizes": [x.bit_count() - len(h.face_up(i)) for i, x in enumerate(h.hands)],
+            "rows": rows_json(h),
+            "contract": h.contract,
             "discard": discard,
             "swapped_out": swapped,
             "legal": legal,
@@ -288,7 +341,7 @@ class Table:
         return match_to_record(self.match, players=self.names())
 
     def seat_data(self) -> list[SeatData]:
-        return [SeatData(s.seat, s.token, s.kind, s.level, s.name, s.claimed)
+        return [SeatData(s.seat, s.token, s.kind, s.level, s.name, s.claimed, s.left_at)
                 for s in self.seats]
 
 
@@ -304,10 +357,11 @@ def replay_frames(rules: Rules, seed: int, log: list[tuple[int, int]]) -> list[d
         return {
             "hand_no": hand_no,
             "dealer": h.dealer,
-            "hands": [card_list(sort_hand(list(_cards(x)), h.trump)) for x in h.hands],
+            "hands": [card_list(sort_hand([c for c in _cards(x) if c not in h.face_up(i)],
+                                          h.trump)) for i, x in enumerate(h.hands)],
             "upcard": card_str(h.upcard) if h.upcard >= 0 else None,
-            "upcard_status": ("face up", "taken by the dealer", "turned down",
-                              "left in the kitty")[h.up_status],
+            "upcard_status": UPCARD_STATUS_NAMES[h.up_status],
+            "rows": replay_rows(h),
             "trump": SUIT_LETTERS[h.trump] if h.trump != NO_TRUMP else None,
             "maker": h.maker,
             "alone": h.alone,

@@ -43,6 +43,7 @@ function buildRules(values) {
       continue;
     }
     const label = make("label", "", o.label);
+    if (o.help) label.title = o.help;  // what the option does, on hover
     let input;
     if (o.kind === "bool") {
       input = make("input"); input.type = "checkbox"; input.checked = !!values[o.name];
@@ -60,6 +61,7 @@ function buildRules(values) {
     input.name = o.name;
     input.dataset.kind = o.kind;
     input.id = "opt-" + o.name;
+    if (o.help) input.setAttribute("aria-description", o.help);
     label.append(input);
     box.append(label);
   }

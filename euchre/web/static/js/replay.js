@@ -28,7 +28,8 @@ function show(k) {
   $("where").textContent = `step ${i} of ${data.frames.length - 1} · hand ${f.hand_no}`;
   const ev = f.event;
   $("event").textContent = ev ? `${data.names[ev.seat]}: ${ev.kind === "play" ? cardShort(ev.card) : ev.text}` : "The deal.";
-  $("trump-badge").textContent = f.trump ? `Trump ${SUIT_SYMBOL[f.trump]} ${SUITS[f.trump]}` : `Up-card ${f.upcard ? cardShort(f.upcard) : "—"}`;
+  const noUp = f.rows && f.rows.length ? "No up-card: bidding for tricks" : `Up-card ${f.upcard ? cardShort(f.upcard) : "—"}`;
+  $("trump-badge").textContent = f.trump ? `Trump ${SUIT_SYMBOL[f.trump]} ${SUITS[f.trump]}` : noUp;
   const board = $("board");
   board.replaceChildren();
   for (let s = 0; s < n; s++) {
@@ -37,7 +38,9 @@ function show(k) {
     box.append(make("b", "", `${data.names[s]}${s === f.dealer ? " (dealer)" : ""}${s === f.maker ? (f.alone ? " · alone" : " · maker") : ""}`));
     const hand = make("div", "rhand");
     for (const c of f.hands[s]) hand.append(cardEl(c, { small: true }));
-    box.append(hand, make("span", "small", `tricks ${f.tricks_won[s]}`));
+    box.append(hand);
+    if (f.rows && f.rows.length) box.append(rowEl(f.rows[s]));
+    box.append(make("span", "small", `tricks ${f.tricks_won[s]}${f.rows && f.rows.length ? " of 12" : ""}`));
     board.append(box);
   }
   const center = make("div", "rcenter");
@@ -53,6 +56,25 @@ function show(k) {
   board.append(center);
   const sides = n === 4 ? [`${data.names[0]} & ${data.names[2]}`, `${data.names[1]} & ${data.names[3]}`] : data.names;
   $("score").textContent = "Score: " + f.scores.map((v, s) => `${sides[s]} ${v}`).join(", ") + ` (to ${data.target})`;
+}
+
+// Two-handed with rows: a seat's four columns, each its face-up card with the card still face
+// down under it shown faded (the game is over, so it may be seen now), or the card turned up.
+function rowEl(cols) {
+  const row = make("div", "rrow");
+  for (const col of cols) {
+    const box = make("div", "rcol");
+    if (col.card) box.append(cardEl(col.card, { small: true }));
+    if (col.under) {
+      const u = cardEl(col.under, { small: true });
+      u.classList.add("under");
+      u.title = "face down";
+      box.append(u);
+    }
+    row.append(box);
+  }
+  row.title = "row: face-up cards, with the face-down card under each faded";
+  return row;
 }
 
 function playPause() {

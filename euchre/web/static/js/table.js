@@ -164,8 +164,15 @@ const BID_WORDS = { pass: "Pass", order: "Order up", "order alone": "Order up al
   decline: "Decline", take: "Take it", farmer: "Farmer's hand: redeal", misdeal: "Call a misdeal",
   "claim renege": "Claim a renege" };
 
+// Two-handed with rows: the state carries each seat's row (four columns, public) and the
+// contract; every other game has an empty ``rows``.
+function isRows(s) { return !!(s && s.rows && s.rows.length); }
+function totalTricks(s) { return isRows(s) ? 12 : 5; }
+
 function bidText(s, code, seat) {
-  let m = /^call ([CDHS])( alone)?$/.exec(code);
+  let m = /^bid (\d+)$/.exec(code);
+  if (m) return `Bid ${m[1]} tricks`;
+  m = /^call ([CDHS])( alone)?$/.exec(code);
   if (m) return `${SUIT_SYMBOL[m[1]]} ${SUITS[m[1]]}${m[2] ? " alone" : ""}`;
   if (code.startsWith("order") && s && seat === s.dealer) {
     return code === "order" ? "Pick it up" : "Pick it up alone";
@@ -233,13 +240,23 @@ async function present(s, hurry) {
 function handResult(s) {
   const h = s.last_hand;
   if (!h) return "";
-  if (h.outcome === "thrown_in") return "Everyone passed: the hand is thrown in and the deal passes left.";
+  if (h.outcome === "thrown_in") {
+    return s.players === 2 ? "Both passed: the hand is thrown in and the deal passes." :
+      "Everyone passed: the hand is thrown in and the deal passes left.";
+  }
   if (h.outcome === "misdeal") return "Misdeal called: the same dealer deals again.";
   const parts = [];
   h.points.forEach((p, side) => { if (p) parts.push(`${sideName(s, side)} +${p}`); });
   const makers = sideOf(s, h.maker);
   const made = h.points[makers] > 0;
   const who = seatLabel(s, h.maker);
+  if (isRows(s) && h.contract) {
+    // only the maker scores, a point a trick past six, when it takes the tricks it bid
+    const took = h.tricks_won[h.maker];
+    const got = `${who} bid ${h.contract} and took ${took} trick${took === 1 ? "" : "s"}`;
+    if (took >= h.contract) return `${got}: made it, ${parts.join(", ") || "no points"}.`;
+    return `${got}, short of the bid: ${parts.length ? "euchred, " + parts.join(", ") : "nobody scores"}.`;
+  }
   return `${who}${h.alone ? " (alone)" : ""} ${made ? "made it" : "was euchred"}: ${parts.join(", ")}.`;
 }
 
@@ -280,6 +297,7 @@ function showGameOver(s) {
 
 function render(s, { trick = null, animate = null }) {
   document.body.dataset.phase = s.phase;
+  $("felt").classList.toggle("rows-game", isRows(s));
   renderTrump(s);
   renderSeats(s);
   renderCenter(s, trick || s.trick, animate);
@@ -300,13 +318,21 @@ function renderTrump(s) {
   if (s.trump) {
     el.append("Trump ");
     el.insertAdjacentHTML("beforeend", suitSvg(s.trump, 18));
-    const maker = s.maker >= 0 ? ` · ${seatLabel(s, s.maker)}${s.alone ? " alone" : ""}` : "";
+    const bid = isRows(s) && s.contract ? `, bid ${s.contract} of 12` : "";
+    const maker = s.maker >= 0 ? ` · ${seatLabel(s, s.maker)}${s.alone ? " alone" : ""}${bid}` : "";
     el.append(make("strong", "", ` ${SUITS[s.trump]}`), maker);
     el.dataset.suit = s.trump;
   } else {
     el.append(s.phase === "over" ? "Game over" : "Trump: not named yet");
     delete el.dataset.suit;
   }
+}
+
+function lastBidder(s) {
+  for (let i = s.bids.length - 1; i >= 0; i--) {
+    if (/^bid \d+$/.test(s.bids[i].text)) return s.bids[i].seat;
+  }
+  return -1;
 }
 
 function lastBid(s, seat) {
@@ -327,7 +353,10 @@ function renderSeats(s) {
     const head = make("div", "seat-head");
     head.append(make("span", "name", seatLabel(s, seat)));
     if (seat === s.dealer) head.append(make("span", "dealer-button", "D"));
-    if (s.maker === seat) head.append(make("span", "tag maker", s.alone ? "alone" : "maker"));
+    if (s.maker === seat) {
+      const bid = isRows(s) && s.contract ? ` · bid ${s.contract}` : "";
+      head.append(make("span", "tag maker", (s.alone ? "alone" : "maker") + bid));
+    }
     el.append(head);
     const sub = make("div", "seat-sub");
     if (info.kind === "computer") sub.append(make("span", "tag", `computer · ${info.level}`));
@@ -335,12 +364,17 @@ function renderSeats(s) {
     else if (!info.claimed) sub.append(make("span", "tag away", "waiting for a friend"));
     else if (!info.connected) sub.append(make("span", "tag away", "offline"));
     if (!s.active.includes(seat) && s.trump) sub.append(make("span", "tag", "sits out"));
-    if (s.trump) sub.append(make("span", "tricks", `tricks ${s.tricks_won[seat]}`));
+    if (s.trump) {
+      const of = isRows(s) ? ` of ${totalTricks(s)}` : "";
+      sub.append(make("span", "tricks", `tricks ${s.tricks_won[seat]}${of}`));
+    }
     el.append(sub);
     if (seat !== me) {
       const backs = make("div", "backs");
+      backs.setAttribute("aria-label", `${s.hand_sizes[seat]} cards in hand`);
       for (let i = 0; i < s.hand_sizes[seat]; i++) backs.append(backEl({ small: true }));
       el.append(backs);
+      if (isRows(s)) el.append(rowEl(s, seat, null));
     }
     const bid = lastBid(s, seat);
     if (bid && s.phase !== "play" && s.phase !== "over") {
@@ -370,11 +404,36 @@ function renderCenter(s, trick, animate) {
     if (down) c.classList.add("turned-down");
     box.append(c, make("span", "label", down ? "turned down" : "up-card"));
     mid.append(box);
+  } else if (isRows(s) && !s.trump && s.phase !== "over") {
+    const box = make("div", "auction");
+    box.append(make("span", "label", "Bid for the 12 tricks"));
+    box.append(make("strong", "", s.contract ? `High bid: ${s.contract} (${seatLabel(s, lastBidder(s))})` : "No bid yet"));
+    mid.append(box);
   } else if (s.trump && trick.length === 0 && s.phase !== "over") {
     const box = make("div", "trump-mark");
     box.insertAdjacentHTML("beforeend", suitSvg(s.trump, 40));
     mid.append(box);
   }
+}
+
+// One seat's row: four columns, each a face-up card lying on a face-down one (a card back
+// peeking out), a card turned up once the one on it was played, or an empty place. ``button``
+// makes the seat's own cards clickable; others' are drawn only.
+function rowEl(s, seat, button) {
+  const row = make("div", "row" + (seat === me ? " mine" : ""));
+  const down = s.rows[seat].filter((c) => c.face_down).length;
+  row.setAttribute("aria-label", `${seat === me ? "your" : seatLabel(s, seat) + "'s"} row: ${down} face down`);
+  for (const col of s.rows[seat]) {
+    const box = make("div", "col" + (col.card ? "" : " empty"));
+    if (col.face_down) box.append(backEl());
+    if (col.card) {
+      const c = button ? button(col.card) : cardEl(col.card);
+      c.classList.add(col.face_down ? "on-top" : "turned");
+      box.append(c);
+    }
+    row.append(box);
+  }
+  return row;
 }
 
 function cardId(code) {
@@ -390,18 +449,33 @@ function renderHand(s) {
   if (me < 0) return;
   const byCard = new Map(s.legal.filter((a) => a.card).map((a) => [a.card, a]));
   const active = myTurn(s);
-  s.hand.forEach((code, i) => {
+  let key = 0;
+  const button = (code, where) => {
     const c = cardEl(code, { tag: "button" });
     const legal = byCard.get(code);
     c.classList.add(active && legal ? "playable" : "idle");
     if (active && !legal && s.phase === "play") c.classList.add("illegal");
     const verb = legal && legal.kind === "discard" ? "discard" : "play";
-    c.setAttribute("aria-label", `${i + 1}: ${verb} the ${cardName(code)}`);
-    c.dataset.key = String(i + 1);
+    key += 1;
+    c.setAttribute("aria-label", `${key}: ${verb} the ${cardName(code)}${where}`);
+    c.dataset.key = String(key);
     c.onclick = () => chooseCard(code);
     if (hintFor === s.seq && $("hint").dataset.card === code) c.classList.add("hinted");
-    el.append(c);
-  });
+    return c;
+  };
+  if (isRows(s)) {
+    // your row first (face-up cards on the face-down ones), then the cards in your hand
+    const row = make("div", "hand-group");
+    row.append(make("span", "group-label", "your row"), rowEl(s, me, (code) => button(code, " from your row")));
+    const held = make("div", "hand-group");
+    const cards = make("div", "group-cards");
+    s.hand.forEach((code) => cards.append(button(code, "")));
+    if (!s.hand.length) cards.append(make("span", "group-empty", "none left"));
+    held.append(make("span", "group-label", "your hand"), cards);
+    el.append(row, held);
+  } else {
+    s.hand.forEach((code) => el.append(button(code, "")));
+  }
   if (s.discard) {
     const d = make("div", "own-discard");
     d.append(make("span", "label", "you buried"), cardEl(s.discard, { small: true }));
@@ -453,7 +527,10 @@ function renderStatus(s) {
       bid2: "name a trump suit or pass", auction: "bid how many of the 12 tricks you will take, or pass",
       trump: "name trump", fix: "take back a renege or let the trick stand", dealer_take: "take or decline the up-card", discard: "discard a card (click it)",
       alone: "go alone or play with partner", defend: "defend alone or pass", play: "play a card", claim: "claim a renege or pass" }[s.phase] || "choose";
-    text(el, `Your turn: ${ask}.`);
+    let line = ask;
+    if (s.phase === "auction" && s.contract) line = `${seatLabel(s, lastBidder(s))} bid ${s.contract}: bid more of the 12 tricks, or pass`;
+    if (s.phase === "trump" && s.contract) line = `you bid ${s.contract} of the 12 tricks: name trump`;
+    text(el, `Your turn: ${line}.`);
     el.className = "status mine";
   } else {
     text(el, `Waiting for ${seatLabel(s, who)}…`);
@@ -492,7 +569,8 @@ function renderScore(s) {
     row.append(markers(s.scores[side]));
     if (s.trump) {
       const t = s.players === 4 ? s.tricks_won[side] + s.tricks_won[side + 2] : s.tricks_won[side];
-      row.append(make("span", "side-tricks", `${t} trick${t === 1 ? "" : "s"}`));
+      const of = isRows(s) ? ` of ${totalTricks(s)}` : "";
+      row.append(make("span", "side-tricks", `${t}${of} trick${t === 1 && !of ? "" : "s"}`));
     }
     el.append(row);
   }
