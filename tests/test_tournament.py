@@ -355,7 +355,9 @@ def test_games_mode_reports_games_won(capsys: pytest.CaptureFixture[str]) -> Non
     assert sum(s["games_won"] for s in data["sides"]) == data["sides"][0]["games"] == 6
 
 
-def test_ctrl_c_stops_workers_and_prints_the_result_so_far() -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_ctrl_c_stops_workers_and_prints_the_result_so_far(stop: int) -> None:
+    # SIGTERM too: a run started in the background ignores Ctrl-C's signal from birth.
     proc = subprocess.Popen(
         [EUCHRE, "tournament", "rule", "random", "--hands", "2000000", "--workers", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -368,7 +370,7 @@ def test_ctrl_c_stops_workers_and_prints_the_result_so_far() -> None:
         children = _children(proc.pid)
     while time.monotonic() < deadline and sum(map(_cpu_seconds, children)) < 2.0:
         time.sleep(0.2)  # let the workers start and finish some deals, however busy the machine
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "(interrupted)" in out and "points/hand" in out and "Traceback" not in err

@@ -10,6 +10,7 @@ import argparse
 import importlib.util
 import json
 import math
+import signal
 import sys
 from typing import Any
 
@@ -162,6 +163,10 @@ class _Bar:
         self.progress.update(self.task, advance=step, description=desc)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run_tournament(args: argparse.Namespace) -> int:
     players: list[PlayerSpec] = list(args.contestants)
     peer = any(p.is_peer for p in players)
@@ -195,12 +200,19 @@ def run_tournament(args: argparse.Namespace) -> int:
         print(f"{PROG}: {names[0]} vs {names[1]}, {units} {'games' if args.games else 'deals'} "
               f"x {seatings} seatings on {workers} worker{'s' if workers > 1 else ''} "
               f"({args.backend})", file=sys.stderr, flush=True)
-    if show_bar:
-        with _Bar(units * seatings, names, bool(args.games)) as bar:
+    # A run in the background (`nohup ... &`) starts with Ctrl-C's signal ignored, so `kill`
+    # (SIGTERM) stops it the same way: the workers end and the result so far is printed.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        if show_bar:
+            with _Bar(units * seatings, names, bool(args.games)) as bar:
+                outcome = run(spec, units, workers=workers, backend=args.backend,
+                              address=args.address, on_result=bar.update)
+        else:
             outcome = run(spec, units, workers=workers, backend=args.backend,
-                          address=args.address, on_result=bar.update)
-    else:
-        outcome = run(spec, units, workers=workers, backend=args.backend, address=args.address)
+                          address=args.address)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if args.json:
         print(json.dumps(to_json(outcome), indent=2))
     else:
