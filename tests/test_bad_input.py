@@ -500,6 +500,19 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.parametrize("argv", [["play", "--watch", "--delay=--"],
+                                  ["play", "--watch", "--delay", "0", "--seed=--"],
+                                  ["tournament", "rule", "random", "--hands=--"]])
+def test_a_double_dash_given_as_a_flags_value_is_a_usage_error(argv: list[str]) -> None:
+    # argparse drops '--' as an option's value and hands the command an empty list instead
+    # (found by the fuzz test below: `play --delay=--` ended in a TypeError).
+    with no_terminal_game():
+        rc, _out, err = run_cli(argv)
+    assert rc == 2
+    assert "expected a value, not '--'" in err
+    assert "Traceback" not in err
+
+
 @settings(max_examples=300, deadline=None)
 @given(flag=st.sampled_from(FLAGS), value=flag_values)
 def test_fuzz_every_cli_flag_that_takes_a_value_runs_or_is_a_usage_error(

@@ -200,15 +200,16 @@ def test_hint_names_the_option_as_the_menu_does() -> None:
     child.expect(MOVE)
     child.sendline("hint")
     child.expect(MOVE)
-    # The hint is the search player's (here with --think 12): its choice named as the menu
-    # names it, with the menu's number, then what that choice and the others are worth over the
-    # deals it looked at. Which option wins depends on the deals sampled, so the test reads the
-    # choice from the hint and checks it against the menu rather than pinning one.
+    # The hint is the search player's (here with --think 12, so a bid looks at 24 deals): its
+    # choice named as the menu names it, with the menu's number, then what that choice and the
+    # others are worth over the deals it looked at. Which option wins depends on the deals
+    # sampled, so the test reads the choice from the hint and checks it against the menu rather
+    # than pinning one.
     text = flat(child)
     assert "1) pass 2) pick it up 3) pick up alone" in text
     menu = {"1": "pass", "2": "pick it up", "3": "pick up alone"}
     hint = re.search(r"Hint: ([a-z ]+) \(option (\d)\)\. ([A-Z][a-z ]+): (wins|loses) "
-                     r"[0-9.]+ points a hand on average over 12 deals consistent with what "
+                     r"[0-9.]+ points a hand on average over 24 deals consistent with what "
                      r"you see", text)
     assert hint, text
     choice, number, sentence_name = hint.group(1), hint.group(2), hint.group(3)

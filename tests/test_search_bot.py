@@ -13,7 +13,7 @@ from euchre import HandState, Match, Rules, preset
 from euchre import actions as A
 from euchre.bots import BOT_NAMES, Adviser, make_bot, rollout
 from euchre.bots.equity import win_probability
-from euchre.bots.search import SearchBot, Think, parse_think
+from euchre.bots.search import BID_DEALS, SearchBot, Think, parse_think
 from euchre.cards import parse_card
 from euchre.sampling import sample_hand_states
 from euchre.state import _deal_map
@@ -143,22 +143,47 @@ def test_bidding_avoids_the_naive_over_order_on_aces_without_trumps() -> None:
     assert A.ORDER_ALONE not in values
 
 
-def test_naive_double_dummy_bidding_orders_where_search_passes() -> None:
-    # 9♣ J♦ A♥ 10♠ K♠ for the dealer's partner, 10♦ turned: one trump and a side ace. Solved
-    # double-dummy, ordering looks best (the maker's side always finds the right line); played
-    # out by players who cannot see the cards, it does not beat passing.
+def test_search_goes_alone_where_naive_double_dummy_bidding_passes() -> None:
+    # J♣ 10♦ J♦ A♦ J♥ (both bowers, the ace and ten of trumps) with K♦ turned by the dealer, an
+    # opponent. Solved double-dummy, the defenders always keep the right guard against a lone
+    # hand, so the loner looks worst and passing (to defend, or to name hearts in round two)
+    # best; played out by players who see only their own cards, the loner wins clearly.
+    st = _dealt(["JC", "TD", "JD", "AD", "JH"], "KD", seat=1, dealer=0, seed=0)
+    view = st.view(1)
+    naive = SearchBot(0, 32, naive_bidding=True).analyse(view)
+    assert naive.action == A.PASS and naive.kind == "naive"
+    assert naive.options[-1].action == A.ORDER_ALONE
+    an = SearchBot(0, 32).analyse(view)
+    values = {o.action: o.points for o in an.options}
+    assert an.action == A.ORDER_ALONE and an.kind == "bid"
+    assert values[A.ORDER_ALONE] > max(values[A.ORDER], values[A.PASS]) + 0.3
+
+
+def test_bidding_rollouts_can_stop_early_for_the_solver() -> None:
+    # honest_tricks sets how far the honest policy plays before the solver finishes the hand:
+    # none is exactly the naive twin, five is a full rollout (the default).
     st = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=2, dealer=0, seed=0)
     st.apply_action(A.PASS)
     view = st.view(2)
-    assert SearchBot(0, 32, naive_bidding=True).choose(view) == A.ORDER
-    assert SearchBot(0, 32).choose(view) == A.PASS
+    naive = SearchBot(3, 8, naive_bidding=True).analyse(view)
+    zero = SearchBot(3, 8, honest_tricks=0).analyse(view)
+    assert [(o.action, o.points) for o in zero.options] == \
+        [(o.action, o.points) for o in naive.options]
+    full = SearchBot(3, 8).analyse(view)
+    assert full.options == SearchBot(3, 8, honest_tricks=5).analyse(view).options
+    assert full.deals == naive.deals == 8 * BID_DEALS
+    for honest, deals in ((6, 2), (-1, 2), (5, 0)):
+        with pytest.raises(ValueError, match=r"honest_tricks must be 0\.\.5"):
+            SearchBot(1, 8, honest_tricks=honest, bid_deals=deals)
 
 
 def test_explanations_say_why_in_numbers() -> None:
     st = _dealt(["AD", "KH", "AH", "KS", "AS"], "KC", seat=1, dealer=0, seed=1)
     text = SearchBot(7, 16).explain(st.view(1))
     assert text.startswith("Pass: ")
-    assert "a hand on average over 16 deals consistent with what you see" in text
+    # A bid looks at BID_DEALS times the card play's deals.
+    assert f"a hand on average over {16 * BID_DEALS} deals consistent with what you see" in text
+    assert "played out by players who see only their own cards" in text
     assert "ordering up loses" in text
     # Card play: tricks per card.
     st.apply_action(A.PASS)

@@ -449,6 +449,14 @@ def play_until_cards(st: HandState) -> None:
         st.apply_action(policy_action(st))
 
 
+def play_tricks(st: HandState, tricks: int) -> None:
+    """Apply the policy until ``tricks`` tricks are complete with no trick under way (or the
+    hand ends first): the honest part of a truncated rollout."""
+    while st.phase != OVER and not (st.phase == PLAY and len(st.tricks) >= tricks
+                                    and not st.trick):
+        st.apply_action(policy_action(st))
+
+
 __all__ = [
     "BID_FLOOR",
     "best_discard",
@@ -457,6 +465,7 @@ __all__ = [
     "lawful",
     "play_card",
     "play_out",
+    "play_tricks",
     "play_until_cards",
     "policy_action",
 ]

@@ -8,12 +8,13 @@ counted in points (a third trick that makes the contract is worth more than a fi
 a match score, in the chance of winning the game.
 
 **Bidding** (order up, pass, call, alone, defend alone, the discard, take or decline, the
-declarations) is *not* read off double-dummy results: with every card known every contract looks
-makeable (strategy fusion), so a player that bids that way orders up far too often. Instead
-each option is played out over the same sampled deals by an honest imperfect-information policy
+declarations) is *not* read off double-dummy results: with every card known, contracts look
+better or worse than they are (strategy fusion; the solver's defenders, for one, always
+keep the right guard against a lone hand). Instead each option is played out over sampled deals
+(twice as many as a card decision looks at) by an honest imperfect-information policy
 (:mod:`euchre.bots.rollout`: every seat plays on what it can see), and the option with the best
-average result wins. ``pimc-naive`` is the same player bidding from double-dummy results, kept
-to measure what the rollouts gain.
+average result wins. ``pimc-naive`` is the same player with the same deals bidding from
+double-dummy results, kept to measure what the rollouts gain.
 
 ``think`` sets the budget: a number of deals (``think=64``, deterministic for a seed) or a time
 cap (``think="0.5s"``, as many deals as fit). The same view always gets the same decision from
@@ -54,9 +55,16 @@ MAX_CALL_SUITS: Final = 2
 #: Going alone is played out only for a hand that counts at least this many tricks alone (a
 #: lone hand needs all five for its bonus; below this it is never close).
 MIN_ALONE_COUNT: Final = 2.8
-#: A bid other than the sound habit's must win by this many standard errors of the paired
-#: difference over the deals (so a handful of lucky deals does not decide a bid).
-CLOSE_CALL: Final = 1.0
+#: Bidding plays each option out with the honest policy (every seat on what it sees) for the
+#: rest of the bidding and this many tricks, and solves the rest of the hand double-dummy: 5 is
+#: a full rollout (the default), 0 is naive bidding. Against real outcomes (README) full
+#: rollouts were the best calibrated of these: solving from the first card undervalues going
+#: alone (the solver's defenders always keep the right guard), and no cut-off decided bids
+#: measurably better.
+HONEST_TRICKS: Final = 5
+#: A bidding decision looks at this many times the card play's deals: bids are few in a hand
+#: and a rollout is cheap, while an option's value varies a lot from deal to deal.
+BID_DEALS: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +143,6 @@ class Analysis:
     deals: int
     weighted: bool
     reason: str = ""
-    close_call: bool = False
-    """The deals favoured another bid, but by less than the sampling noise: the sound habit
-    (the rollout policy's bid) was kept."""
 
 
 def _stable_seed(seed: int, view: SeatView) -> int:
@@ -159,10 +164,17 @@ class SearchBot:
         *,
         naive_bidding: bool = False,
         weighting: bool = True,
+        honest_tricks: int = HONEST_TRICKS,
+        bid_deals: int = BID_DEALS,
     ) -> None:
         self.think = parse_think(think)
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(48)
         self.naive_bidding = naive_bidding
+        if not 0 <= honest_tricks <= 5 or bid_deals < 1:
+            raise ValueError(f"honest_tricks must be 0..5 and bid_deals at least 1, not "
+                             f"{honest_tricks} and {bid_deals}")
+        self.honest_tricks = 0 if naive_bidding else honest_tricks
+        self.bid_deals = bid_deals
         self.weighting = weighting
         if naive_bidding:
             self.name = "pimc-naive"
@@ -202,14 +214,15 @@ class SearchBot:
     # -----------------------------------------------------------------------------------------
     # Deals
 
-    def _worlds(self, view: SeatView) -> tuple[list[HandState], list[float]]:
-        """Deals consistent with the view, and each one's weight from the bidding."""
+    def _worlds(self, view: SeatView, scale: int = 1) -> tuple[list[HandState], list[float]]:
+        """Deals consistent with the view (``scale`` times the budget's count), and each one's
+        weight from the bidding."""
         rng = random.Random(_stable_seed(self.seed, view))
         sampler = DealSampler(view)
         think = self.think
         worlds: list[HandState] = []
         if think.seconds is None:
-            worlds = [sampler.sample(rng) for _ in range(think.samples)]
+            worlds = [sampler.sample(rng) for _ in range(min(MAX_SAMPLES, think.samples * scale))]
         else:
             # Sampling takes about a third of a timed decision; the rest is solving.
             stop = time.perf_counter() + think.seconds / 3
@@ -298,14 +311,15 @@ class SearchBot:
     # Bidding
 
     def _bid(self, view: SeatView) -> Analysis:
-        worlds, weights = self._worlds(view)
+        worlds, weights = self._worlds(view, self.bid_deals)
         options = _bid_options(view, worlds[0])
         # per option, per deal: (net points, utility, game-winning chance)
         results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
         deadline = (time.perf_counter() + self.think.seconds * 2 / 3
                     if self.think.seconds is not None else None)
         used = 0
-        naive: list[tuple[int, int, HandState]] = []
+        honest = self.honest_tricks
+        unsolved: list[tuple[int, int, HandState]] = []
         for w in worlds:
             if deadline is not None and used >= MIN_TIMED_SAMPLES \
                     and time.perf_counter() > deadline:
@@ -313,19 +327,22 @@ class SearchBot:
             for a in options:
                 st = w.clone()
                 st.apply_action(a)
-                if self.naive_bidding and not view.rules.rows:  # rows: no solver
-                    rollout.play_until_cards(st)
-                    if st.phase == PLAY:
-                        naive.append((a, used, st))
-                        results[a].append((0.0, 0.0, None))  # filled in below
-                        continue
-                else:
+                # Every seat plays on what it sees: the rest of the bidding and the first
+                # ``honest`` tricks (all of them: a full rollout; none: naive bidding). Rows:
+                # twelve tricks the solver does not know, so always played to the end.
+                if view.rules.rows:
                     rollout.play_out(st)
-                results[a].append(_value(view, st.points))
+                else:
+                    rollout.play_tricks(st, honest)
+                if st.phase == PLAY:
+                    unsolved.append((a, used, st))
+                    results[a].append((0.0, 0.0, None))  # solved below
+                else:
+                    results[a].append(_value(view, st.points))
             used += 1
-        if naive:
-            values = move_values_batch([st for _, _, st in naive])
-            for (a, i, st), vals in zip(naive, values, strict=True):
+        if unsolved:
+            values = move_values_batch([st for _, _, st in unsolved])
+            for (a, i, st), vals in zip(unsolved, values, strict=True):
                 team = max(vals.values())
                 maker_tricks = team if st.is_maker_side(st.cur) else 5 - team
                 results[a][i] = _value(view, points_for(st, maker_tricks))
@@ -341,23 +358,8 @@ class SearchBot:
                 for a, rs in results.items()]
         preferred = rollout.policy_action(worlds[0])  # reads only what this seat sees
         ranked = _rank(opts, preferred, view.trump)
-        close = False
-        if ranked[0].action != preferred and preferred in results and not self.naive_bidding:
-            # Keep the sound habit unless the deals show a clear gain: the paired difference
-            # must exceed CLOSE_CALL standard errors, so sampling noise does not bid.
-            best_u = [r[1] for r in results[ranked[0].action]]
-            pref_u = [r[1] for r in results[preferred]]
-            diffs = [b - p for b, p in zip(best_u, pref_u, strict=True)]
-            d = mean(diffs)
-            var = mean([(x - d) ** 2 for x in diffs])
-            se = math.sqrt(var / max(1, used - 1))
-            if d < CLOSE_CALL * se:
-                close = True
-                ranked = [o for o in ranked if o.action == preferred] + [
-                    o for o in ranked if o.action != preferred]
         kind = "naive" if self.naive_bidding else "bid"
-        return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting,
-                        close_call=close)
+        return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting)
 
     def _claim(self, view: SeatView) -> Analysis:
         offenders = visible_reneges(view)
@@ -523,8 +525,8 @@ def _wins(points: float, unit: bool = True) -> str:
 
 def describe(an: Analysis, view: SeatView) -> str:
     """The explanation a player reads: the choice and what each other option was worth, e.g.
-    "Order up: wins 1.3 points a hand on average over 48 deals consistent with what you see,
-    each played out as sound players would; passing wins 0.4"."""
+    "Order up: wins 1.3 points a hand on average over 96 deals consistent with what you see,
+    each played out by players who see only their own cards; passing wins 0.4"."""
     if an.kind == "rule":
         return an.reason
     deals = f"over {an.deals} deals consistent with what you see"
@@ -540,13 +542,11 @@ def describe(an: Analysis, view: SeatView) -> str:
         alts = ", ".join(f"{_phrases(o.action, view)[0]} {o.tricks or 0:.1f}" for o in rest)
     else:
         how = ("solved double-dummy" if an.kind == "naive"
-               else "played out as sound players would")
+               else "played out by players who see only their own cards")
         text = f"{title}: {_wins(best.points)} a hand on average {deals}, each {how}"
         alts = ", ".join(f"{_phrases(o.action, view)[1]} {_wins(o.points, unit=False)}"
                          for o in rest)
     text += f"; {alts}." if alts else "."
-    if an.close_call:
-        text += " Too close to call over these deals, so I keep the usual bid."
     if best.win is not None:
         mine = _my_side(view)
         text += (f" At {view.scores[mine]}-{view.scores[1 - mine]}: "

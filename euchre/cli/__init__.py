@@ -61,7 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    for w in words:
+        if w == "--":
+            break
+        # argparse drops a '--' given as an option's value (`--delay=--`) and hands the command
+        # an empty list in place of the value: refuse it here, where the option is still known.
+        if w.startswith("-") and w.partition("=")[2] == "--":
+            parser.error(f"argument {w.partition('=')[0]}: expected a value, not '--'")
+    args = parser.parse_args(words)
     try:
         rc: int = args.func(args)
         sys.stdout.flush()
