@@ -12,9 +12,9 @@ from test_bots import VARIANTS
 from euchre import Rules
 from euchre import actions as A
 from euchre.bots import BeginnerBot, make_bot
-from euchre.bots.evaluate import evaluate
 from euchre.cards import parse_card
 from euchre.state import HandState
+from euchre.tournament import MeanCI, PlayerSpec, TournamentSpec, run, summarize
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -101,7 +101,10 @@ def test_beginner_sometimes_forgets_to_trump_in() -> None:
 
 
 def test_beginner_beats_random_and_loses_to_rule() -> None:
-    vs_random = evaluate("beginner", "random", hands=300, seed=21)
-    assert vs_random.diff.low > 0
-    vs_rule = evaluate("rule", "beginner", hands=300, seed=22)
-    assert vs_rule.diff.low > 0
+    def margin(a: str, b: str, seed: int) -> MeanCI:
+        m = summarize(run(TournamentSpec((PlayerSpec(a), PlayerSpec(b)), Rules(), seed), 150))
+        assert m.margin is not None
+        return m.margin
+
+    assert margin("beginner", "random", 21).low > 0
+    assert margin("rule", "beginner", 22).low > 0

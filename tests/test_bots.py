@@ -12,10 +12,10 @@ import pytest
 from euchre import Rules, preset
 from euchre import actions as A
 from euchre.bots import BOT_NAMES, BeginnerBot, Bot, RandomBot, RuleBasedBot, make_bot
-from euchre.bots.evaluate import evaluate
 from euchre.bots.rule_based import estimate, visible_reneges
 from euchre.cards import HEARTS, deck_cards, parse_card
 from euchre.state import HandState, _deal_map
+from euchre.tournament import PlayerSpec, TournamentSpec, run, summarize, think_times
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,8 +111,6 @@ def test_rule_bot_never_reneges_when_reneging_is_only_penalized() -> None:
 
 def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
     for path in (ROOT / "euchre" / "bots").glob("*.py"):
-        if path.name == "evaluate.py":  # the harness deals hands; bots still get views
-            continue
         if path.name in ("search.py", "rollout.py"):
             # Determinized search builds whole states, but only sampled ones (from the view,
             # by euchre.sampling); the bot itself still receives only a SeatView.
@@ -363,8 +361,9 @@ def test_rule_bot_does_not_claim_without_a_visible_renege() -> None:
 
 
 def test_rule_bot_beats_random_by_a_wide_margin_over_300_hands() -> None:
-    result = evaluate("rule", "random", hands=300, seed=11)
-    assert result.hands == 300
-    assert result.a.low > result.b.high
-    assert result.diff.low > 0.5  # points per hand
-    assert result.mean_decision_ms < 5.0
+    out = run(TournamentSpec((PlayerSpec("rule"), PlayerSpec("random")), Rules(), 11), 150)
+    s = summarize(out)
+    assert s.hands == 300 and s.per_hand is not None and s.margin is not None
+    assert s.per_hand[0].low > s.per_hand[1].high
+    assert s.margin.low > 0.5  # points per hand
+    assert think_times(out, 0).mean < 5.0  # milliseconds

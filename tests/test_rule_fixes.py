@@ -7,16 +7,15 @@ South are partners.
 
 from __future__ import annotations
 
-import pytest
 from helpers import act, build, cards
 
 from euchre import Rules
 from euchre import actions as A
 from euchre.bots import make_bot
-from euchre.bots.evaluate import evaluate
 from euchre.bots.legacy_rule import LegacyRuleBot
 from euchre.bots.rule_based import RuleBasedBot, estimate, lone_losers
 from euchre.cards import CLUBS, HEARTS, SPADES, card_symbol, parse_card
+from euchre.tournament import PlayerSpec, TournamentSpec, run, summarize, think_times
 
 
 def test_no_order_into_an_opponent_dealer_on_off_suit_aces_alone() -> None:
@@ -175,13 +174,7 @@ def test_a_last_card_says_it_is_the_only_legal_card() -> None:
 
 def test_rule_beats_rule_v1_and_decides_within_a_millisecond_on_average() -> None:
     """A small run: the real figure (10,000+ duplicate hands) is the README's command."""
-    result = evaluate("rule", "rule-v1", hands=400, seed=3)
-    assert result.diff.mean > 0
-    assert result.mean_decision_ms < 1.0
-
-
-def test_evaluate_times_by_cpu_clock_and_refuses_an_unknown_clock() -> None:
-    result = evaluate("rule", "rule-v1", hands=20, seed=4, clock="cpu")
-    assert result.decisions > 0 and 0 < result.mean_decision_ms <= result.max_decision_ms
-    with pytest.raises(ValueError, match="clock must be 'wall' or 'cpu'"):
-        evaluate("rule", "rule-v1", hands=2, clock="sundial")
+    out = run(TournamentSpec((PlayerSpec("rule"), PlayerSpec("rule-v1")), Rules(), 3), 200)
+    margin = summarize(out).margin
+    assert margin is not None and margin.mean > 0
+    assert think_times(out, 0).mean < 1.0  # milliseconds

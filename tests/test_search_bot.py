@@ -1,7 +1,7 @@
 """The search player and the levels: legal everywhere, deterministic, sound bidding, explained.
 
 Budgets are tiny (a few deals a decision) so the suite stays fast; strength is measured by
-``python -m euchre.bots.evaluate``, not here."""
+``euchre tournament``, not here."""
 
 from __future__ import annotations
 
@@ -325,8 +325,12 @@ def test_bench_search_reports_decision_time_percentiles(capsys: pytest.CaptureFi
 def test_paired_seeds_make_identical_players_tie_exactly() -> None:
     # The same player on both sides with the same seed per seat plays each deal's two seatings
     # as one hand with the sides swapped: every deal's difference is exactly zero.
-    from euchre.bots.evaluate import evaluate
+    from euchre.tournament import PlayerSpec, TournamentSpec, run, summarize, think_times
 
-    ev = evaluate("search", "search", hands=4, seed=2, think=3, paired=True)
-    assert ev.diff.mean == 0 and ev.diff.low == ev.diff.high == 0
-    assert ev.decisions > 0 and ev.p95_decision_ms >= ev.p50_decision_ms > 0
+    search = PlayerSpec("search")
+    out = run(TournamentSpec((search, search), Rules(), 2, think="3", paired_seeds=True), 2)
+    assert all(r.margin == 0 for r in out.results)
+    margin = summarize(out).margin
+    assert margin is not None and margin.low == margin.high == 0
+    t = think_times(out, 0)
+    assert t.decisions > 0 and t.max >= t.p95 >= t.p50 > 0

@@ -149,3 +149,25 @@ def test_solve_refuses_a_hand_not_in_card_play() -> None:
     state = HandState.deal(Rules(), 0, random.Random(3))
     with pytest.raises(NotSolvableError, match="card play"):
         solve(state)
+
+
+def test_solve_refuses_two_handed_with_rows_instead_of_overrunning_the_kernel() -> None:
+    # Twelve tricks and covered row cards are outside the solver; the compiled kernel does not
+    # check bounds, so a rows hand reaching it corrupted memory before this refusal.
+    from euchre.bots import make_bot
+    from euchre.rules import preset
+    from euchre.state import PLAY
+
+    bots = [make_bot("rule", s) for s in range(2)]
+    for seed in range(20):  # a deal where someone names trump (both passing ends the hand)
+        state = HandState.deal(preset("two-handed-rows"), 0, random.Random(seed))
+        while not state.is_terminal() and state.phase != PLAY:
+            state.apply_action(bots[state.cur].choose(state.view(state.cur)))
+        if state.phase == PLAY:
+            break
+    assert state.phase == PLAY
+    for backend in available_backends():
+        with pytest.raises(NotSolvableError, match="rows"):
+            move_values_batch([state], backend)
+    with pytest.raises(NotSolvableError, match="rows"):
+        solve(state)

@@ -18,11 +18,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from euchre.bots import BOT_NAMES
 from euchre.cli import main
-from euchre.rules import Rules, preset
+from euchre.rules import PRESETS, Rules, preset
 from euchre.tournament import (
+    DecisionClock,
     MeanCI,
     PlayerSpec,
+    RunningMeanCI,
+    TimeHistogram,
     TournamentSpec,
     derive_seed,
     mean_ci,
@@ -32,6 +36,7 @@ from euchre.tournament import (
     running_mean_ci,
     seatings,
     summarize,
+    think_times,
     to_json,
     to_text,
 )
@@ -41,8 +46,8 @@ RULE, RANDOM = PlayerSpec("rule"), PlayerSpec("random")
 
 
 def spec(a: PlayerSpec = RULE, b: PlayerSpec = RANDOM, rules: Rules | None = None,
-         seed: int = 0, games: bool = False) -> TournamentSpec:
-    return TournamentSpec((a, b), rules or Rules(), seed, games)
+         seed: int = 0, games: bool = False, **kw: object) -> TournamentSpec:
+    return TournamentSpec((a, b), rules or Rules(), seed, games, **kw)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------
@@ -71,6 +76,22 @@ def test_running_interval_equals_the_interval_of_each_prefix(xs: list[float]) ->
         assert means[k - 1] == pytest.approx(ci.mean, abs=1e-9)
         assert lows[k - 1] == pytest.approx(ci.low, abs=1e-9)
         assert highs[k - 1] == pytest.approx(ci.high, abs=1e-9)
+
+
+def test_progress_bar_shows_the_same_running_margin_as_the_report() -> None:
+    from euchre.cli.tournament import _Bar
+
+    out = run(spec(seed=6), 12)
+    bar = _Bar(24, ["rule", "random"], games=False)
+    for r in out.results:
+        bar.update(r)
+    ci = summarize(out).margin
+    assert ci is not None and bar.margin.ci().mean == pytest.approx(ci.mean, abs=1e-12)
+    assert bar.margin.half_width == pytest.approx(ci.half_width, abs=1e-12)
+    task = bar.progress.tasks[0]
+    assert task.completed == 24 and f"± {ci.half_width:.3f}" in task.description
+    with pytest.raises(ValueError, match="no results"):
+        RunningMeanCI().ci()
 
 
 # --------------------------------------------------------------------------------------------
@@ -106,6 +127,77 @@ def test_player_options_parse_as_numbers_or_text() -> None:
 # Duplicate dealing
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 30, allow_nan=False), min_size=1, max_size=300),
+       st.integers(1, 4))
+def test_time_histogram_quantiles_are_within_one_percent_above_the_exact_ones(
+        xs: list[float], parts: int) -> None:
+    whole = TimeHistogram()
+    merged = TimeHistogram()
+    for k in range(parts):  # merging the histograms of parts equals one histogram of all
+        part = TimeHistogram()
+        for x in xs[k::parts]:
+            part.add(x)
+            whole.add(x)
+        merged.merge(part)
+    ordered = sorted(xs)
+    for h in (whole, merged):
+        assert h.n == len(xs) and h.max == ordered[-1]
+        assert h.mean == pytest.approx(math.fsum(xs) / len(xs), abs=1e-9)
+        for q in (0.01, 0.5, 0.95, 1.0):
+            exact = ordered[math.ceil(q * len(xs)) - 1]  # nearest rank
+            got = h.quantile(q)
+            assert exact <= got <= max(exact * TimeHistogram.RATIO, TimeHistogram.FLOOR), q
+    assert whole.counts == merged.counts
+
+
+def test_time_histogram_refuses_empty_data_and_bad_quantiles() -> None:
+    h = TimeHistogram()
+    with pytest.raises(ValueError, match="no times"):
+        h.quantile(0.5)
+    h.add(0.003)
+    assert h.quantile(0.5) == h.quantile(0.95) == h.max == 0.003
+    with pytest.raises(ValueError, match="quantile"):
+        h.quantile(0)
+
+
+# --------------------------------------------------------------------------------------------
+# Thinking: budget, paired seeds, decision times
+
+
+def test_think_is_both_players_budget_unless_a_player_names_its_own() -> None:
+    own = PlayerSpec("search", (("think", 7),))
+    bots = spec(PlayerSpec("search"), own, think="5").bots(0, 0)
+    assert [str(b.think) for b in bots] == ["5", "7", "5", "7"]  # type: ignore[attr-defined]
+    assert str(spec(PlayerSpec("search"), own).bots(0, 1)[0].think) == "7"  # type: ignore[attr-defined]
+    assert spec(think="0.5s") != spec()  # the budget is part of what decides a result
+
+
+def test_paired_seeds_give_each_seat_one_seed_in_every_seating() -> None:
+    # Random players choose from their seed alone: with paired seeds the two seatings of a
+    # deal replay one hand with the names swapped (every margin 0); without, they differ.
+    paired = spec(RANDOM, RANDOM, paired_seeds=True)
+    assert all(play_unit(paired, i).margin == 0 for i in range(20))
+    assert any(play_unit(spec(RANDOM, RANDOM), i).margin != 0 for i in range(20))
+    three = spec(RANDOM, RANDOM, preset("cutthroat"), paired_seeds=True)
+    assert all(play_unit(three, i).margin == 0 for i in range(10))
+    assert run(paired, 30, workers=2).results == run(paired, 30, workers=1).results
+
+
+def test_decision_times_per_player_by_wall_or_cpu_clock() -> None:
+    for clock in ("wall", "cpu"):
+        out = run(spec(clock=clock), 20)
+        assert spec(clock=clock) == spec()  # timing never changes a result
+        assert all(r.times == ((), ()) for r in out.results)  # folded into out.times
+        for e in (0, 1):
+            t = think_times(out, e)
+            assert t.decisions == out.times[e].n == sum(r.decisions[e] for r in out.results) > 0
+            assert 0 <= t.p50 <= t.p95 <= t.max and t.p50 <= t.mean * 50
+        assert "time per decision (" + clock in to_text(out)
+    with pytest.raises(ValueError, match="clock must be one of wall, cpu"):
+        DecisionClock("sundial")
+
+
 @pytest.mark.parametrize("rules", [Rules(), preset("cutthroat"), preset("two-handed")],
                          ids=["four", "cutthroat", "two-handed"])
 def test_a_deterministic_bot_against_itself_cancels_exactly_on_every_deal(rules: Rules) -> None:
@@ -116,6 +208,26 @@ def test_a_deterministic_bot_against_itself_cancels_exactly_on_every_deal(rules:
         r = play_unit(s, i)
         assert r.hands == len(s.seatings)
         assert r.points[0] == r.points[1], i
+
+
+TABLE_RULES: dict[str, Rules] = {
+    **{name: preset(name) for name in sorted(PRESETS)},
+    "defend alone, renege penalized and claimed": Rules(defend_alone=True, renege="penalize"),
+    "cutthroat, renege penalized": Rules(players=3, going_alone=False, renege="penalize"),
+    "two-handed, joker, renege penalized": Rules(players=2, going_alone=False, deck=25,
+                                                 renege="penalize"),
+}
+
+
+@pytest.mark.parametrize("level", BOT_NAMES)
+def test_every_level_plays_every_preset_and_player_count_in_a_tournament(level: str) -> None:
+    for name, rules in TABLE_RULES.items():
+        s = spec(PlayerSpec(level), RANDOM, rules, seed=2, think="2")
+        r = play_unit(s, 0)
+        assert r.hands == len(s.seatings) and r.decisions[0] > 0, name
+        g = play_unit(spec(PlayerSpec(level), RANDOM, rules.replace(target=2), seed=2,
+                           games=True, think="2"), 0)
+        assert g.games == len(s.seatings) and sum(g.wins) == g.games, name
 
 
 def test_games_mode_plays_each_game_from_both_seatings_to_the_target() -> None:
@@ -176,9 +288,10 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 @pytest.mark.parametrize("argv, says", [
     (["rule", "nobody"], "unknown bot 'nobody'; choose one of"),
-    (["rule", "random", "--hands", "0"], "must be at least 1"),
+    (["rule", "random", "--hands", "0"], "must be a whole number 1..100000000, not '0'"),
     (["rule", "random", "--hands", "10", "--games", "2"], "not allowed with"),
-    (["rule", "random", "--workers", "x"], "not a whole number"),
+    (["rule", "random", "--workers", "x"], "must be a whole number 1..1024, not 'x'"),
+    (["rule", "random", "--games", "1_0"], "must be a whole number 1..10000000"),
     (["rule", "random", "--address", "ray://x:1"], "use it with --backend ray"),
     (["rule:depth=3", "random"], "unknown bot option(s) depth"),
     (["rule:depth", "random"], "KEY=VALUE"),
@@ -188,6 +301,10 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     (["rule", "openspiel-ismcts:sims=0"], "sims must be"),
     (["rule", "openspiel-ismcts:depth=2"], "options are sims=N"),
     (["openspiel-ismcts", "openspiel-ismcts"], "only one side"),
+    (["rule", "random", "--think", "0"], "think must be a number of deals"),
+    (["rule", "random", "--think", "soon"], "think must be a number of deals"),
+    (["rule", "random", "--clock", "sundial"], "invalid choice: 'sundial'"),
+    (["search:think=-1", "random"], "think must be a number of deals"),
     (["rule", "openspiel-ismcts", "--games", "3"], "use --hands"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_status_2(
@@ -212,7 +329,22 @@ def test_json_output_follows_the_documented_schema(capsys: pytest.CaptureFixture
         ci = side["points_per_hand"]
         assert ci["low"] <= ci["mean"] <= ci["high"] and ci["n"] == 20
     assert data["significant"] == (data["leader"] is not None)
+    for side in data["sides"]:
+        assert side["decisions"] > 0
+        assert 0 <= side["think_ms_p50"] <= side["think_ms_p95"] <= side["think_ms_max"]
+    assert data["think"] is None and data["paired_seeds"] is False and data["clock"] == "wall"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_think_paired_seeds_and_clock_flags_reach_the_result(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = _cli(capsys, "random", "random", "--hands", "20", "--workers", "1", "--json",
+                      "--think", "3", "--paired-seeds", "--clock", "cpu")
+    data = json.loads(out)
+    assert rc == 0 and data["think"] == "3" and data["paired_seeds"] and data["clock"] == "cpu"
+    assert data["margin"]["mean"] == data["margin"]["low"] == data["margin"]["high"] == 0
+    rc, out, _ = _cli(capsys, "search", "rule", "--hands", "2", "--workers", "1", "--think", "2")
+    assert rc == 0 and "think 2" in out and "search  decisions p50" in out
 
 
 def test_games_mode_reports_games_won(capsys: pytest.CaptureFixture[str]) -> None:
@@ -223,7 +355,9 @@ def test_games_mode_reports_games_won(capsys: pytest.CaptureFixture[str]) -> Non
     assert sum(s["games_won"] for s in data["sides"]) == data["sides"][0]["games"] == 6
 
 
-def test_ctrl_c_stops_workers_and_prints_the_result_so_far() -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_ctrl_c_stops_workers_and_prints_the_result_so_far(stop: int) -> None:
+    # SIGTERM too: a run started in the background ignores Ctrl-C's signal from birth.
     proc = subprocess.Popen(
         [EUCHRE, "tournament", "rule", "random", "--hands", "2000000", "--workers", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -236,7 +370,7 @@ def test_ctrl_c_stops_workers_and_prints_the_result_so_far() -> None:
         children = _children(proc.pid)
     while time.monotonic() < deadline and sum(map(_cpu_seconds, children)) < 2.0:
         time.sleep(0.2)  # let the workers start and finish some deals, however busy the machine
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "(interrupted)" in out and "points/hand" in out and "Traceback" not in err

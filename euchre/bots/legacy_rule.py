@@ -2,7 +2,7 @@
 
 This is a verbatim copy of ``rule_based.py`` at commit 978f674 (class renamed), kept only so that
 ``rule`` can be measured against its predecessor on the same deals
-(``python -m euchre.bots.evaluate --a rule --b rule-v1``). Do not improve it: a baseline that
+(``euchre tournament rule rule-v1``). Do not improve it: a baseline that
 moves makes every published margin unreproducible. It shares no code with ``rule_based.py`` for
 the same reason.
 

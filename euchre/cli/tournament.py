@@ -10,16 +10,18 @@ import argparse
 import importlib.util
 import json
 import math
+import signal
 import sys
 from typing import Any
 
-from euchre.cli import Subparsers
-from euchre.cli.play import add_rules_arguments, build_rules
+from euchre.cli import Subparsers, whole_number
+from euchre.cli.play import _think, add_rules_arguments, build_rules
 from euchre.errors import RulesError
 from euchre.tournament import (
     BACKENDS,
     PEER_ISMCTS,
     PlayerSpec,
+    RunningMeanCI,
     TournamentSpec,
     UnitResult,
     default_workers,
@@ -31,16 +33,6 @@ from euchre.tournament import (
 )
 
 PROG = "euchre tournament"
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def _player(text: str) -> PlayerSpec:
@@ -58,7 +50,7 @@ def register(sub: Subparsers) -> None:
             "with the cards swapped between the sides (with three players, each player sits "
             "alone in each seat against the other), so the luck of the deal cancels. Prints "
             "each side's points per hand with a 95% confidence interval and the margin between "
-            "them. A player "
+            "them, and each player's time per decision (p50, p95, max). A player "
             "is a bot name (rule, random, ...) with optional KEY=VALUE options passed to "
             f"make_bot (search:think=100), or {PEER_ISMCTS}[:sims=N] for OpenSpiel's ISMCTS "
             "bot refereed by OpenSpiel's own euchre (see the README). Ctrl-C stops and prints "
@@ -67,14 +59,26 @@ def register(sub: Subparsers) -> None:
     p.add_argument("contestants", nargs=2, type=_player, metavar="PLAYER",
                    help="the two players, e.g. rule random")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--hands", type=_positive, default=None,
+    size.add_argument("--hands", type=whole_number(1, 100_000_000), default=None,
                       help="hands to play in all, every seating counted (10000)")
-    size.add_argument("--games", type=_positive, default=None,
+    size.add_argument("--games", type=whole_number(1, 10_000_000), default=None,
                       help="games to the target to play, each from every seating")
     p.add_argument("--seed", type=int, default=0, help="master seed: the same seed, the same "
                    "result, whatever the workers or backend (0)")
+    play = p.add_argument_group("players")
+    play.add_argument("--think", type=_think, default=None, metavar="BUDGET",
+                      help="both players' thinking budget unless one names its own "
+                           "(search:think=...): deals per decision (200; the same seed, the "
+                           "same result) or a time per decision (0.5s)")
+    play.add_argument("--paired-seeds", action="store_true",
+                      help="each seat's bot keeps its seed in every seating, so players that "
+                           "decide alike play identical hands and only their differences "
+                           "count (search against pimc-naive)")
+    play.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                      help="time decisions by wall clock or by the deciding thread's CPU "
+                           "time, which other programs on a busy machine do not inflate (wall)")
     run_g = p.add_argument_group("running")
-    run_g.add_argument("--workers", type=_positive, default=None,
+    run_g.add_argument("--workers", type=whole_number(1, 1024), default=None,
                        help=f"worker processes (all {default_workers()} cores)")
     run_g.add_argument("--backend", choices=BACKENDS, default="processes",
                        help="processes on this machine, or Ray (the ray extra)")
@@ -96,7 +100,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _check_players(players: list[PlayerSpec], rules: Any) -> str | None:
+def _check_players(players: list[PlayerSpec], rules: Any, think: str | None) -> str | None:
     """Why these players cannot play, or None."""
     peers = [p for p in players if p.is_peer]
     if len(peers) == 2:
@@ -110,7 +114,7 @@ def _check_players(players: list[PlayerSpec], rules: Any) -> str | None:
                 return problem
             continue
         try:
-            p.make(0)
+            p.make(0, think)
         except ValueError as exc:
             return str(exc)
         except TypeError as exc:
@@ -134,8 +138,7 @@ class _Bar:
 
         self.names = names
         self.games = games
-        self.sum = self.sum2 = 0.0
-        self.n = 0
+        self.margin = RunningMeanCI()
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("games" if games else "hands"), TimeElapsedColumn(), TextColumn("ETA"),
@@ -152,17 +155,16 @@ class _Bar:
         self.progress.stop()
 
     def update(self, r: UnitResult) -> None:
-        m = r.margin
-        self.n += 1
-        self.sum += m
-        self.sum2 += m * m
-        mean = self.sum / self.n
-        desc = f"{self.names[0]} vs {self.names[1]}  margin {mean:+.3f}"
-        if self.n > 1:
-            var = max(0.0, (self.sum2 - self.n * mean * mean) / (self.n - 1))
-            desc += f" ± {1.96 * math.sqrt(var / self.n):.3f}"
+        self.margin.add(r.margin)
+        desc = f"{self.names[0]} vs {self.names[1]}  margin {self.margin.mean:+.3f}"
+        if self.margin.n > 1:
+            desc += f" ± {self.margin.half_width:.3f}"
         step = r.games if self.games else r.hands
         self.progress.update(self.task, advance=step, description=desc)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def run_tournament(args: argparse.Namespace) -> int:
@@ -184,10 +186,11 @@ def run_tournament(args: argparse.Namespace) -> int:
         return _fail(f"--plot writes a PNG file: name it FILE.png, not {args.plot!r}")
     if peer and args.games:
         return _fail(f"{PEER_ISMCTS} plays OpenSpiel's one-hand game: use --hands, not --games")
-    problem = _check_players(players, rules)
+    problem = _check_players(players, rules, args.think)
     if problem:
         return _fail(problem)
-    spec = TournamentSpec((players[0], players[1]), rules, args.seed, games=bool(args.games))
+    spec = TournamentSpec((players[0], players[1]), rules, args.seed, games=bool(args.games),
+                          think=args.think, paired_seeds=args.paired_seeds, clock=args.clock)
     seatings = len(spec.seatings)
     units = args.games if args.games else math.ceil((args.hands or 10000) / seatings)
     workers = args.workers or default_workers()
@@ -197,12 +200,19 @@ def run_tournament(args: argparse.Namespace) -> int:
         print(f"{PROG}: {names[0]} vs {names[1]}, {units} {'games' if args.games else 'deals'} "
               f"x {seatings} seatings on {workers} worker{'s' if workers > 1 else ''} "
               f"({args.backend})", file=sys.stderr, flush=True)
-    if show_bar:
-        with _Bar(units * seatings, names, bool(args.games)) as bar:
+    # A run in the background (`nohup ... &`) starts with Ctrl-C's signal ignored, so `kill`
+    # (SIGTERM) stops it the same way: the workers end and the result so far is printed.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        if show_bar:
+            with _Bar(units * seatings, names, bool(args.games)) as bar:
+                outcome = run(spec, units, workers=workers, backend=args.backend,
+                              address=args.address, on_result=bar.update)
+        else:
             outcome = run(spec, units, workers=workers, backend=args.backend,
-                          address=args.address, on_result=bar.update)
-    else:
-        outcome = run(spec, units, workers=workers, backend=args.backend, address=args.address)
+                          address=args.address)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if args.json:
         print(json.dumps(to_json(outcome), indent=2))
     else:

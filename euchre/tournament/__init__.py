@@ -1,14 +1,17 @@
 """Duplicate-deal tournaments between players, with confidence intervals, on all cores or Ray.
 
 ``run(spec, units, workers=...)`` plays units (a deal, or a game to the target, from every
-seating) and returns an :class:`Outcome`; :func:`summarize`, :func:`to_text`, :func:`to_json`
-and :func:`plot` turn it into figures. The command is ``euchre tournament``.
+seating) and returns an :class:`Outcome`; :func:`summarize`, :func:`think_times`,
+:func:`to_text`, :func:`to_json` and :func:`plot` turn it into figures. The command is
+``euchre tournament``; it is the project's one way to measure a player against another.
 """
 
 from __future__ import annotations
 
 from euchre.tournament.core import (
+    CLOCKS,
     PEER_ISMCTS,
+    DecisionClock,
     PlayerSpec,
     TournamentSpec,
     UnitResult,
@@ -17,18 +20,38 @@ from euchre.tournament.core import (
     play_unit,
     seatings,
 )
-from euchre.tournament.report import SCHEMA, Summary, plot, summarize, to_json, to_text
+from euchre.tournament.report import (
+    SCHEMA,
+    Summary,
+    ThinkTimes,
+    plot,
+    summarize,
+    think_times,
+    to_json,
+    to_text,
+)
 from euchre.tournament.runner import BACKENDS, Outcome, default_workers, run
-from euchre.tournament.stats import MeanCI, mean_ci, running_mean_ci
+from euchre.tournament.stats import (
+    MeanCI,
+    RunningMeanCI,
+    TimeHistogram,
+    mean_ci,
+    running_mean_ci,
+)
 
 __all__ = [
     "BACKENDS",
+    "CLOCKS",
     "PEER_ISMCTS",
     "SCHEMA",
+    "DecisionClock",
     "MeanCI",
     "Outcome",
     "PlayerSpec",
+    "RunningMeanCI",
     "Summary",
+    "ThinkTimes",
+    "TimeHistogram",
     "TournamentSpec",
     "UnitResult",
     "default_workers",
@@ -41,6 +64,7 @@ __all__ = [
     "running_mean_ci",
     "seatings",
     "summarize",
+    "think_times",
     "to_json",
     "to_text",
 ]

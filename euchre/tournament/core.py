@@ -52,10 +52,13 @@ class PlayerSpec:
     def is_peer(self) -> bool:
         return self.name == PEER_ISMCTS
 
-    def make(self, seed: int) -> Bot:
+    def make(self, seed: int, think: object = None) -> Bot:
         """A fresh bot of ours (raises ValueError for an unknown name, TypeError for options
-        the bot does not take)."""
-        return make_bot(self.name, seed, **dict(self.options))
+        the bot does not take). ``think`` is the budget when the player names none itself."""
+        options: dict[str, object] = dict(self.options)
+        if think is not None:
+            options.setdefault("think", think)
+        return make_bot(self.name, seed, **options)
 
 
 def _value(text: str) -> int | float | str:
@@ -94,6 +97,18 @@ class TournamentSpec:
     seed: int = 0
     games: bool = False
     """False: each unit is one deal (one hand per seating); True: one game to the target."""
+    think: str | None = None
+    """Both players' thinking budget (``make_bot``'s ``think``: ``"200"`` deals or ``"0.5s"``)
+    where a player's own ``think=`` option does not set one."""
+    paired_seeds: bool = False
+    """Each seat's bot keeps its seed in every seating of a unit. Two players that decide alike
+    (``search`` and ``pimc-naive`` share their card play) then play the same hand in both
+    seatings wherever their decisions agree, so only the decisions that differ move the margin
+    and far fewer hands show it. Off, every seating draws fresh bot seeds."""
+    clock: str = field(default="wall", compare=False)
+    """How decisions are timed: ``"wall"`` clock, or ``"cpu"`` time of the deciding thread,
+    which other programs on a busy shared machine do not inflate. Timing never changes a
+    result, so it stays out of ``==``."""
 
     @property
     def seatings(self) -> list[tuple[int, ...]]:
@@ -103,6 +118,17 @@ class TournamentSpec:
     def hands_per_unit(self) -> int:
         """Hands one unit plays in hands mode."""
         return len(self.seatings)
+
+    def bot_seed(self, index: int, seating: int, seat: int) -> int:
+        """The seed of the bot in ``seat`` in seating number ``seating`` of unit ``index``."""
+        if self.paired_seeds:
+            return derive_seed(self.seed, "bot", index, "paired", seat)
+        return derive_seed(self.seed, "bot", index, seating, seat)
+
+    def bots(self, index: int, k: int) -> list[Bot]:
+        """Fresh bots of ours for seating ``k`` of unit ``index``, one per seat."""
+        return [self.players[e].make(self.bot_seed(index, k, s), self.think)
+                for s, e in enumerate(self.seatings[k])]
 
 
 def seatings(players: int) -> list[tuple[int, ...]]:
@@ -138,8 +164,9 @@ class UnitResult:
     games: int = 0
     # Thinking time is measured, not decided: it differs between runs and stays out of ==.
     decisions: tuple[int, int] = field(default=(0, 0), compare=False)
-    think_s: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
-    max_think_s: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    times: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()), compare=False)
+    """Seconds each of player e's decisions took, in order; the runner folds them into the
+    outcome's histograms and keeps the unit without them (see ``runner.run``)."""
 
     @property
     def margin(self) -> float:
@@ -154,33 +181,36 @@ class UnitResult:
                 "wins": list(self.wins), "games": self.games}
 
 
-class DecisionClock:
-    """Thinking time per player, summed over a unit."""
+#: The timers ``TournamentSpec.clock`` names.
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
-    def __init__(self) -> None:
-        self.count = [0, 0]
-        self.total = [0.0, 0.0]
-        self.max = [0.0, 0.0]
+
+class DecisionClock:
+    """Every decision's thinking time, per player, over a unit."""
+
+    def __init__(self, clock: str = "wall") -> None:
+        try:
+            self.timer = CLOCKS[clock]
+        except KeyError:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}") from None
+        self.times: tuple[list[float], list[float]] = ([], [])
 
     def choose(self, who: int, bot: Bot, view: Any) -> int:
         return self.timed(who, bot.choose, view)
 
     def timed(self, who: int, decide: Callable[[Any], int], arg: Any) -> int:
         """``decide(arg)``, its time counted as one decision of player ``who``."""
-        t0 = time.perf_counter()
+        t0 = self.timer()
         action = decide(arg)
-        dt = time.perf_counter() - t0
-        self.count[who] += 1
-        self.total[who] += dt
-        self.max[who] = max(self.max[who], dt)
+        self.times[who].append(self.timer() - t0)
         return action
 
     def result(self, index: int, hands: int, points: Sequence[float], wins: Sequence[int] = (0, 0),
                games: int = 0) -> UnitResult:
         return UnitResult(
             index=index, hands=hands, points=(points[0], points[1]), wins=(wins[0], wins[1]),
-            games=games, decisions=(self.count[0], self.count[1]),
-            think_s=(self.total[0], self.total[1]), max_think_s=(self.max[0], self.max[1]),
+            games=games, decisions=(len(self.times[0]), len(self.times[1])),
+            times=(tuple(self.times[0]), tuple(self.times[1])),
         )
 
 
@@ -205,11 +235,10 @@ def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
     rng = random.Random(derive_seed(spec.seed, "deal", index))
     deck = HandState.deal(rules, index % n, rng).deck
     side_of = _side_of(n)
-    clock = DecisionClock()
+    clock = DecisionClock(spec.clock)
     totals = [0.0, 0.0]
     for k, seating in enumerate(spec.seatings):
-        bots = [spec.players[e].make(derive_seed(spec.seed, "bot", index, k, s))
-                for s, e in enumerate(seating)]
+        bots = spec.bots(index, k)
         h = HandState(rules, index % n, deck)
         while not h.is_terminal():
             seat = h.cur
@@ -225,13 +254,12 @@ def play_game_set(spec: TournamentSpec, index: int) -> UnitResult:
     rules = spec.rules
     side_of = _side_of(rules.players)
     match_seed = derive_seed(spec.seed, "game", index)
-    clock = DecisionClock()
+    clock = DecisionClock(spec.clock)
     totals = [0.0, 0.0]
     wins = [0, 0]
     hands = 0
     for k, seating in enumerate(spec.seatings):
-        bots = [spec.players[e].make(derive_seed(spec.seed, "bot", index, k, s))
-                for s, e in enumerate(seating)]
+        bots = spec.bots(index, k)
         m = Match(rules, seed=match_seed)
         while not m.is_terminal():
             seat = m.current_player

@@ -253,12 +253,12 @@ def play_peer_deal(spec: TournamentSpec, index: int) -> UnitResult:
     cards = list(range(24))
     rng.shuffle(cards)
     chance = [index % 4, *cards[:21]]  # OpenSpiel's deal: the dealer, 20 cards, the up-card
-    clock = DecisionClock()
+    clock = DecisionClock(spec.clock)
     totals = [0.0, 0.0]
     for k, seating in enumerate(spec.seatings):
         players = [spec.players[e] for e in seating]
-        bots = [p.make(derive_seed(spec.seed, "bot", index, k, s)) if not p.is_peer
-                else make_peer(p, game, rules, derive_seed(spec.seed, "bot", index, k, s))
+        bots = [p.make(spec.bot_seed(index, k, s), spec.think) if not p.is_peer
+                else make_peer(p, game, rules, spec.bot_seed(index, k, s))
                 for s, p in enumerate(players)]
         referee = game.new_initial_state()
         for a in chance:

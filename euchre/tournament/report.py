@@ -17,8 +17,12 @@ JSON schema (``"schema": "euchre-tournament/1"``; every mean comes as
       "sides": [                              # one entry per player, in order
         {"player": "rule", "points_per_hand": {...}, "games": 0, "games_won": 0,
          "win_rate": {...} | null,            # games mode: the share of games won
-         "decisions": 123, "think_ms_mean": 0.01, "think_ms_max": 0.4}
+         "decisions": 123,                    # decisions timed, by "clock"
+         "think_ms_mean": 0.01, "think_ms_p50": 0.01, "think_ms_p95": 0.02, "think_ms_max": 0.4}
       ],
+      "think": "0.5s" | null,                 # --think: both players' budget unless their own
+      "paired_seeds": false,
+      "clock": "wall" | "cpu",                # how decisions were timed
       "margin": {...},                        # player 0 minus player 1, points per hand
       "significant": true,                    # the margin's interval excludes 0
       "leader": "rule" | null,                # the significantly stronger player
@@ -73,11 +77,29 @@ def summarize(outcome: Outcome) -> Summary:
     return Summary(per_hand, mean_ci([r.margin for r in rs]), win_rate, hands, games, wins)
 
 
-def _think(outcome: Outcome, e: int) -> tuple[int, float, float]:
-    n = sum(r.decisions[e] for r in outcome.results)
-    total = sum(r.think_s[e] for r in outcome.results)
-    mx = max((r.max_think_s[e] for r in outcome.results), default=0.0)
-    return n, 1000 * total / n if n else 0.0, 1000 * mx
+@dataclass(frozen=True, slots=True)
+class ThinkTimes:
+    """One player's decision times in milliseconds (all 0 when it took no decision)."""
+
+    decisions: int
+    mean: float
+    p50: float
+    p95: float
+    max: float
+
+    def __str__(self) -> str:
+        return (f"decisions p50 {self.p50:.3f} ms, p95 {self.p95:.3f} ms, "
+                f"max {self.max:.1f} ms, mean {self.mean:.3f} ms over {self.decisions}")
+
+
+def think_times(outcome: Outcome, e: int) -> ThinkTimes:
+    """Player ``e``'s decision times over every finished unit (percentiles to 1%: see
+    :class:`~euchre.tournament.stats.TimeHistogram`)."""
+    h = outcome.times[e]
+    if not h.n:
+        return ThinkTimes(0, 0.0, 0.0, 0.0, 0.0)
+    return ThinkTimes(h.n, 1000 * h.mean, 1000 * h.quantile(0.5), 1000 * h.quantile(0.95),
+                      1000 * h.max)
 
 
 def to_json(outcome: Outcome) -> dict[str, Any]:
@@ -85,16 +107,18 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
     spec = outcome.spec
     sides = []
     for e, p in enumerate(spec.players):
-        n, mean_ms, max_ms = _think(outcome, e)
+        t = think_times(outcome, e)
         sides.append({
             "player": p.label,
             "points_per_hand": s.per_hand[e].to_dict() if s.per_hand else None,
             "games": s.games,
             "games_won": s.wins[e],
             "win_rate": s.win_rate[e].to_dict() if s.win_rate else None,
-            "decisions": n,
-            "think_ms_mean": mean_ms,
-            "think_ms_max": max_ms,
+            "decisions": t.decisions,
+            "think_ms_mean": t.mean,
+            "think_ms_p50": t.p50,
+            "think_ms_p95": t.p95,
+            "think_ms_max": t.max,
         })
     leader = s.leader
     return {
@@ -110,6 +134,9 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
         "complete": outcome.complete,
         "interrupted": outcome.interrupted,
         "sides": sides,
+        "think": spec.think,
+        "paired_seeds": spec.paired_seeds,
+        "clock": spec.clock,
         "margin": s.margin.to_dict() if s.margin else None,
         "significant": leader is not None,
         "leader": spec.players[leader].label if leader is not None else None,
@@ -146,15 +173,20 @@ def to_text(outcome: Outcome) -> str:
                 f"(95% CI {ci.low:.3f} .. {ci.high:.3f})")
         if spec.games:
             line += f"  games won {s.wins[e]} of {s.games}"
-        n, mean_ms, max_ms = _think(outcome, e)
-        if n:
-            line += f"  think {mean_ms:.3f} ms mean, {max_ms:.1f} ms max"
         lines.append(line)
     m = s.margin
     verdict = (f"significant: {names[s.leader]} is stronger" if s.leader is not None
                else "not significant: the interval includes 0")
     lines.append(f"  margin {names[0]} - {names[1]}: {m.mean:+.3f} points/hand "
                  f"(95% CI {m.low:+.3f} .. {m.high:+.3f}), {verdict}")
+    setup = [f"think {spec.think}"] if spec.think else []
+    setup += ["paired seeds"] if spec.paired_seeds else []
+    lines.append(f"  time per decision ({spec.clock} clock"
+                 f"{'; ' + ', '.join(setup) if setup else ''}):")
+    for e, name in enumerate(names):
+        t = think_times(outcome, e)
+        if t.decisions:
+            lines.append(f"    {name:<{width}}  {t}")
     return "\n".join(lines)
 
 

@@ -15,10 +15,11 @@ import queue
 import signal
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from euchre.tournament.core import TournamentSpec, UnitResult, play_units
+from euchre.tournament.stats import TimeHistogram
 
 BACKENDS = ("processes", "ray")
 
@@ -36,6 +37,9 @@ class Outcome:
     seconds: float
     backend: str
     workers: int
+    times: tuple[TimeHistogram, TimeHistogram] = field(
+        default_factory=lambda: (TimeHistogram(), TimeHistogram()))
+    """Each player's decision times over the finished units."""
 
     @property
     def complete(self) -> bool:
@@ -191,14 +195,19 @@ def run(spec: TournamentSpec, units: int, *, workers: int = 1, backend: str = "p
     else:
         stream = _processes(spec, units, workers)
     results: list[UnitResult] = []
+    times = (TimeHistogram(), TimeHistogram())
     interrupted = False
     t0 = time.perf_counter()
     try:
         for batch in stream:
             for r in batch:
-                results.append(r)
                 if on_result is not None:
                     on_result(r)
+                for e in (0, 1):
+                    for t in r.times[e]:
+                        times[e].add(t)
+                # Kept without its times: a million-hand run would hold gigabytes of them.
+                results.append(replace(r, times=((), ())))
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -207,4 +216,4 @@ def run(spec: TournamentSpec, units: int, *, workers: int = 1, backend: str = "p
             close()  # runs the backend's clean-up now, not at garbage collection
     results.sort(key=lambda r: r.index)
     return Outcome(spec, units, tuple(results), interrupted, time.perf_counter() - t0, backend,
-                   workers)
+                   workers, times)
