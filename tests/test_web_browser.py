@@ -143,7 +143,9 @@ def test_an_illegal_card_says_why_and_a_hint_names_a_move(
         illegal.first.click()
         page.wait_for_selector("#error.show")
         assert "must follow" in page.locator("#error").inner_text()
-        assert page.locator("#hand .card.playable").count() == legal_before  # still my turn
+        # still my turn, the same cards playable (the error redraws the hand: wait for the
+        # redraw to settle rather than count a half-drawn hand)
+        playwright_api.expect(page.locator("#hand .card.playable")).to_have_count(legal_before)
         page.keyboard.press("h")
         page.wait_for_selector("#hint:not([hidden])")
         assert len(page.locator("#hint").inner_text()) > 20
