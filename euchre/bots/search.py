@@ -280,14 +280,12 @@ class SearchBot:
         tricks, nor a face-down card turning up), so each card is played out by the rollout
         policy in every deal instead, as the bidding is."""
         worlds, weights = self._worlds(view)
-        deadline = (time.perf_counter() + self.think.seconds * 2 / 3
-                    if self.think.seconds is not None else None)
+        deadline = self._deadline()
         me = view.seat
         sums = {c: [0.0, 0.0, 0.0, 0.0] for c in cands}
         used = 0
         for w, wt in zip(worlds, weights, strict=True):
-            if deadline is not None and used >= MIN_TIMED_SAMPLES \
-                    and time.perf_counter() > deadline:
+            if _out_of_time(deadline, used):
                 break
             for c in cands:
                 st = w.clone()
@@ -307,6 +305,13 @@ class SearchBot:
         best = _rank(opts, rollout.play_card(worlds[0]), view.trump)
         return Analysis(best[0].action, "play", tuple(best), used, self.weighting)
 
+    def _deadline(self) -> float | None:
+        """When a played-out decision stops drawing deals: two thirds of a time budget (the
+        rest is the decision's fixed cost), None for a budget in deals."""
+        if self.think.seconds is None:
+            return None
+        return time.perf_counter() + self.think.seconds * 2 / 3
+
     # -----------------------------------------------------------------------------------------
     # Bidding
 
@@ -315,14 +320,12 @@ class SearchBot:
         options = _bid_options(view, worlds[0])
         # per option, per deal: (net points, utility, game-winning chance)
         results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
-        deadline = (time.perf_counter() + self.think.seconds * 2 / 3
-                    if self.think.seconds is not None else None)
+        deadline = self._deadline()
         used = 0
         honest = self.honest_tricks
         unsolved: list[tuple[int, int, HandState]] = []
         for w in worlds:
-            if deadline is not None and used >= MIN_TIMED_SAMPLES \
-                    and time.perf_counter() > deadline:
+            if _out_of_time(deadline, used):
                 break
             for a in options:
                 st = w.clone()
@@ -566,3 +569,8 @@ def make_naive(seed: int | None = None, think: object = None) -> SearchBot:
 
 
 __all__ = ["Analysis", "OptionValue", "SearchBot", "Think", "describe", "parse_think"]
+
+
+def _out_of_time(deadline: float | None, used: int) -> bool:
+    """Past a time budget's deadline, once the minimum number of deals has been looked at."""
+    return deadline is not None and used >= MIN_TIMED_SAMPLES and time.perf_counter() > deadline
