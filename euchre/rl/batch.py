@@ -18,7 +18,9 @@ that loops over rows in compiled code. Two ways to drive it:
 
 Speed choices from PERFORMANCE-NOTES.md: an inline xorshift generator (numpy's generator inside
 the kernel was half the run time), int8 tables, ``cache=True`` so the JIT cost (seconds) is paid
-once per machine, and every literal int an int64. Correctness: the tests replay the recorded
+once per machine, every literal int an int64, and random card play in locals with a branch-free
+pick of the r-th playable card (:func:`_pick`): mispredicted branches, not arithmetic, were most
+of a hand's time. Correctness: the tests replay the recorded
 random streams through :class:`~euchre.state.HandState` move by move (same player, same legal
 actions, same points), and check the kernel's observations equal the encoder's from the view.
 """
@@ -33,6 +35,10 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
+from numba.core import types
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+from numba.extending import intrinsic
 
 from euchre import _jitcache
 from euchre import actions as A
@@ -158,14 +164,32 @@ def _below(x: Any, n: Any) -> Any:
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
+def _ctpop_typing(typingctx: Any, x: Any) -> Any:
+    """Set bits of an int64 by LLVM's ctpop (one popcnt instruction where the CPU has it, a
+    branch-free sequence where not): numba exposes trailing_zeros but no popcount."""
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+_ctpop: Any = cast(Any, intrinsic)(_ctpop_typing)
+trailing_zeros: Any = _trailing_zeros
+
+
 @_inline
-def _popcount(m: Any) -> Any:
-    """Set bits of a mask below 2**32, without a data-dependent branch (a loop's exit is a
-    mispredicted branch per call)."""
-    m = m - ((m >> 1) & 0x55555555)
-    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
-    m = (m + (m >> 4)) & 0x0F0F0F0F
-    return (m * 0x01010101 & 0xFFFFFFFF) >> 24
+def _pick(hand: Any, x: Any) -> Any:
+    """A uniformly random card of the mask ``hand`` from generator output ``x``: the r-th
+    lowest set bit, found by clearing r low bits under a mask (r <= 4 in a hand of at most
+    five cards) instead of a loop whose data-dependent exit mispredicts on most cards; this
+    and ctpop halved the card-play time of :func:`_random_hands`."""
+    r = _below(x, _ctpop(hand))
+    for z in range(4):
+        hand ^= (hand & -hand) & -np.int64(z < r)
+    return np.int64(trailing_zeros(hand))
 
 
 @_jit
@@ -509,6 +533,7 @@ def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, deale
     x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
     s = np.zeros(ROW, dtype=np.int64)
     buf = np.zeros(32, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
     steps = 0
     for i in range(n):
         for k in range(24):
@@ -526,26 +551,57 @@ def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, deale
             for k in range(24):
                 decks[i, k] = s[DECK + k]
         k = 0
-        while s[PHASE] != P_OVER:
+        while s[PHASE] != P_OVER and s[PHASE] != P_PLAY:
             x = _xs(x)
-            if s[PHASE] == P_PLAY:
-                # A card: the r-th set bit of the playable mask, without listing them all.
-                hand = s[HANDS + s[CUR]]
-                if s[NCUR] > 0:
-                    follow = hand & SMASK_T[s[TRUMP], s[LED]]
-                    if follow:
-                        hand = follow
-                r = _below(x, _popcount(hand))
-                for _ in range(r):
-                    hand &= hand - 1
-                a = np.int64(BIT_T[(hand & -hand) % 37])
-            else:
-                m = _legal_inline(s, flags, buf)
-                a = buf[_below(x, m)]
+            m = _legal_inline(s, flags, buf)
+            a = buf[_below(x, m)]
             if record:
                 actions[i, k] = a
             k += 1
             _apply_inline(s, a, flags)
+        if s[PHASE] == P_PLAY:
+            # The card play in locals: the same moves, draws and points as stepping the row
+            # with _apply (test_random_kernel_hands_replay_in_the_engine_with_the_same_points),
+            # without storing the trick table that random play never reads back.
+            trump = s[TRUMP]
+            active = s[ACTIVE]
+            others = np.int64(COUNT_T[active]) - 1
+            maker = s[MAKER]
+            for q in range(4):
+                hands[q] = s[HANDS + q]
+            leader = s[CUR]
+            made = 0
+            for _t in range(5):
+                seat = leader
+                x = _xs(x)
+                c = _pick(hands[seat], x)
+                hands[seat] ^= np.int64(1) << c
+                if record:
+                    actions[i, k] = c
+                k += 1
+                led = np.int64(EFF_T[trump, c])
+                follow = SMASK_T[trump, led]
+                best = STR_T[trump, led, c]
+                win = seat
+                for _j in range(others):
+                    seat = np.int64(NEXT_T[active, seat])
+                    x = _xs(x)
+                    hand = hands[seat]
+                    f = hand & follow
+                    c = _pick(f if f != 0 else hand, x)
+                    hands[seat] ^= np.int64(1) << c
+                    if record:
+                        actions[i, k] = c
+                    k += 1
+                    st = STR_T[trump, led, c]
+                    gt = st > best
+                    best = st if gt else best
+                    win = seat if gt else win
+                leader = win
+                made += ((win ^ maker) & 1) ^ 1
+            s[TWON + maker] = made
+            s[TWON + ((maker + 1) & 3)] = 5 - made
+            _score(s)
         steps += k
         points[i, 0] = s[PTS0]
         points[i, 1] = s[PTS1]
