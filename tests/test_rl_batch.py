@@ -91,6 +91,22 @@ def test_batch_steps_match_the_engine_move_by_move_with_equal_observations(name:
     assert checked > 800
 
 
+def test_random_card_play_picks_each_playable_card_equally_often() -> None:
+    """The branch-free pick (clear r low bits under a mask, then trailing zeros) must be the
+    r-th playable card for every r (hands in play hold at most five cards): each card of a
+    mask comes up 1/n of the time, and only cards of the mask do."""
+    rng = np.random.default_rng(0)
+    draws = 60_000
+    xs = rng.integers(0, 2**63, size=draws, dtype=np.int64).astype(np.uint64) * np.uint64(2)
+    for mask in (0b1, 0b1000_0010, 0x0101_0101, 0x0A_0400_11, (1 << 31) | 0x1E, 0x3E00_0000):
+        cards = [c for c in range(32) if mask >> c & 1]
+        counts = np.bincount([B._pick(np.int64(mask), x) for x in xs[:draws // 6]],
+                             minlength=32)
+        assert set(np.flatnonzero(counts).tolist()) == set(cards), hex(mask)
+        expected = draws // 6 / len(cards)
+        assert all(abs(counts[c] - expected) < 5 * np.sqrt(expected) for c in cards), counts
+
+
 def test_policy_play_calls_back_with_observations_masks_and_seats() -> None:
     calls = []
 

@@ -183,9 +183,10 @@ trailing_zeros: Any = _trailing_zeros
 @_inline
 def _pick(hand: Any, x: Any) -> Any:
     """A uniformly random card of the mask ``hand`` from generator output ``x``: the r-th
-    lowest set bit, found by clearing r low bits under a mask (r <= 4 in a hand of at most
-    five cards) instead of a loop whose data-dependent exit mispredicts on most cards; this
-    and ctpop halved the card-play time of :func:`_random_hands`."""
+    lowest set bit, found by clearing r low bits under a mask instead of a loop whose
+    data-dependent exit mispredicts on most cards (this and ctpop halved the card-play time of
+    :func:`_random_hands`). r <= 4: a hand in play holds at most five cards, and a sixth
+    would never be picked."""
     r = _below(x, _ctpop(hand))
     for z in range(4):
         hand ^= (hand & -hand) & -np.int64(z < r)
