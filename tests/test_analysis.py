@@ -286,6 +286,21 @@ def test_end_of_game_review_prints_the_costliest_decisions() -> None:
     assert "Costliest decisions" in text and "already winning" in text
 
 
+def test_review_totals_say_one_clear_mistake_not_one_clear_mistakes(
+        trumped_review: Review) -> None:
+    from rich.console import Console
+
+    from euchre.analysis.report import print_review
+
+    con = Console(record=True, width=100, force_terminal=False)
+    print_review(trumped_review, 5, con)
+    totals = [line.strip() for line in con.export_text().splitlines()
+              if "points lost in all" in line]
+    north = next(t for t in totals if t.startswith("North:"))
+    assert north.startswith("North: 3 decisions,") and north.endswith(", 1 clear mistake")
+    assert all(t.endswith(", 0 clear mistakes") for t in totals if t != north), totals
+
+
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000), preset_name=st.sampled_from(
     ["standard", "cutthroat", "two-handed", "joker"]))

@@ -62,6 +62,11 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
               f"out by the search player's rollout policy; {seconds:.1f} s.[/]")
 
 
+def _count(n: object, noun: str) -> str:
+    """"1 clear mistake", "0 clear mistakes": a totals line a player reads."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def print_review(rev: Review, top: int, console: Console | None = None) -> None:
     """The costliest decisions as a table, then why, one numbered line each (a why column
     would be unreadable in 80 columns), then each seat's totals."""
@@ -85,8 +90,8 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
         con.print("No decision lost points against the best choice.")
     con.print()
     for s in rev.seat_totals():
-        con.print(f"  {s['name']}: {s['decisions']} decisions, {s['loss']:.2f} points lost "
-                  f"in all, {s['mistakes']} clear mistakes")
+        con.print(f"  {s['name']}: {_count(s['decisions'], 'decision')}, {s['loss']:.2f} "
+                  f"points lost in all, {_count(s['mistakes'], 'clear mistake')}")
     con.print(f"[dim]Loss: expected points (the player's side's minus the other side's) given "
               "up against the best choice; in red, clear mistakes (beyond the error bar). "
               f"Card play solved double-dummy over {rev.play_deals} deals consistent with what "
