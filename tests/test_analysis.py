@@ -146,6 +146,36 @@ def test_advise_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Order up alone" in out and "Best: Order up alone" in out
 
 
+def test_advice_names_the_bid_with_the_best_game_chance_when_points_rank_another_first(
+) -> None:
+    """Near the end of a game the option ahead on points may not be the one that wins the game
+    most often; the table shows both, and a sentence says which is which."""
+    from rich.console import Console
+
+    from euchre.analysis.advice import Advice, RoundAdvice
+    from euchre.analysis.report import print_advice
+    from euchre.analysis.values import Estimate
+
+    hand, up = cards("JH JD AH KS 9C"), parse_card("TH")
+    view = bidding_view(Rules(), hand, up, 1, 0, 1, (8, 6))
+
+    def shown(options: tuple[Estimate, ...]) -> str:
+        adv = Advice(Rules(), tuple(hand), up, 1, 0, (8, 6),
+                     (RoundAdvice(1, view, options, 100),))
+        con = Console(record=True, width=120, force_terminal=False)
+        print_advice(adv, 0.1, con)
+        return con.export_text()
+
+    split = shown((Estimate(A.PASS, 1.31, 0.08, 0.40), Estimate(A.ORDER_ALONE, 1.26, 0.08, 0.43),
+                   Estimate(A.ORDER, 1.25, 0.04, 0.39)))
+    assert "score 6-8 (us-them)" in split
+    assert ("For the game at 6-8, order up alone has the best chance: 43% against 40% for "
+            "pass.") in split
+    agree = shown((Estimate(A.PASS, 1.31, 0.08, 0.43), Estimate(A.ORDER_ALONE, 1.26, 0.08, 0.40),
+                   Estimate(A.ORDER, 1.25, 0.04, 0.39)))
+    assert "For the game" not in agree and "Best: Pass" in agree
+
+
 # ---------------------------------------------------------------------------------------------
 # Review
 

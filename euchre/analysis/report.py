@@ -10,6 +10,7 @@ from rich.table import Table
 from euchre.analysis.advice import Advice, bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
+from euchre.analysis.values import Estimate
 from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
 from euchre.state import seat_name
 from euchre.view import SeatView
@@ -19,16 +20,32 @@ def _console(console: Console | None) -> Console:
     return console or Console(highlight=False, emoji=False)
 
 
+def _game_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str:
+    """The option that wins the game most often, when it is not the one ahead on points (near
+    the end of a game a point matters more or less than another): without this line the table
+    would show a higher game-winning chance below the verdict with no word on it."""
+    if len(options) < 2 or options[0].win is None:
+        return ""
+    top = max(options, key=lambda o: o.win or 0.0)
+    best = options[0]
+    pct = round(100 * (top.win or 0.0)), round(100 * (best.win or 0.0))
+    if top is best or pct[0] <= pct[1]:
+        return ""
+    return (f"For the game at {at}, {bid_phrase(top.action, view).lower()} has the best "
+            f"chance: {pct[0]}% against {pct[1]}% for {bid_phrase(best.action, view).lower()}.")
+
+
 def print_advice(adv: Advice, seconds: float, console: Console | None = None) -> None:
     con = _console(console)
     n = adv.rules.players
     up_suit = adv.upcard >> 3 if adv.upcard >> 3 < 4 else 4
     hand = " ".join(card_symbol(c) for c in sort_hand(adv.hand, up_suit))
-    score = ""
+    score = at = ""
     if adv.scores:
         side = adv.seat & 1 if n == 4 else adv.seat
         others = [v for s, v in enumerate(adv.scores) if s != side]
-        score = f", score {adv.scores[side]}-{'-'.join(map(str, others))} (us-them)"
+        at = f"{adv.scores[side]}-{'-'.join(map(str, others))}"
+        score = f", score {at} (us-them)"
     con.print(f"[bold]{seat_name(adv.seat, n)}[/] holds {hand}; up-card "
               f"{card_symbol(adv.upcard)}, {seat_name(adv.dealer, n)} deals{score}.")
     for r in adv.rounds:
@@ -58,6 +75,9 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
                         f"{bid_phrase(second.action, r.view).lower()}"
                         + ("" if clear else " (within the error bars: a close call)"))
         con.print(verdict + f" over {r.deals} deals.")
+        game = _game_verdict(r.options, r.view, at)
+        if game:
+            con.print(game)
     con.print(f"[dim]Points: your side's minus the other side's per hand, each deal played "
               f"out by the search player's rollout policy; {seconds:.1f} s.[/]")
 
