@@ -177,6 +177,45 @@ def test_bidding_rollouts_can_stop_early_for_the_solver() -> None:
             SearchBot(1, 8, honest_tricks=honest, bid_deals=deals)
 
 
+def test_textbook_pimc_backs_up_each_later_bid_as_best_for_its_bidder() -> None:
+    from euchre.bots.search import _back_up, _Node
+
+    # Points by side (North-South, East-West) of four solved positions.
+    solved: list[tuple[int, ...]] = [(0, 2), (1, 0), (2, 0), (0, 4)]
+    # North (side 0) picks leaf 2 (+2 for its side) over leaf 3 (-4); West (side 1), before
+    # North, picks leaf 0 (+2 for its side) over passing on to North's choice (-2).
+    north = _Node(seat=0, children=(_Node(leaf=2), _Node(leaf=3)))
+    west = _Node(seat=3, children=(north, _Node(leaf=0)))
+    assert _back_up(north, solved, 4) == (2, 0)
+    assert _back_up(west, solved, 4) == (0, 2)
+    # A tie goes to the first choice (passing comes first in the legal actions).
+    tie = _Node(seat=1, children=(_Node(points=(0, 0)), _Node(leaf=1), _Node(leaf=0)))
+    assert _back_up(tie, [(0, 0), (0, 0)], 4) == (0, 0)
+
+
+def test_textbook_pimc_differs_from_the_naive_twin_only_through_later_bids() -> None:
+    # The dealer's last call in round two: no bid comes after it, so seeing every card for
+    # the later bids changes nothing and pimc-full values every option as pimc-naive does.
+    st = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=0, dealer=0, seed=2)
+    for _ in range(7):
+        st.apply_action(A.PASS)
+    last = st.view(0)
+    full = SearchBot(5, 8, perfect_bidding=True).analyse(last)
+    naive = SearchBot(5, 8, naive_bidding=True).analyse(last)
+    assert full.kind == naive.kind == "naive" and full.deals == naive.deals == 8 * BID_DEALS
+    assert [(o.action, round(o.points, 9)) for o in full.options] == \
+        [(o.action, round(o.points, 9)) for o in naive.options]
+    # The first bid of round one: three seats bid after it, with every card seen.
+    first = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=1, dealer=0, seed=2).view(1)
+    full1 = {o.action: o.points for o in SearchBot(5, 8, perfect_bidding=True)
+             .analyse(first).options}
+    naive1 = {o.action: o.points for o in SearchBot(5, 8, naive_bidding=True)
+              .analyse(first).options}
+    assert full1.keys() == naive1.keys() and full1[A.PASS] != naive1[A.PASS]
+    assert make_bot("pimc-full", 5, think=8).choose(first) == \
+        SearchBot(5, 8, perfect_bidding=True).choose(first)
+
+
 def test_explanations_say_why_in_numbers() -> None:
     st = _dealt(["AD", "KH", "AH", "KS", "AS"], "KC", seat=1, dealer=0, seed=1)
     text = SearchBot(7, 16).explain(st.view(1))
@@ -220,7 +259,7 @@ def test_a_time_budget_decides_within_its_time() -> None:
 
 def test_make_bot_levels_and_options() -> None:
     assert BOT_NAMES[:4] == ("random", "beginner", "rule", "search")  # weakest first
-    assert "pimc-naive" in BOT_NAMES
+    assert "pimc-naive" in BOT_NAMES and "pimc-full" in BOT_NAMES
     for name in BOT_NAMES:
         bot = make_bot(name, 1, think=8)
         assert bot.name == name

@@ -3,8 +3,9 @@ them.
 
 ``make_bot(name, seed, think=...)`` builds a player by level; :data:`BOT_NAMES` lists the levels,
 weakest first: ``random``, ``beginner`` (obvious habits and mistakes), ``rule`` (table habits),
-``search`` (the strongest) and ``pimc-naive`` (search bidding from double-dummy results, kept
-for comparison); ``rule-v1`` is ``rule`` before issue #6, kept as a measured baseline.
+``search`` (the strongest), ``pimc-naive`` (search bidding from double-dummy results) and
+``pimc-full`` (textbook PIMC bidding: later bids chosen with every card seen too), both kept for
+comparison; ``rule-v1`` is ``rule`` before issue #6, kept as a measured baseline.
 """
 
 from __future__ import annotations
@@ -32,12 +33,19 @@ def _naive(seed: int | None, think: object) -> Bot:
     return SearchBot(seed, think, naive_bidding=True)
 
 
+def _full(seed: int | None, think: object) -> Bot:
+    from euchre.bots.search import SearchBot
+
+    return SearchBot(seed, think, perfect_bidding=True)
+
+
 _FACTORIES: dict[str, Callable[[int | None, object], Bot]] = {
     "random": lambda seed, think: RandomBot(seed),
     "beginner": lambda seed, think: BeginnerBot(seed),
     "rule": lambda seed, think: RuleBasedBot(seed),
     "search": _search,
     "pimc-naive": _naive,
+    "pimc-full": _full,
     "rule-v1": lambda seed, think: LegacyRuleBot(seed),
 }
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)

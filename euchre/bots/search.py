@@ -14,7 +14,8 @@ keep the right guard against a lone hand). Instead each option is played out ove
 (twice as many as a card decision looks at) by an honest imperfect-information policy
 (:mod:`euchre.bots.rollout`: every seat plays on what it can see), and the option with the best
 average result wins. ``pimc-naive`` is the same player with the same deals bidding from
-double-dummy results, kept to measure what the rollouts gain.
+double-dummy results, kept to measure what the rollouts gain; ``pimc-full`` goes further, as
+textbook PIMC does: the later bids too are chosen with every card of the deal seen.
 
 ``think`` sets the budget: a number of deals (``think=64``, deterministic for a seed) or a time
 cap (``think="0.5s"``, as many deals as fit). The same view always gets the same decision from
@@ -39,7 +40,7 @@ from euchre.bots.rule_based import visible_reneges
 from euchre.cards import EFFECTIVE_SUIT, JOKER, POWER, SUIT_SYMBOLS, card_symbol, mask_of
 from euchre.sampling import DealSampler
 from euchre.solver import move_values_batch, points_for
-from euchre.state import PLAY, HandState
+from euchre.state import BID1, BID2, DEFEND, OVER, PLAY, HandState
 from euchre.view import SeatView
 
 #: Deals per decision at the default strength.
@@ -163,6 +164,7 @@ class SearchBot:
         think: object = None,
         *,
         naive_bidding: bool = False,
+        perfect_bidding: bool = False,
         weighting: bool = True,
         honest_tricks: int = HONEST_TRICKS,
         bid_deals: int = BID_DEALS,
@@ -173,10 +175,14 @@ class SearchBot:
         if not 0 <= honest_tricks <= 5 or bid_deals < 1:
             raise ValueError(f"honest_tricks must be 0..5 and bid_deals at least 1, not "
                              f"{honest_tricks} and {bid_deals}")
-        self.honest_tricks = 0 if naive_bidding else honest_tricks
+        self.perfect_bidding = perfect_bidding
+        self.naive_bidding = naive_bidding or perfect_bidding
+        self.honest_tricks = 0 if self.naive_bidding else honest_tricks
         self.bid_deals = bid_deals
         self.weighting = weighting
-        if naive_bidding:
+        if perfect_bidding:
+            self.name = "pimc-full"
+        elif naive_bidding:
             self.name = "pimc-naive"
         self._last: tuple[SeatView, Analysis] | None = None
 
@@ -318,6 +324,8 @@ class SearchBot:
     def _bid(self, view: SeatView) -> Analysis:
         worlds, weights = self._worlds(view, self.bid_deals)
         options = _bid_options(view, worlds[0])
+        if self.perfect_bidding and not view.rules.rows:
+            return self._bid_perfect(view, worlds, weights, options)
         # per option, per deal: (net points, utility, game-winning chance)
         results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
         deadline = self._deadline()
@@ -364,6 +372,39 @@ class SearchBot:
         kind = "naive" if self.naive_bidding else "bid"
         return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting)
 
+    def _bid_perfect(self, view: SeatView, worlds: list[HandState], weights: list[float],
+                     options: list[int]) -> Analysis:
+        """Textbook PIMC bidding (``pimc-full``): in every deal the rest of the hand is a
+        game of perfect information: each later bid is the one best for its bidder's side
+        with every card seen, and the cards are solved double-dummy. This is the bidder the
+        strategy-fusion argument is about (passing hands a seeing opponent exactly the
+        contracts that make); ``pimc-naive`` lets the later bids be honest instead."""
+        trees: list[list[_Node]] = []
+        leaves: list[HandState] = []
+        for w in worlds:
+            row = []
+            for a in options:
+                st = w.clone()
+                st.apply_action(a)
+                row.append(_expand(st, leaves))
+            trees.append(row)
+        solved = [_leaf_points(st, vals) for st, vals in
+                  zip(leaves, move_values_batch(leaves) if leaves else [], strict=True)]
+        total = sum(weights)
+        aware = _score_aware(view)
+        opts = []
+        for k, a in enumerate(options):
+            acc = [0.0, 0.0, 0.0]
+            for row, wt in zip(trees, weights, strict=True):
+                net, u, wp = _value(view, _back_up(row[k], solved, view.players))
+                acc[0] += wt * net
+                acc[1] += wt * u
+                acc[2] += wt * (wp or 0.0)
+            opts.append(OptionValue(a, acc[0] / total, acc[1] / total,
+                                    acc[2] / total if aware else None))
+        ranked = _rank(opts, rollout.policy_action(worlds[0]), view.trump)
+        return Analysis(ranked[0].action, "naive", tuple(ranked), len(worlds), self.weighting)
+
     def _claim(self, view: SeatView) -> Analysis:
         offenders = visible_reneges(view)
         mine = _maker_side(view, view.seat)
@@ -379,6 +420,59 @@ class SearchBot:
 
 # ---------------------------------------------------------------------------------------------
 # Values
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """A perfect-information bidding tree: a choice by ``seat`` among ``children``, a hand
+    over (``points``), or a position to solve (``leaf``, an index into the solved leaves)."""
+
+    seat: int = -1
+    leaf: int = -1
+    points: tuple[int, ...] = ()
+    children: tuple[_Node, ...] = ()
+
+
+def _expand(st: HandState, leaves: list[HandState]) -> _Node:
+    """The rest of the bidding of ``st`` as a tree: every bid and defend-alone answer
+    branches; the dealer's discard and anything else before the cards follow the policy."""
+    while st.phase != PLAY and st.phase != OVER and st.phase not in (BID1, BID2, DEFEND):
+        st.apply_action(rollout.policy_action(st))
+    if st.phase == OVER:
+        return _Node(points=tuple(st.points))
+    if st.phase == PLAY:
+        leaves.append(st)
+        return _Node(leaf=len(leaves) - 1)
+    children = []
+    for a in st.legal_actions():
+        nxt = st.clone()
+        nxt.apply_action(a)
+        children.append(_expand(nxt, leaves))
+    return _Node(seat=st.cur, children=tuple(children))
+
+
+def _leaf_points(st: HandState, vals: dict[int, int]) -> tuple[int, ...]:
+    team = max(vals.values())
+    return tuple(points_for(st, team if st.is_maker_side(st.cur) else 5 - team))
+
+
+def _back_up(node: _Node, solved: list[tuple[int, ...]], players: int) -> tuple[int, ...]:
+    """The points a tree comes to when every chooser takes the best for its own side (the
+    first such choice on a tie: passing comes first)."""
+    if node.leaf >= 0:
+        return solved[node.leaf]
+    if not node.children:
+        return node.points
+    side = node.seat & 1 if players == 4 else node.seat
+    best: tuple[int, ...] = ()
+    best_net = -math.inf
+    for child in node.children:
+        pts = _back_up(child, solved, players)
+        others = [p for s, p in enumerate(pts) if s != side]
+        net = pts[side] - sum(others) / len(others)
+        if net > best_net:
+            best, best_net = pts, net
+    return best
 
 
 def _score_aware(view: SeatView) -> bool:
