@@ -5,6 +5,7 @@ actions and returns move by move."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,17 @@ from euchre.errors import RulesError  # noqa: E402
 from euchre.rl import openspiel_game as G  # noqa: E402
 from euchre.rl.encoding import cards_in, encode  # noqa: E402
 from euchre.rules import PRESETS  # noqa: E402
+
+
+def decisions(state: Any, rng: random.Random) -> Iterator[int]:
+    """The player at each decision of a hand, chance outcomes drawn at random in between; the
+    caller applies a move before asking for the next."""
+    while True:
+        while state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        if state.is_terminal():
+            return
+        yield state.current_player()
 
 
 def random_playout(state: Any, rng: random.Random) -> Any:
@@ -69,11 +81,7 @@ def test_information_state_is_the_seats_view_only() -> None:
     rng = random.Random(2)
     for _ in range(10):
         s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                s.apply_action(rng.choice(s.chance_outcomes())[0])
-                continue
-            p = s.current_player()
+        for p in decisions(s, rng):
             text = s.information_state_string(p)
             assert text == G.view_string(s.view(p))
             # A state resampled from the infostate has the same information state.
@@ -102,24 +110,28 @@ def test_openspiel_outcome_sampling_mccfr_runs_on_two_handed_euchre() -> None:
     assert len(solver._infostates) > 100
 
 
+def ismcts_hand(game: Any, sims: int, seats: tuple[int, ...], rng: random.Random) -> Any:
+    """One hand with OpenSpiel's ISMCTS (our exact resampler) in ``seats``, random moves in
+    the others; every ISMCTS move must be legal."""
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 1.5, sims, random_state=np.random.RandomState(1))
+    bot.set_resampler(G.resampler(0))
+    s = game.new_initial_state()
+    for p in decisions(s, rng):
+        if p in seats:
+            a = bot.step(s)
+            assert a in s.legal_actions()
+            s.apply_action(a)
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
 def test_openspiel_ismcts_with_our_exact_resampler_plays_whole_hands() -> None:
     game = pyspiel.load_game(G.GAME_NAME, {"preset": "standard"})
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
-    bot = ismcts.ISMCTSBot(game, evaluator, 1.5, 16, random_state=np.random.RandomState(1))
-    bot.set_resampler(G.resampler(0))
     rng = random.Random(0)
     for _ in range(2):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                s.apply_action(rng.choice(s.chance_outcomes())[0])
-            elif s.current_player() in (0, 2):
-                a = bot.step(s)
-                assert a in s.legal_actions()
-                s.apply_action(a)
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
-        assert s.is_terminal()
+        assert ismcts_hand(game, 16, (0, 2), rng).is_terminal()
 
 
 @pytest.mark.parametrize("stick", [True, False])
@@ -162,10 +174,7 @@ def test_two_handed_rows_information_states_hold_the_public_rows_and_nothing_hid
     rng = random.Random("os-rows")
     for _ in range(6):
         s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                s.apply_action(rng.choice(s.chance_outcomes())[0])
-                continue
+        for _ in decisions(s, rng):
             for p in range(2):
                 view = s.view(p)
                 text = s.information_state_string(p)
@@ -183,20 +192,7 @@ def test_two_handed_rows_information_states_hold_the_public_rows_and_nothing_hid
 
 def test_openspiel_ismcts_plays_two_handed_rows() -> None:
     game = pyspiel.load_game(G.GAME_NAME, {"preset": "two-handed-rows"})
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
-    bot = ismcts.ISMCTSBot(game, evaluator, 1.5, 8, random_state=np.random.RandomState(1))
-    bot.set_resampler(G.resampler(0))
-    rng = random.Random(3)
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply_action(rng.choice(s.chance_outcomes())[0])
-        elif s.current_player() == 0:
-            a = bot.step(s)
-            assert a in s.legal_actions()
-            s.apply_action(a)
-        else:
-            s.apply_action(rng.choice(s.legal_actions()))
+    s = ismcts_hand(game, 8, (0,), random.Random(3))
     assert s.is_terminal() and len(s.hand.tricks) in (0, 12)
 
 
