@@ -360,3 +360,52 @@ def test_a_two_handed_rows_game_by_clicking_on_a_phone(browser: Any, server: Liv
     assert "Score:" in page.locator("#score").inner_text()
     assert errors == []
     ctx.close()
+
+
+def test_the_home_form_offers_exactly_the_served_options(browser: Any,
+                                                        server: LiveServer) -> None:
+    """The form is built from /api/options: one input per option with its range or choices
+    (in words), the scoring table's values, and options a player count lacks are disabled at
+    their default for that count (going alone follows the player count)."""
+    _, spec = server.get("/api/options")
+    page = browser.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#opt-players")
+    for o in spec["options"]:
+        if o["kind"] == "group":
+            for f in o["fields"]:
+                box = page.locator(f'#scoring input[data-scoring="{f["name"]}"]')
+                assert (box.get_attribute("min"), box.get_attribute("max")) == (
+                    str(f["min"]), str(f["max"]))
+                assert box.input_value() == str(f["default"])
+            continue
+        el = page.locator(f"#opt-{o['name']}")
+        label = page.locator(f"#rules label:has(#opt-{o['name']})")
+        assert label.evaluate("l => l.firstChild.textContent") == o["label"]
+        assert o["help"] in (label.get_attribute("title") or "")
+        if o["kind"] == "int":
+            assert (el.get_attribute("min"), el.get_attribute("max")) == (
+                str(o["min"]), str(o["max"]))
+        elif o["kind"] == "choice":
+            shown = el.locator("option").all()
+            assert [x.get_attribute("value") for x in shown] == [str(c) for c in o["choices"]]
+            assert [x.inner_text() for x in shown] == o["words"]
+    names = [x.get_attribute("name") for x in page.locator("#rules [name]").all()]
+    assert names == [o["name"] for o in spec["options"] if o["kind"] != "group"]
+    going = page.locator("#opt-going_alone")
+    assert going.is_checked() and going.is_enabled()
+    page.select_option("#opt-players", "3")
+    assert not going.is_checked() and not going.is_enabled()
+    assert not page.locator("#opt-canadian_loner").is_enabled()
+    assert page.locator("#opt-stick_the_dealer").is_enabled()
+    page.select_option("#opt-players", "4")
+    assert going.is_checked() and going.is_enabled()
+    most = next(o for o in spec["options"] if o["name"] == "target")["max"]
+    page.fill("#opt-target", str(most))  # the most the engine allows is offered
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    table_id = page.url.split("/t/")[1].split("#")[0].split("?")[0]
+    assert server.get(f"/api/tables/{table_id}")[1]["rules"]["target"] == most
+    assert not errors, errors
+    page.close()

@@ -12,15 +12,16 @@ import contextlib
 import re
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 from euchre.bots import BOT_NAMES
-from euchre.cli import Subparsers
+from euchre.cli import Subparsers, whole_number
 from euchre.errors import RulesError, quote
 from euchre.match import Match
-from euchre.rules import PRESETS, Rules, Scoring, preset
+from euchre.rules import PLAYER_COUNTS, PRESETS, Option, Rules, Scoring, preset
 
 #: The longest pause after a computer move that --delay accepts.
 MAX_DELAY = 60.0
@@ -28,24 +29,9 @@ MAX_DELAY = 60.0
 #: A --scoring value: ASCII digits only (``str.isdigit`` also accepts "²" and "٣"), and short.
 _POINTS = re.compile(r"[0-9]{1,6}")
 
-#: Rules fields settable from the command line, with their flag help.
-_BOOL_FLAGS: dict[str, str] = {
-    "stick_the_dealer": "the dealer may not pass in round two (on in the tournament preset)",
-    "going_alone": "allow going alone (off automatically with --players 2 or 3)",
-    "defend_alone": "against a lone maker one defender may go alone; euchring scores 4",
-    "canadian_loner": "in round one the dealer's partner may order up only by going alone",
-    "dealer_may_discard_upcard": "the dealer may bury the up-card itself (off in openspiel)",
-    "defend_alone_vs_partners": "OpenSpiel: defenders may defend alone against a pair too",
-    "single_hand": "OpenSpiel: one hand is the whole game",
-    "renege_fix": "with --renege penalize: a renege may be taken back before the trick is "
-                  "quitted (000)",
-    "misdeal_passes": "after a misdeal the deal passes left instead of the same dealer "
-                      "dealing again (002)",
-    "rows": "two-handed with rows: four face down, four face up on them, four in hand; bid 7 "
-            "to 12 of the 12 tricks (002, euchre.com)",
-    "rows_euchre": "with --rows: a maker short of its bid is euchred, the other player scores "
-                   "2 (our addition; the source scores nothing for a missed bid)",
-}
+#: Options whose flag is a plain switch, not a --flag/--no-flag pair: argparse reads any
+#: "--no-..." spelling as "off", so "--no-no-ace-no-face" would be nonsense.
+_SWITCHES = ("no_ace_no_face",)
 
 
 def register(sub: Subparsers) -> None:
@@ -87,43 +73,71 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
 def add_rules_arguments(p: argparse.ArgumentParser,
                         default_preset: str | None = "standard") -> None:
     """The rules flags (``--preset`` and one flag per option), shared by every command that
-    sets up games; :func:`build_rules` reads them back."""
-    r = p.add_argument_group("rules (layered over --preset; the engine refuses impossible mixes)")
+    sets up games; :func:`build_rules` reads them back. Each flag, its values and its help
+    come from the option's declaration (:meth:`Rules.options`)."""
+    r = p.add_argument_group("rules (each flag changes one option of --preset; impossible "
+                             "mixes are refused with the reason)")
+    standard = PRESETS["standard"]
+    shown = [f"{name}: {', '.join(w for _, w in rules.differences(standard))}"
+             if name != "standard" else name for name, rules in PRESETS.items()]
     r.add_argument("--preset", choices=sorted(PRESETS), default=default_preset,
-                   help="named rule set (standard): standard, tournament (stick the dealer), "
-                        "two-handed, two-handed-rows, cutthroat (three players), joker "
-                        "(25 cards), openspiel")
-    r.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
-                   help="4 partnership, 3 cutthroat, 2 two-handed [preset]")
-    r.add_argument("--target", type=int, default=None, metavar="POINTS",
-                   help="points to win (5, 7, 10 and 11 are usual) [preset: 10]")
-    r.add_argument("--deck", type=int, choices=(24, 25, 32), default=None,
-                   help="24 cards 9-A, 25 adds the Joker (top trump), 32 adds 7s and 8s")
-    for name, text in _BOOL_FLAGS.items():
-        r.add_argument("--" + name.replace("_", "-"), dest=name, default=None,
-                       action=argparse.BooleanOptionalAction, help=text + " [preset]")
-    # Not a --flag/--no-flag pair: argparse reads any "--no-..." spelling as "off".
-    r.add_argument("--no-ace-no-face", dest="no_ace_no_face", action="store_const", const=True,
-                   default=None,
-                   help="a hand with no ace, no face card and no trump may call a misdeal")
-    r.add_argument("--farmers-hand", choices=("off", "redeal", "swap"), default=None,
-                   help="off; redeal: a hand of only 9s and 10s may call a redeal; swap: three "
-                        "or more 9s/10s may be swapped, three of them for the kitty")
-    r.add_argument("--renege", choices=("prevent", "penalize"), default=None,
-                   help="prevent: failing to follow suit is refused; penalize: it may be "
-                        "played, and claimed for 2 points (4 if it beat a lone hand)")
-    r.add_argument("--renege-penalty", choices=("points", "deduct", "tricks"), default=None,
-                   help="what a proven renege costs: points to the other side (default), "
-                        "deduct them from the offending side (below zero if need be), or "
-                        "tricks: two of the offending side's tricks go to the other side")
-    r.add_argument("--first-dealer", choices=("random", "black_jack", "black-jack"),
-                   default=None, help="how the first dealer is chosen [random]")
-    r.add_argument("--alone-timing", choices=("with_bid", "after_discard"), default=None,
-                   help="with_bid: 'order alone' as a bid; after_discard: OpenSpiel's separate "
-                        "alone question")
-    r.add_argument("--scoring", action="append", default=[], metavar="FIELD=N",
-                   help="change one score value: " + ", ".join(f.name for f in fields(Scoring))
-                        + " (repeatable), e.g. --scoring euchre=3")
+                   help=f"named rule set ({default_preset or 'standard'}): " + "; ".join(shown))
+    for o in Rules.options():
+        flag = "--" + o.name.replace("_", "-")
+        text = _flag_help(o, standard)
+        if o.kind == "group":
+            items = "; ".join(f"{g.name}={g.default}: {_lower(g.help)}" for g in o.fields)
+            lo, hi = o.fields[0].min, o.fields[0].max
+            r.add_argument("--scoring", action="append", default=[], metavar="FIELD=N",
+                           help=f"{_lower(o.help)}: change one value to a whole number "
+                                f"{lo}..{hi} (repeatable, e.g. --scoring euchre=3); {items}")
+        elif o.kind == "bool" and o.name in _SWITCHES:
+            r.add_argument(flag, dest=o.name, action="store_const", const=True, default=None,
+                           help=text)
+        elif o.kind == "bool":
+            r.add_argument(flag, dest=o.name, default=None,
+                           action=argparse.BooleanOptionalAction, help=text)
+        elif o.kind == "int":
+            assert o.min is not None and o.max is not None
+            r.add_argument(flag, dest=o.name, type=whole_number(o.min, o.max), default=None,
+                           metavar=o.unit.upper() or "N", help=text)
+        else:
+            r.add_argument(flag, dest=o.name, type=_choice_type(o), default=None,
+                           metavar="{" + ",".join(map(str, o.choices)) + "}", help=text)
+
+
+def _lower(text: str) -> str:
+    """A help sentence as an argparse line starts: "In round one" -> "in round one" (but
+    "OpenSpiel ..." stays)."""
+    first = text.split(" ", 1)[0]
+    return text if sum(c.isupper() for c in first) > 1 else text[:1].lower() + text[1:]
+
+
+def _flag_help(o: Option, standard: Rules) -> str:
+    """The option's help, where it applies, and its value in the standard game."""
+    value = getattr(standard, o.name)
+    if o.kind == "bool":
+        shown = "on" if value else "off"
+    elif o.kind == "int":
+        shown = str(value)
+    else:
+        shown = str(o.describe(value) if o.kind == "group" else value)
+    only = ("" if o.players == PLAYER_COUNTS
+            else f"; with {' or '.join(map(str, o.players))} players only")
+    return f"{_lower(o.help)} (standard: {shown}{only})"
+
+
+def _choice_type(o: Option) -> Callable[[str], Any]:
+    """An argparse type for a choice option: a number for a count, a word otherwise (a dash
+    for an underscore too: ``black-jack``), refused with the option's allowed values."""
+
+    def parse(text: str) -> Any:
+        for c in o.choices:
+            if str(c) == text.replace("-", "_"):
+                return c
+        raise argparse.ArgumentTypeError(f"must be {o.allowed()}, not {quote(text)}")
+
+    return parse
 
 
 def add_level_arguments(g: Any) -> None:
@@ -184,19 +198,14 @@ def add_convenience_arguments(p: argparse.ArgumentParser, display: Any) -> None:
 
 
 def build_rules(args: argparse.Namespace) -> Rules:
-    """The preset with every given flag applied; raises RulesError for impossible mixes."""
+    """The preset with every given flag applied; raises RulesError for impossible mixes. A new
+    --players re-derives going alone unless --going-alone was given (:meth:`Rules.replace`)."""
     base = preset(args.preset or "standard")
     changes: dict[str, Any] = {}
-    for name in ("players", "target", "deck", "farmers_hand", "renege", "alone_timing",
-                 "no_ace_no_face", "renege_penalty", *_BOOL_FLAGS):
-        value = getattr(args, name)
-        if value is not None:
-            changes[name] = value
-    if args.first_dealer is not None:
-        changes["first_dealer"] = args.first_dealer.replace("-", "_")
-    players = changes.get("players", base.players)
-    if players != 4 and args.going_alone is None:
-        changes["going_alone"] = False  # two- and three-handed euchre have no loners
+    for o in Rules.options():
+        value = getattr(args, o.name)
+        if o.kind != "group" and value is not None:
+            changes[o.name] = value
     if args.scoring:
         sc: dict[str, int] = {}
         known = {f.name for f in fields(Scoring)}

@@ -22,9 +22,9 @@ import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar
 
 import msgspec
 from starlette.applications import Starlette
@@ -37,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from euchre.bots import BOT_NAMES, make_bot
 from euchre.bots.base import Bot
 from euchre.errors import EuchreError, IllegalActionError, RulesError
-from euchre.rules import PRESETS, Rules, Scoring
+from euchre.rules import PRESETS, Rules
 from euchre.state import seat_name
 from euchre.view import SeatView
 from euchre.web import schemas as S
@@ -299,11 +299,8 @@ class Server:
         except KeyError:
             raise ValueError(f"unknown preset {req.preset!r}; choose one of: "
                              + ", ".join(PRESETS)) from None
-        options = {**base.to_dict(), **req.rules}
-        if "players" in req.rules and "going_alone" not in req.rules:
-            options.pop("going_alone", None)  # re-derived for the new player count
         try:
-            rules = Rules.from_dict(options)
+            rules = Rules.from_dict(req.rules, base=base)
         except (RulesError, TypeError) as exc:
             raise ValueError(f"rules: {exc}") from None
         n = rules.players
@@ -820,87 +817,10 @@ class Server:
 # HTTP -----------------------------------------------------------------------------------------
 
 
-#: The home page's label for every ``Rules`` field (a test fails when a field has none, so a
-#: new option never shows as its raw key) ...
-OPTION_LABELS: dict[str, str] = {
-    "players": "Players", "deck": "Deck", "target": "Points to win",
-    "stick_the_dealer": "Stick the dealer", "going_alone": "Going alone",
-    "defend_alone": "Defend alone", "canadian_loner": "Canadian loner",
-    "farmers_hand": "Farmer's hand", "no_ace_no_face": "No ace, no face, no trump misdeal",
-    "renege": "Renege", "renege_fix": "A renege may be taken back",
-    "renege_penalty": "Renege costs", "misdeal_passes": "Misdeal passes the deal",
-    "rows": "Two-handed with rows", "rows_euchre": "Rows: a missed bid is euchred",
-    "first_dealer": "First dealer", "alone_timing": "When to go alone",
-    "dealer_may_discard_upcard": "Dealer may bury the up-card",
-    "defend_alone_vs_partners": "Offer defend alone against partners",
-    "single_hand": "One hand is the whole game", "scoring": "Scoring",
-}
-#: ... and its tooltip: what the option does, in a player's words.
-OPTION_HELP: dict[str, str] = {
-    "players": "4: two partnerships; 3: cutthroat, each for themself; 2: two-handed",
-    "deck": "24 cards 9 to ace; 25 adds the Joker as the highest trump; 32 adds the 7s and 8s",
-    "target": "The first side to reach this many points wins the game",
-    "stick_the_dealer": "In the second round of bidding the dealer may not pass and must "
-                        "name a trump suit",
-    "going_alone": "The maker may play without their partner (four players)",
-    "defend_alone": "Against a lone maker one defender may also play alone; euchring then "
-                    "scores 4",
-    "canadian_loner": "In round one the dealer's partner may order up only by going alone",
-    "farmers_hand": "redeal: a hand of only 9s and 10s may call a redeal before bidding; swap: "
-                    "three 9s and 10s may be swapped for the face-down kitty cards",
-    "no_ace_no_face": "A hand with no ace, no face card and no trump may call a misdeal",
-    "renege": "prevent: a card that does not follow suit is refused; penalize: it may be "
-              "played, and the other side may claim the renege before the hand is scored",
-    "renege_fix": "Under renege 'penalize': a player who failed to follow may take the card "
-                  "back and play a correct one before the trick is gathered",
-    "renege_penalty": "What a proven renege costs: points, the other side scores; deduct, the "
-                      "offending side loses those points; tricks, it gives two of its tricks "
-                      "to the other side before the hand is scored",
-    "misdeal_passes": "After a misdeal (farmer's hand or no ace, no face) the deal passes left "
-                      "instead of the same dealer dealing again",
-    "rows": "Two players, each with four cards face down in a row, four face up on them and "
-            "four in hand; bid 7 to 12 of the twelve tricks, the higher bidder names trump",
-    "rows_euchre": "With rows: a maker who takes fewer tricks than it bid is euchred and the "
-                   "other player scores (off: a missed bid just scores nothing)",
-    "first_dealer": "random, or black jack: deal face up until a black jack appears; that "
-                    "player deals first",
-    "alone_timing": "with bid: say 'alone' with the bid; after discard: the maker is asked "
-                    "after the dealer's discard",
-    "dealer_may_discard_upcard": "The dealer who picks up the up-card may bury that same card",
-    "defend_alone_vs_partners": "Ask the defenders about defending alone even when the maker "
-                                "plays with a partner",
-    "single_hand": "The game is a single hand: the match ends after the first scored or "
-                   "thrown-in hand",
-    "scoring": "Points for each result",
-}
-
-
 def rules_options() -> list[dict[str, Any]]:
-    """Every ``Rules`` field with its kind, allowed values and default, so the home page's form
-    is generated from the engine and cannot miss an option."""
-    hints = get_type_hints(Rules)
-    out: list[dict[str, Any]] = []
-    base = Rules()
-    for f in fields(Rules):
-        t = hints[f.name]
-        item: dict[str, Any] = {"name": f.name, "label": OPTION_LABELS.get(f.name, f.name),
-                                "help": OPTION_HELP.get(f.name, ""),
-                                "default": getattr(base, f.name)}
-        if f.name == "players":
-            item.update(kind="choice", choices=[4, 3, 2])
-        elif f.name == "deck":
-            item.update(kind="choice", choices=[24, 25, 32])
-        elif f.name == "scoring":
-            item.update(kind="scoring", default=msgspec.to_builtins(Scoring()),
-                        fields=[g.name for g in fields(Scoring)])
-        elif get_origin(t) is Literal:
-            item.update(kind="choice", choices=list(get_args(t)))
-        elif t is int:
-            item.update(kind="int", min=1, max=99)
-        else:
-            item.update(kind="bool")
-        out.append(item)
-    return out
+    """Every ``Rules`` option as JSON (:meth:`euchre.rules.Option.to_json`): the home page's
+    form is built from it, so it offers exactly what the engine accepts."""
+    return [o.to_json() for o in Rules.options()]
 
 
 def make_app(config: ServerConfig) -> Starlette:

@@ -15,13 +15,47 @@ function seatNames(n) {
   return n === 4 ? ["North", "East", "South", "West"] : Array.from({ length: n }, (_, i) => `Player ${i + 1}`);
 }
 
+// The option's value in a game of n players when nobody sets it (going alone follows the
+// player count: the server says so in default_for, from the engine's one rule).
+function defaultFor(o, n) {
+  return o.kind === "group" ? o.default : o.default_for[String(n)];
+}
+
 function presetValues(name) {
+  const preset = OPT.presets[name] || {};
+  const n = preset.players ?? defaultFor(OPT.options.find((o) => o.name === "players"), 4);
   const values = {};
-  for (const o of OPT.options) values[o.name] = o.default;
-  Object.assign(values, OPT.presets[name] || {});
-  if (values.going_alone === null || values.going_alone === undefined) values.going_alone = values.players === 4;
-  if (!(name in OPT.presets) || !("going_alone" in OPT.presets[name])) values.going_alone = values.players === 4;
-  return values;
+  for (const o of OPT.options) values[o.name] = defaultFor(o, n);
+  return Object.assign(values, preset);
+}
+
+// The option's words, and the player counts it exists for when not every count.
+function optionHelp(o) {
+  const counts = OPT.options.find((x) => x.name === "players").choices;
+  const only = o.players.length < counts.length ? ` (${o.players.join(" or ")} players only)` : "";
+  return o.help + only;
+}
+
+function optionInput(o, value, n) {
+  let input;
+  if (o.kind === "bool") {
+    input = make("input"); input.type = "checkbox"; input.checked = !!value;
+  } else if (o.kind === "int") {
+    input = make("input"); input.type = "number"; input.step = "1";
+    input.min = o.min; input.max = o.max; input.value = value; input.required = true;
+  } else {
+    input = make("select");
+    o.choices.forEach((c, i) => {
+      const opt = make("option", "", o.words[i] ?? String(c));
+      opt.value = String(c);
+      input.append(opt);
+    });
+    input.value = String(value);
+  }
+  input.dataset.kind = o.kind;
+  input.setAttribute("aria-description", optionHelp(o));
+  if (!o.players.includes(n)) input.disabled = true;  // this game has no such option
+  return input;
 }
 
 function buildRules(values) {
@@ -29,50 +63,40 @@ function buildRules(values) {
   box.replaceChildren();
   const sbox = $("scoring");
   sbox.replaceChildren();
+  const n = values.players;
   for (const o of OPT.options) {
-    if (o.kind === "scoring") {
-      const sc = Object.assign({}, o.default, values.scoring || {});
+    if (o.kind === "group") {  // the scoring table: one number per result
+      const sc = Object.assign({}, o.default, values[o.name] || {});
       for (const f of o.fields) {
-        const label = make("label", "", f.replace(/_/g, " "));
-        const input = make("input");
-        input.type = "number"; input.min = "0"; input.max = "99"; input.value = sc[f];
-        input.dataset.scoring = f;
+        const label = make("label", "", f.label);
+        label.title = optionHelp(f);
+        const input = optionInput(f, sc[f.name], n);
+        input.dataset.scoring = f.name;
         label.append(input);
         sbox.append(label);
       }
       continue;
     }
     const label = make("label", "", o.label);
-    if (o.help) label.title = o.help;  // what the option does, on hover
-    let input;
-    if (o.kind === "bool") {
-      input = make("input"); input.type = "checkbox"; input.checked = !!values[o.name];
-    } else if (o.kind === "int") {
-      input = make("input"); input.type = "number"; input.min = o.min; input.max = o.max; input.value = values[o.name];
-    } else {
-      input = make("select");
-      for (const c of o.choices) {
-        const opt = make("option", "", String(c).replace(/_/g, " "));
-        opt.value = String(c);
-        input.append(opt);
-      }
-      input.value = String(values[o.name]);
-    }
+    label.title = optionHelp(o);  // what the option does, on hover
+    const input = optionInput(o, values[o.name], n);
     input.name = o.name;
-    input.dataset.kind = o.kind;
     input.id = "opt-" + o.name;
-    if (o.help) input.setAttribute("aria-description", o.help);
     label.append(input);
     box.append(label);
   }
   $("opt-players").onchange = () => {
-    const n = Number($("opt-players").value);
+    const was = n;
+    const now = Number($("opt-players").value);
     const v = readRules();
-    v.players = n;
-    v.going_alone = n === 4;
-    if (n !== 4) Object.assign(v, { defend_alone: false, canadian_loner: false, alone_timing: "with_bid", defend_alone_vs_partners: false });
+    v.players = now;
+    for (const o of OPT.options) {
+      if (o.kind === "group") continue;
+      // an option this game lacks, or one left at the old count's default, takes the new default
+      if (!o.players.includes(now) || v[o.name] === defaultFor(o, was)) v[o.name] = defaultFor(o, now);
+    }
     buildRules(v);
-    buildSeats(n);
+    buildSeats(now);
   };
 }
 
