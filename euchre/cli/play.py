@@ -1,8 +1,9 @@
 """``euchre play``: a game at the terminal, or ``--watch`` four computer players.
 
-Every rules option of the engine is a flag layered over ``--preset``; the engine's own checks
-decide what combinations are possible, and their message is what the user sees (exit status 2),
-so the command line never drifts from the rules it drives.
+Every rules option of the engine is a flag layered over ``--preset``, generated from the
+option's declaration (:meth:`euchre.rules.Rules.options`: its help, choices or range); the
+engine's own checks decide what combinations are possible, and their message is what the user
+sees (exit status 2), so the command line never drifts from the rules it drives.
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="plain ASCII: suits as the letters C D H S, no box drawing")
     d.add_argument("--no-color", action="store_true", help="no colours")
     d.add_argument("--markers", choices=("5-6", "5-4"), default="5-6",
-                   help="score cards beside the score: 5-6 (002) or the older 5-4 (000), for "
-                        "games to 10")
+                   help="score cards beside the score, for games to 10: the 5 and 6 (a 6's "
+                        "pips under a face-down 5) or the older 5 and 4")
     add_convenience_arguments(p, d)
     p.set_defaults(func=run_play)
 
