@@ -32,6 +32,7 @@ MAX_POINTS = 100
 PLAYER_COUNTS = (4, 3, 2)
 """The player counts the engine deals for: partnership, cutthroat and two-handed euchre."""
 
+
 def going_alone_default(players: int) -> bool:
     """Whether going alone is allowed when no one said: yes with four players, no with two or
     three, where the maker already plays alone (docs/rules.md, cutthroat and two-handed). Every
@@ -79,7 +80,7 @@ class Option:
         if self.kind == "group":
             return ", ".join(f"{f.label.lower()} {getattr(value, f.name)}" for f in self.fields)
         for choice, words in zip(self.choices, self.words, strict=True):
-            # isinstance first: True == 1, so a bool must not match an int choice
+            # the type first: True == 1, so a bool must not match an int choice
             if type(choice) is type(value) and choice == value:
                 return words
         return f"{value} {self.unit}".strip()
@@ -93,8 +94,7 @@ class Option:
         if self.kind == "group":
             return ", ".join(f.name for f in self.fields)
         numbers = all(_is_int(c) for c in self.choices)
-        ordered = sorted(self.choices) if self.kind == "choice" and numbers else self.choices
-        shown = [str(c) for c in ordered]
+        shown = [str(c) for c in (sorted(self.choices) if numbers else self.choices)]
         return f"{', '.join(shown[:-1])} or {shown[-1]}"
 
     def check(self, value: object, prefix: str = "") -> None:
@@ -121,22 +121,17 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         """The option as JSON for the browser form: every field above, the default as a game
         of each player count gets it (``default_for``), a group's fields nested."""
-        out: dict[str, Any] = {
-            "name": self.name, "label": self.label, "help": self.help, "kind": self.kind,
-            "default": (asdict(self.default) if self.kind == "group"
-                        else self.default_for(PLAYER_COUNTS[0])),
-            "default_for": {str(n): self.default_for(n) for n in PLAYER_COUNTS
-                            if self.kind != "group"},
-            "players": list(self.players),
-        }
-        if self.kind in ("bool", "choice"):
-            out["choices"] = list(self.choices)
-            out["words"] = list(self.words)
+        out: dict[str, Any] = {"name": self.name, "label": self.label, "help": self.help,
+                               "kind": self.kind, "players": list(self.players)}
+        if self.kind == "group":
+            out.update(default=asdict(self.default), fields=[f.to_json() for f in self.fields])
+            return out
+        out.update(default=self.default_for(PLAYER_COUNTS[0]),
+                   default_for={str(n): self.default_for(n) for n in PLAYER_COUNTS})
         if self.kind == "int":
             out.update(min=self.min, max=self.max, unit=self.unit)
-        if self.kind == "group":
-            out["fields"] = [f.to_json() for f in self.fields]
-            del out["default_for"]
+        else:
+            out.update(choices=list(self.choices), words=list(self.words))
         return out
 
 
@@ -216,7 +211,7 @@ class Scoring:
         return _options_of(cls)
 
 
-FOUR = (4,)
+_FOUR = (4,)
 """The option exists for partnership (four-handed) euchre only."""
 
 
@@ -242,14 +237,14 @@ class Rules:
     going_alone: bool | None = field(default=None, metadata=_about(
         "Going alone", "The maker may play without their partner: on unless set, with four "
         "players; with two or three the maker already plays alone, so it is off",
-        players=FOUR, words={True: "going alone", False: "no going alone"}))
+        players=_FOUR, words={True: "going alone", False: "no going alone"}))
     defend_alone: bool = field(default=False, metadata=_about(
         "Defend alone", "Against a lone maker one defender may also play alone; euchring the "
-        "maker then scores 4 (docs/rules.md)", players=FOUR,
+        "maker then scores 4 (docs/rules.md)", players=_FOUR,
         words={True: "defend alone", False: "no defending alone"}))
     canadian_loner: bool = field(default=False, metadata=_about(
         "Canadian loner", "In round one the dealer's partner may order up only by going alone",
-        players=FOUR, words={True: "Canadian loner", False: "no Canadian loner"}))
+        players=_FOUR, words={True: "Canadian loner", False: "no Canadian loner"}))
     farmers_hand: FarmersHand = field(default="off", metadata=_about(
         "Farmer's hand", "off; redeal: a hand of only 9s and 10s may call a redeal before "
         "bidding; swap: a hand of three or more 9s and 10s may swap three of them for the "
@@ -303,7 +298,7 @@ class Rules:
     alone_timing: AloneTiming = field(default="with_bid", metadata=_about(
         "When to go alone", "with_bid: going alone is part of the bid ('order alone', 'call H "
         "alone'); after_discard: the maker is asked 'alone or with partner' after the "
-        "dealer's discard, as in OpenSpiel", players=FOUR,
+        "dealer's discard, as in OpenSpiel", players=_FOUR,
         words={"with_bid": "alone with the bid",
                "after_discard": "alone asked after the discard"}))
     dealer_may_discard_upcard: bool = field(default=True, metadata=_about(
@@ -313,7 +308,7 @@ class Rules:
     defend_alone_vs_partners: bool = field(default=False, metadata=_about(
         "Defend alone against pairs", "With defend alone: the defenders are asked about "
         "defending alone even when the maker plays with a partner, as in OpenSpiel",
-        players=FOUR, words={True: "defend alone against pairs too",
+        players=_FOUR, words={True: "defend alone against pairs too",
                              False: "defend alone only against loners"}))
     single_hand: bool = field(default=False, metadata=_about(
         "One hand is the whole game", "The match ends after the first scored or thrown-in "
