@@ -235,8 +235,8 @@ class Rules:
         "Stick the dealer", "In the second round of bidding the dealer may not pass and must "
         "name a trump suit", words={True: "stick the dealer", False: "dealer may pass"}))
     going_alone: bool | None = field(default=None, metadata=_about(
-        "Going alone", "The maker may play without their partner: on unless set, with four "
-        "players; with two or three the maker already plays alone, so it is off",
+        "Going alone", "The maker may play without their partner. On by default with four "
+        "players; off with two or three, where the maker already plays alone",
         players=_FOUR, words={True: "going alone", False: "no going alone"}))
     defend_alone: bool = field(default=False, metadata=_about(
         "Defend alone", "Against a lone maker one defender may also play alone; euchring the "

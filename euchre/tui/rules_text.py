@@ -8,7 +8,7 @@ from how the game was started, so the two can never disagree.
 
 from __future__ import annotations
 
-from euchre.rules import PRESETS, Option, Rules
+from euchre.rules import PRESETS, Rules
 
 
 def _differences(rules: Rules, base: Rules) -> list[str]:
@@ -44,14 +44,6 @@ def rules_title(rules: Rules, room: int = 79) -> str:
     return next((t for t in titles if len(t) <= room), titles[-1])
 
 
-def _value(o: Option, value: object) -> str:
-    """An option's value for its line in the list: on/off switches say yes or no (the label
-    says what), the others in their own words."""
-    if o.kind == "bool":
-        return "yes" if value else "no"
-    return o.describe(value)
-
-
 def rules_lines(rules: Rules) -> list[str]:
     """Every option of the game, one line each, for ``help rules``."""
     name, diffs = nearest_preset(rules)
@@ -62,7 +54,7 @@ def rules_lines(rules: Rules) -> list[str]:
     for o in Rules.options():
         v = getattr(rules, o.name)
         mark = "*" if v != getattr(base, o.name) else " "
-        words = _value(o, v)
+        words = o.describe(v)
         if o.kind == "group":  # the scoring table: four values and three to a line, lined up
             items = words.split(", ")
             lines.append(f" {mark} {o.label + ':':<{width}}{', '.join(items[:4])},")

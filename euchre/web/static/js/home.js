@@ -23,7 +23,7 @@ function defaultFor(o, n) {
 
 function presetValues(name) {
   const preset = OPT.presets[name] || {};
-  const n = preset.players ?? defaultFor(OPT.options.find((o) => o.name === "players"), 4);
+  const n = preset.players ?? OPT.options.find((o) => o.name === "players").default;
   const values = {};
   for (const o of OPT.options) values[o.name] = defaultFor(o, n);
   return Object.assign(values, preset);
