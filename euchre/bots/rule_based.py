@@ -7,7 +7,7 @@ play low under a partner who is winning, trump in when the trick is otherwise lo
 from short suits. Every decision comes with one sentence saying why, which is the terminal's
 ``hint``. The bot reads only its :class:`~euchre.view.SeatView`.
 
-Issue #6 fixed the habits that lost it the most points (measured against its old self,
+Its fixes target the habits that lost it the most points (measured against its old self,
 ``rule-v1`` in ``legacy_rule.py``): side aces without trumps to back them, a weak round-one
 order when a far better round-two suit is in hand, too few loners, third hand playing low
 behind a partner's beatable card, no sense of the match score, and hints that did not fit a
@@ -114,7 +114,7 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
     if n_tr >= 3:
         est += 0.25 * (n_tr - 2)
     # A side ace wins only until someone trumps it, and a hand short of trumps cannot draw the
-    # opponents' trumps first: with none or one trump an ace is a weak trick (issue #6: such
+    # opponents' trumps first: with none or one trump an ace is a weak trick (measured: such
     # orders into an opponent dealer were euchred more often than not).
     ace_scale = ACE_SCALE[min(n_tr, 2)]
     for s in SUITS:
@@ -255,7 +255,7 @@ class RuleBasedBot:
         return action, why
 
     # ------------------------------------------------------------------------------------------
-    # Two-handed with rows and revokes fixed in time (issue 10): kept apart from the rest.
+    # Two-handed with rows and revokes fixed in time: kept apart from the rest.
 
     def _rows_best(self, view: SeatView) -> tuple[float, int]:
         """(tricks of twelve this seat expects, suit) for its best trump suit: the estimate

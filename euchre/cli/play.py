@@ -38,11 +38,11 @@ _BOOL_FLAGS: dict[str, str] = {
     "defend_alone_vs_partners": "OpenSpiel: defenders may defend alone against a pair too",
     "single_hand": "OpenSpiel: one hand is the whole game",
     "renege_fix": "with --renege penalize: a renege may be taken back before the trick is "
-                  "quitted (000)",
+                  "quitted",
     "misdeal_passes": "after a misdeal the deal passes left instead of the same dealer "
-                      "dealing again (002)",
+                      "dealing again",
     "rows": "two-handed with rows: four face down, four face up on them, four in hand; bid 7 "
-            "to 12 of the 12 tricks (002, euchre.com)",
+            "to 12 of the 12 tricks",
     "rows_euchre": "with --rows: a maker short of its bid is euchred, the other player scores "
                    "2 (our addition; the source scores nothing for a missed bid)",
 }
@@ -78,7 +78,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="plain ASCII: suits as the letters C D H S, no box drawing")
     d.add_argument("--no-color", action="store_true", help="no colours")
     d.add_argument("--markers", choices=("5-6", "5-4"), default="5-6",
-                   help="score cards beside the score: 5-6 (002) or the older 5-4 (000), for "
+                   help="score cards beside the score: the usual 5-6 or the older 5-4, for "
                         "games to 10")
     add_convenience_arguments(p, d)
     p.set_defaults(func=run_play)

@@ -142,7 +142,7 @@ def rules_lines(rules: Rules) -> list[str]:
             continue
         topic = "Bidding" if f.name == "stick_the_dealer" and rules.rows else _TOPICS[f.name]
         lines.append(f" {mark} {topic + ':':<26}{words}")
-    if rules.rows:  # the game's own bidding and scoring (docs/rules.md, euchre.com)
+    if rules.rows:  # the game's own bidding and scoring (docs/rules.md)
         for i, text in enumerate(("bid 7 to 12 of the 12 tricks, non-dealer",
                                   "first, the dealer must outbid; the higher bid",
                                   "names trump and scores 'make' a trick past six",
