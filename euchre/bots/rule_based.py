@@ -51,7 +51,7 @@ CALL_THRESHOLD = {4: 2.2, 3: 2.9, 2: 2.4}
 ALONE_THRESHOLD = 3.3
 #: Most likely losers (see :func:`lone_losers`) a lone hand may carry. Two is bolder than a
 #: table player's rule of thumb, and measured better: with strong trumps a lone hand still makes
-#: its point when it loses a trick, and marches often enough to pay for it (README figures).
+#: its point when it loses a trick, and marches often enough to pay for it (docs/benchmarks.md).
 ALONE_MAX_LOSERS = 2.0
 #: Off-suit aces count fully only with two or more trumps in hand (index: trumps held, max 2).
 ACE_SCALE = (0.45, 0.7, 1.0)

@@ -53,7 +53,7 @@ def register(sub: Subparsers) -> None:
             "them, and each player's time per decision (p50, p95, max). A player "
             "is a bot name (rule, random, ...) with optional KEY=VALUE options passed to "
             f"make_bot (search:think=100), or {PEER_ISMCTS}[:sims=N] for OpenSpiel's ISMCTS "
-            "bot refereed by OpenSpiel's own euchre (see the README). Ctrl-C stops and prints "
+            "bot refereed by OpenSpiel's own euchre (docs/tournaments.md). Ctrl-C stops and prints "
             "the result so far."),
     )
     p.add_argument("contestants", nargs=2, type=_player, metavar="PLAYER",
