@@ -14,8 +14,9 @@ True
 Where to go next (the docs site, ``make docs``, says more about each):
 
 - **Writing a bot**: a bot is any object with ``name``, ``choose(view) -> action`` and
-  ``explain(view)`` (the protocol :class:`euchre.bots.Bot`); ``euchre.bots.make_bot(level,
-  seed)`` builds the bundled players, whose names are in ``euchre.bots.BOT_NAMES``.
+  ``explain(view)``: the ``Bot`` protocol of the ``bots`` subpackage (the core itself never
+  imports it), whose ``make_bot(level, seed)`` builds the bundled players, named in
+  ``BOT_NAMES``.
 - **Tournaments**: :func:`euchre.tournament.run` plays two players on duplicate deals and
   :func:`euchre.tournament.summarize` gives the margin with its 95% interval (the command is
   ``euchre tournament``).

@@ -68,6 +68,6 @@ def test_help_euchre_example_runs_and_points_to_the_next_steps() -> None:
     result = doctest.testmod(euchre, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
     doc = euchre.__doc__ or ""
-    for name in ("euchre.bots.Bot", "euchre.tournament.run", "sample_hand_states",
+    for name in ("``Bot`` protocol", "make_bot", "euchre.tournament.run", "sample_hand_states",
                  "euchre.solver.solve"):
         assert name in doc, f"help(euchre) should point to {name}"
