@@ -44,7 +44,7 @@ _BOOL_FLAGS: dict[str, str] = {
     "rows": "two-handed with rows: four face down, four face up on them, four in hand; bid 7 "
             "to 12 of the 12 tricks",
     "rows_euchre": "with --rows: a maker short of its bid is euchred, the other player scores "
-                   "2 (our addition; the source scores nothing for a missed bid)",
+                   "2 (our addition; the usual scoring gives nothing for a missed bid)",
 }
 
 
@@ -78,7 +78,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="plain ASCII: suits as the letters C D H S, no box drawing")
     d.add_argument("--no-color", action="store_true", help="no colours")
     d.add_argument("--markers", choices=("5-6", "5-4"), default="5-6",
-                   help="score cards beside the score: the usual 5-6 or the older 5-4, for "
+                   help="score cards beside the score: the traditional 5-6 or the older 5-4, for "
                         "games to 10")
     add_convenience_arguments(p, d)
     p.set_defaults(func=run_play)
