@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: play test lint typecheck bench bench-compiled clean serve system-deps
+.PHONY: play test lint typecheck bench bench-compiled clean serve system-deps docs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,11 @@ system-deps:
 test: $(STAMP_TEST) lint system-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# The docs site (Sphinx + MyST) into docs/_build/html; `make test` builds it too, warnings as errors.
+docs: $(STAMP_TEST)
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
 serve: $(STAMP_TEST)
 	$(BIN)/euchre serve $(ARGS)
 
@@ -50,4 +55,4 @@ bench-compiled: .venv-compiled/bin/euchre
 	cd /tmp && $(CURDIR)/.venv-compiled/bin/euchre bench engine
 
 clean:
-	rm -rf $(VENV) .venv-compiled build *.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .venv-compiled build docs/_build *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -1,9 +1,30 @@
 """euchre: a pure, deterministic Euchre rules engine (no I/O, no third-party imports).
 
-Start with :class:`Rules` (or a preset), :class:`HandState` for one deal and :class:`Match` for a
-game to the target. Players see the game only through :class:`SeatView`.
-"""
+Start with :class:`Rules` (or a :func:`preset`), :class:`HandState` for one deal and
+:class:`Match` for a game to the target. Players see the game only through :class:`SeatView`.
 
+>>> import random, euchre
+>>> match = euchre.Match(euchre.preset("standard"), seed=1)
+>>> rng = random.Random(2)
+>>> while not match.is_terminal():
+...     match.apply_action(rng.choice(match.view(match.current_player).legal_actions))
+>>> max(match.scores) >= match.rules.target
+True
+
+Where to go next (the docs site, ``make docs``, says more about each):
+
+- **Writing a bot**: a bot is any object with ``name``, ``choose(view) -> action`` and
+  ``explain(view)``: the ``Bot`` protocol of the ``bots`` subpackage (the core itself never
+  imports it), whose ``make_bot(level, seed)`` builds the bundled players, named in
+  ``BOT_NAMES``.
+- **Tournaments**: :func:`euchre.tournament.run` plays two players on duplicate deals and
+  :func:`euchre.tournament.summarize` gives the margin with its 95% interval (the command is
+  ``euchre tournament``).
+- **Sampling**: :func:`euchre.sampling.sample_hand_states` draws full deals consistent with
+  what one seat has seen, each a :class:`HandState` whose ``view(seat)`` equals that view.
+- **Solving**: :func:`euchre.solver.solve` gives a hand's exact result under best play with
+  every card known, and the value of each lawful card (``euchre solve`` on the command line).
+"""
 from euchre import actions
 from euchre.actions import action_from_str, action_label, action_to_str
 from euchre.cards import (

@@ -4,23 +4,24 @@ Each action id means one thing in every phase (a discard of the 9♣ is never th
 of it), so a record is a plain list of ids or texts and ``legal_actions`` can be sorted ints like
 OpenSpiel's. The text form round-trips: ``action_from_str(action_to_str(a)) == a``.
 
-| ids       | text                     | meaning                                                 |
-|-----------|--------------------------|---------------------------------------------------------|
-| 0..32     | ``play JH``              | play a card (also accepted: ``JH`` alone)               |
-| 40..72    | ``discard 9C``           | the dealer buries a card after taking the up-card       |
-| 73..78    | ``bid 7`` .. ``bid 12``  | two-handed with rows: tricks bid (the maker then names) |
-| 80        | ``pass``                 | pass a bid, decline to defend alone / to claim / declare|
-| 81, 82    | ``order``, ``order alone``| round one: order up, assist or pick up (same act)       |
-| 84..87    | ``call H``               | round two: name a suit (or the dealer under a Joker)    |
-| 88..91    | ``call H alone``         | the same, going alone                                   |
-| 92        | ``defend alone``         | a defender plays alone against a lone maker             |
-| 93, 94    | ``alone``, ``partner``   | OpenSpiel's separate alone decision after the discard   |
-| 95, 96    | ``decline``, ``take``    | two-handed: the dealer declines or takes an ordered card|
-| 97        | ``farmer``               | farmer's hand: call a redeal                            |
-| 98        | ``misdeal``              | no ace, no face, no trump: call a misdeal               |
-| 79        | ``fix renege``           | take back a renege before the trick is quitted (fix)    |
-| 99        | ``claim renege``         | claim the other side reneged (penalize mode)            |
-| 100..     | ``swap 9C TC 9D``        | farmer's swap of three low cards for the kitty          |
+The ids and their text form::
+
+    ids       text                        meaning
+    0..32     ``play JH``                 play a card (also accepted: ``JH`` alone)
+    40..72    ``discard 9C``              the dealer buries a card after taking the up-card
+    73..78    ``bid 7`` .. ``bid 12``     two-handed with rows: tricks bid (the maker then names)
+    80        ``pass``                    pass a bid, decline to defend alone / to claim / declare
+    81, 82    ``order``, ``order alone``  round one: order up, assist or pick up (same act)
+    84..87    ``call H``                  round two: name a suit (or the dealer under a Joker)
+    88..91    ``call H alone``            the same, going alone
+    92        ``defend alone``            a defender plays alone against a lone maker
+    93, 94    ``alone``, ``partner``      OpenSpiel's separate alone decision after the discard
+    95, 96    ``decline``, ``take``       two-handed: the dealer declines or takes an ordered card
+    97        ``farmer``                  farmer's hand: call a redeal
+    98        ``misdeal``                 no ace, no face, no trump: call a misdeal
+    79        ``fix renege``              take back a renege before the trick is quitted (fix)
+    99        ``claim renege``            claim the other side reneged (penalize mode)
+    100..     ``swap 9C TC 9D``           farmer's swap of three low cards for the kitty
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ class FinishedHand:
 
 
 def first_dealer_by_black_jack(rules: Rules, rng: random.Random) -> tuple[int, list[int]]:
-    """Deal face up around the table from seat 0 until a black Jack appears (002).
+    """Deal face up around the table from seat 0 until a black Jack appears (docs/rules.md).
 
     Returns the dealer and the cards turned, so a record can show how the deal was chosen."""
     deck = list(deck_cards(rules.deck))
@@ -139,7 +139,8 @@ class Match:
         if self.rules.single_hand and h.outcome != MISDEAL_REDEAL:
             self.winner = -1 if best == 0 else self.scores.index(best)
             return
-        # A misdeal is redealt by the same dealer, unless the table passes the deal (002).
+        # A misdeal is redealt by the same dealer, unless the table passes the deal
+        # (``Rules.misdeal_passes``).
         same = h.outcome == MISDEAL_REDEAL and not self.rules.misdeal_passes
         dealer = h.dealer if same else (h.dealer + 1) % self.rules.players
         self.hand = self._deal(dealer)

@@ -173,7 +173,7 @@ def test_a_last_card_says_it_is_the_only_legal_card() -> None:
 
 
 def test_rule_beats_rule_v1_and_decides_within_a_millisecond_on_average() -> None:
-    """A small run: the real figure (10,000+ duplicate hands) is the README's command."""
+    """A small run: the real figure (10,000+ duplicate hands) is in docs/benchmarks.md."""
     out = run(TournamentSpec((PlayerSpec("rule"), PlayerSpec("rule-v1")), Rules(), 3), 200)
     margin = summarize(out).margin
     assert margin is not None and margin.mean > 0

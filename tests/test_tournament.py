@@ -79,10 +79,10 @@ def test_running_interval_equals_the_interval_of_each_prefix(xs: list[float]) ->
 
 
 def test_progress_bar_shows_the_same_running_margin_as_the_report() -> None:
-    from euchre.cli.tournament import _Bar
+    from euchre.cli.tournament import ProgressBar
 
     out = run(spec(seed=6), 12)
-    bar = _Bar(24, ["rule", "random"], games=False)
+    bar = ProgressBar(24, ["rule", "random"], games=False)
     for r in out.results:
         bar.update(r)
     ci = summarize(out).margin

@@ -5,7 +5,7 @@ them.
 weakest first: ``random``, ``beginner`` (obvious habits and mistakes), ``rule`` (table habits),
 ``search`` (the strongest), ``pimc-naive`` (search bidding from double-dummy results) and
 ``pimc-full`` (textbook PIMC bidding: later bids chosen with every card seen too), both kept for
-comparison; ``rule-v1`` is ``rule`` before issue #6, kept as a measured baseline.
+comparison; ``rule-v1`` is ``rule`` before its bidding and play fixes, kept as a measured baseline.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""The rule-based player as it was before issue #6's fixes: ``rule-v1``, the frozen baseline.
+"""The rule-based player as it was before its bidding and play fixes: ``rule-v1``, the frozen
+baseline.
 
-This is a verbatim copy of ``rule_based.py`` at commit 978f674 (class renamed), kept only so that
-``rule`` can be measured against its predecessor on the same deals
+This is a verbatim copy of ``rule_based.py`` from before those fixes (class renamed), kept only
+so that ``rule`` can be measured against its predecessor on the same deals
 (``euchre tournament rule rule-v1``). Do not improve it: a baseline that
 moves makes every published margin unreproducible. It shares no code with ``rule_based.py`` for
 the same reason.
@@ -122,7 +123,7 @@ def best_discard(
 
 
 class LegacyRuleBot:
-    """``rule`` before issue #6: bids on counted tricks, plays by a partner's habits."""
+    """``rule`` before its fixes: bids on counted tricks, plays by a partner's habits."""
 
     name = "rule-v1"
 

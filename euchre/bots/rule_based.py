@@ -7,7 +7,7 @@ play low under a partner who is winning, trump in when the trick is otherwise lo
 from short suits. Every decision comes with one sentence saying why, which is the terminal's
 ``hint``. The bot reads only its :class:`~euchre.view.SeatView`.
 
-Issue #6 fixed the habits that lost it the most points (measured against its old self,
+Its fixes target the habits that lost it the most points (measured against its old self,
 ``rule-v1`` in ``legacy_rule.py``): side aces without trumps to back them, a weak round-one
 order when a far better round-two suit is in hand, too few loners, third hand playing low
 behind a partner's beatable card, no sense of the match score, and hints that did not fit a
@@ -51,7 +51,7 @@ CALL_THRESHOLD = {4: 2.2, 3: 2.9, 2: 2.4}
 ALONE_THRESHOLD = 3.3
 #: Most likely losers (see :func:`lone_losers`) a lone hand may carry. Two is bolder than a
 #: table player's rule of thumb, and measured better: with strong trumps a lone hand still makes
-#: its point when it loses a trick, and marches often enough to pay for it (README figures).
+#: its point when it loses a trick, and marches often enough to pay for it (docs/benchmarks.md).
 ALONE_MAX_LOSERS = 2.0
 #: Off-suit aces count fully only with two or more trumps in hand (index: trumps held, max 2).
 ACE_SCALE = (0.45, 0.7, 1.0)
@@ -114,7 +114,7 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
     if n_tr >= 3:
         est += 0.25 * (n_tr - 2)
     # A side ace wins only until someone trumps it, and a hand short of trumps cannot draw the
-    # opponents' trumps first: with none or one trump an ace is a weak trick (issue #6: such
+    # opponents' trumps first: with none or one trump an ace is a weak trick (measured: such
     # orders into an opponent dealer were euchred more often than not).
     ace_scale = ACE_SCALE[min(n_tr, 2)]
     for s in SUITS:
@@ -255,7 +255,7 @@ class RuleBasedBot:
         return action, why
 
     # ------------------------------------------------------------------------------------------
-    # Two-handed with rows and revokes fixed in time (issue 10): kept apart from the rest.
+    # Two-handed with rows and revokes fixed in time: kept apart from the rest.
 
     def _rows_best(self, view: SeatView) -> tuple[float, int]:
         """(tricks of twelve this seat expects, suit) for its best trump suit: the estimate

@@ -58,7 +58,7 @@ MAX_CALL_SUITS: Final = 2
 MIN_ALONE_COUNT: Final = 2.8
 #: Bidding plays each option out with the honest policy (every seat on what it sees) for the
 #: rest of the bidding and this many tricks, and solves the rest of the hand double-dummy: 5 is
-#: a full rollout (the default), 0 is naive bidding. Against real outcomes (README) full
+#: a full rollout (the default), 0 is naive bidding. Against real outcomes (docs/benchmarks.md) full
 #: rollouts were the best calibrated of these: solving from the first card undervalues going
 #: alone (the solver's defenders always keep the right guard), and no cut-off decided bids
 #: measurably better.

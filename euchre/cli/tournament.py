@@ -53,7 +53,7 @@ def register(sub: Subparsers) -> None:
             "them, and each player's time per decision (p50, p95, max). A player "
             "is a bot name (rule, random, ...) with optional KEY=VALUE options passed to "
             f"make_bot (search:think=100), or {PEER_ISMCTS}[:sims=N] for OpenSpiel's ISMCTS "
-            "bot refereed by OpenSpiel's own euchre (see the README). Ctrl-C stops and prints "
+            "bot refereed by OpenSpiel's own euchre (docs/tournaments.md). Ctrl-C stops and prints "
             "the result so far."),
     )
     p.add_argument("contestants", nargs=2, type=_player, metavar="PLAYER",
@@ -122,8 +122,11 @@ def _check_players(players: list[PlayerSpec], rules: Any, think: str | None) -> 
     return None
 
 
-class _Bar:
-    """A Rich progress bar with ETA and the running margin, on stderr when it is a terminal."""
+class ProgressBar:
+    """A Rich progress bar with ETA and the running margin, on stderr when it is a terminal.
+
+    Feed it each :class:`UnitResult` through :meth:`update` (``run``'s ``on_result``); its
+    ``margin`` is the same running interval the final report prints."""
 
     def __init__(self, total: int, names: list[str], games: bool) -> None:
         from rich.console import Console
@@ -147,7 +150,7 @@ class _Bar:
         )
         self.task = self.progress.add_task(f"{names[0]} vs {names[1]}", total=total)
 
-    def __enter__(self) -> _Bar:
+    def __enter__(self) -> ProgressBar:
         self.progress.start()
         return self
 
@@ -205,7 +208,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         if show_bar:
-            with _Bar(units * seatings, names, bool(args.games)) as bar:
+            with ProgressBar(units * seatings, names, bool(args.games)) as bar:
                 outcome = run(spec, units, workers=workers, backend=args.backend,
                               address=args.address, on_result=bar.update)
         else:

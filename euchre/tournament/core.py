@@ -114,11 +114,6 @@ class TournamentSpec:
     def seatings(self) -> list[tuple[int, ...]]:
         return seatings(self.rules.players)
 
-    @property
-    def hands_per_unit(self) -> int:
-        """Hands one unit plays in hands mode."""
-        return len(self.seatings)
-
     def bot_seed(self, index: int, seating: int, seat: int) -> int:
         """The seed of the bot in ``seat`` in seating number ``seating`` of unit ``index``."""
         if self.paired_seeds:

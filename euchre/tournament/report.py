@@ -32,7 +32,6 @@ JSON schema (``"schema": "euchre-tournament/1"``; every mean comes as
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -144,10 +143,6 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
         "workers": outcome.workers,
         "seconds": outcome.seconds,
     }
-
-
-def to_json_text(outcome: Outcome) -> str:
-    return json.dumps(to_json(outcome), indent=2)
 
 
 def to_text(outcome: Outcome) -> str:

@@ -144,11 +144,11 @@ def event_text(a: int, g: Glyphs, by_dealer: bool = False) -> Text:
 
 
 def markers(score: int, g: Glyphs, style: str = "5-6") -> Text:
-    """The traditional 5-and-6 score cards (seed 002): 1-4 pips of the 6 showing under the face
+    """The traditional 5-and-6 score cards: 1-4 pips of the 6 showing under the face
     down 5, the 5 alone for 5, the 6 alone for 6, and 7-10 as the 6 plus pips of the 5. Scores
     above 10 (or below zero) cannot be shown with two cards: no marker.
 
-    ``style="5-4"``: the older 5-and-4 (seed 000: "two spare cards, a 5 and a 4"), for games to
+    ``style="5-4"``: the older 5-and-4 ("two spare cards, a 5 and a 4"), for games to
     10: 1-4 pips of the 4 showing under the face-down 5, the 5 alone for 5, 6-9 as the 5 plus
     pips of the 4; 10 wins the game, so it needs no marker."""
     if style == "5-4":
@@ -235,7 +235,7 @@ class TableContext:
     held: bool = False
     """The table shows a finished trick being held: its winning card is highlighted."""
     marker_style: str = "5-6"
-    """Score cards beside the score: "5-6" (002) or "5-4" (000)."""
+    """Score cards beside the score: the traditional "5-6" or the older "5-4"."""
 
 
 def _fit(t: Text, width: int = WIDTH) -> Text:

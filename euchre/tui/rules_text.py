@@ -61,7 +61,7 @@ def rules_lines(rules: Rules) -> list[str]:
             lines.append(f"   {'':<{width}}{', '.join(items[4:])}")
             continue
         lines.append(f" {mark} {o.label + ':':<{width}}{words}")
-    if rules.rows:  # the game's own bidding and scoring (docs/rules.md, euchre.com)
+    if rules.rows:  # the game's own bidding and scoring (docs/rules.md)
         for i, text in enumerate(("bid 7 to 12 of the 12 tricks, non-dealer",
                                   "first, the dealer must outbid; the higher bid",
                                   "names trump and scores 'make' a trick past six",

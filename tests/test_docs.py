@@ -1,0 +1,21 @@
+"""The docs site builds with no warning: a broken link between pages, a page left out of the
+table of contents or a docstring that is not valid reStructuredText fails ``make test``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_docs_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+         "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(tmp_path / "html")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    html = (tmp_path / "html" / "api.html").read_text(encoding="utf-8")
+    assert "euchre.HandState" in html and "make_bot" in html  # the API pages were generated
