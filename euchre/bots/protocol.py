@@ -44,11 +44,11 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, BinaryIO, NoReturn
 
 from euchre import actions as A
 from euchre.bots.base import Bot
-from euchre.cards import NO_CARD, NO_TRUMP, card_str, parse_card, parse_suit, suit_str
+from euchre.cards import NO_CARD, NO_TRUMP, NUM_CARD_IDS, card_str, parse_card, parse_suit, suit_str
 from euchre.errors import NotationError
 from euchre.rules import Rules
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
@@ -81,8 +81,24 @@ class BotFault(Exception):
 # Views as JSON
 
 
+def _texts() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    acts = []
+    for a in range(A.NUM_ACTIONS):
+        try:
+            acts.append(A.action_to_str(a))
+        except NotationError:
+            acts.append("")  # ids between the ranges mean nothing
+    return tuple(card_str(c) for c in range(NUM_CARD_IDS)), tuple(acts)
+
+
+# Looked up, not formatted, per decision: the protocol's cost is mostly this text.
+_CARD_TEXT, _ACTION_TEXT = _texts()
+_CARD_ID = {t: c for c, t in enumerate(_CARD_TEXT)}
+_ACTION_ID = {t: a for a, t in enumerate(_ACTION_TEXT) if t}
+
+
 def _card(c: int) -> str | None:
-    return None if c == NO_CARD else card_str(c)
+    return None if c == NO_CARD else _CARD_TEXT[c]
 
 
 def _seat(s: int) -> int | None:
@@ -94,7 +110,7 @@ def _act(a: int) -> str:
         return HIDDEN_DISCARD_TEXT
     if a == HIDDEN_SWAP:
         return HIDDEN_SWAP_TEXT
-    return A.action_to_str(a)
+    return _ACTION_TEXT[a]
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:
@@ -109,12 +125,13 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
     """Every field of ``view`` but ``rules`` (sent once, in ``new_game``), in the protocol's
     notation: cards as ``"JH"``, suits as ``"H"``, actions as ``"order alone"``, and ``null``
     for "none" (no up-card, no trump yet, no maker, no lone defender, no swapper)."""
+    cards = _CARD_TEXT
     return {
         "seat": view.seat,
         "dealer": view.dealer,
         "phase": view.phase,
         "current_player": _seat(view.current_player),
-        "hand": [card_str(c) for c in view.hand],
+        "hand": [cards[c] for c in view.hand],
         "upcard": _card(view.upcard),
         "upcard_status": view.upcard_status,
         "trump": None if view.trump == NO_TRUMP else suit_str(view.trump),
@@ -123,25 +140,37 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
         "lone_defender": _seat(view.lone_defender),
         "active": list(view.active),
         "history": [[w, _act(a)] for w, a in view.history],
-        "tricks": [{"leader": lead, "cards": [[w, card_str(c)] for w, c in cards],
-                    "winner": win} for lead, cards, win in view.tricks],
-        "current_trick": [[w, card_str(c)] for w, c in view.current_trick],
+        "tricks": [{"leader": lead, "cards": [[w, cards[c]] for w, c in played],
+                    "winner": win} for lead, played, win in view.tricks],
+        "current_trick": [[w, cards[c]] for w, c in view.current_trick],
         "tricks_won": list(view.tricks_won),
         "hand_sizes": list(view.hand_sizes),
         "discard": _card(view.discard),
-        "swapped_out": [card_str(c) for c in view.swapped_out],
+        "swapped_out": [cards[c] for c in view.swapped_out],
         "swapper": _seat(view.swapper),
-        "legal_actions": [A.action_to_str(a) for a in view.legal_actions],
+        "legal_actions": [_ACTION_TEXT[a] for a in view.legal_actions],
         "outcome": view.outcome,
         "points": list(view.points),
         "scores": list(view.scores),
-        "rows": [[[card_str(top), None if under == FACE_DOWN else card_str(under)]
+        "rows": [[[cards[top], None if under == FACE_DOWN else cards[under]]
                   for top, under in seat_rows] for seat_rows in view.rows],
     }
 
 
+def _parse_card(t: str) -> int:
+    c = _CARD_ID.get(t)
+    return parse_card(t) if c is None else c
+
+
+def parse_action(text: str) -> int:
+    """An action id from its text, canonical (fast) or any alias :mod:`euchre.actions`
+    reads; raises NotationError."""
+    a = _ACTION_ID.get(text) if isinstance(text, str) else None
+    return A.action_from_str(text) if a is None else a
+
+
 def _uncard(t: str | None) -> int:
-    return NO_CARD if t is None else parse_card(t)
+    return NO_CARD if t is None else _parse_card(t)
 
 
 def _unseat(s: int | None) -> int:
@@ -153,7 +182,7 @@ def _unact(t: str) -> int:
         return HIDDEN_DISCARD
     if t == HIDDEN_SWAP_TEXT:
         return HIDDEN_SWAP
-    return A.action_from_str(t)
+    return parse_action(t)
 
 
 def view_from_json(data: Mapping[str, Any], rules: Rules) -> SeatView:
@@ -165,7 +194,7 @@ def view_from_json(data: Mapping[str, Any], rules: Rules) -> SeatView:
         dealer=data["dealer"],
         phase=data["phase"],
         current_player=_unseat(data["current_player"]),
-        hand=tuple(parse_card(c) for c in data["hand"]),
+        hand=tuple(_parse_card(c) for c in data["hand"]),
         upcard=_uncard(data["upcard"]),
         upcard_status=data["upcard_status"],
         trump=NO_TRUMP if data["trump"] is None else parse_suit(data["trump"]),
@@ -174,19 +203,19 @@ def view_from_json(data: Mapping[str, Any], rules: Rules) -> SeatView:
         lone_defender=_unseat(data["lone_defender"]),
         active=tuple(data["active"]),
         history=tuple((w, _unact(a)) for w, a in data["history"]),
-        tricks=tuple((t["leader"], tuple((w, parse_card(c)) for w, c in t["cards"]),
+        tricks=tuple((t["leader"], tuple((w, _parse_card(c)) for w, c in t["cards"]),
                       t["winner"]) for t in data["tricks"]),
-        current_trick=tuple((w, parse_card(c)) for w, c in data["current_trick"]),
+        current_trick=tuple((w, _parse_card(c)) for w, c in data["current_trick"]),
         tricks_won=tuple(data["tricks_won"]),
         hand_sizes=tuple(data["hand_sizes"]),
         discard=_uncard(data["discard"]),
-        swapped_out=tuple(parse_card(c) for c in data["swapped_out"]),
+        swapped_out=tuple(_parse_card(c) for c in data["swapped_out"]),
         swapper=_unseat(data["swapper"]),
-        legal_actions=tuple(A.action_from_str(a) for a in data["legal_actions"]),
+        legal_actions=tuple(parse_action(a) for a in data["legal_actions"]),
         outcome=data["outcome"],
         points=tuple(data["points"]),
         scores=tuple(data["scores"]),
-        rows=tuple(tuple((parse_card(top), FACE_DOWN if under is None else parse_card(under))
+        rows=tuple(tuple((_parse_card(top), FACE_DOWN if under is None else _parse_card(under))
                          for top, under in seat_rows) for seat_rows in data["rows"]),
     )
 
@@ -314,35 +343,42 @@ class BotProcess:
         how = f"killed by signal {-code}" if code < 0 else f"status {code}"
         return f"exited ({how}) {when}"
 
-    def read(self, timeout: float, expected: str) -> dict[str, Any]:
-        """The next line as a JSON object, within ``timeout`` seconds."""
+    def read(self, timeout: float, expecting: str | Callable[[], str]) -> dict[str, Any]:
+        """The next line as a JSON object, within ``timeout`` seconds; ``expecting`` says
+        what was expected, in a diagnosis (a callable: built only when one is needed)."""
+        if callable(expecting):
+            return self._read(timeout, expecting)
+        text = expecting
+        return self._read(timeout, lambda: text)
+
+    def _read(self, timeout: float, expecting: Callable[[], str]) -> dict[str, Any]:
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buf:
             if len(self._buf) > MAX_LINE:
                 self.fail(f"flooded its output: more than {MAX_LINE} bytes without a line "
-                          f"end, starting {_shown(self._buf)}; expected {expected}")
+                          f"end, starting {_shown(self._buf)}; expected {expecting()}")
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 self.fail(f"sent nothing for {timeout:g} s (the move time); expected "
-                          f"{expected}")
+                          f"{expecting()}")
             chunk = os.read(fd, 65536)
             if not chunk:
-                self.fail(self._exit_text(f"while the host waited for {expected}"))
+                self.fail(self._exit_text(f"while the host waited for {expecting()}"))
             self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         if len(line) > MAX_LINE:
-            self.fail(f"flooded its output: a line of {len(line)} bytes; expected {expected}")
+            self.fail(f"flooded its output: a line of {len(line)} bytes; expected {expecting()}")
         if self._buf.strip():
             self.fail(f"sent more than one line: {_shown(line)} then {_shown(self._buf)}; "
-                      f"expected {expected} alone")
+                      f"expected {expecting()} alone")
         try:
             message = json.loads(line)
         except (ValueError, UnicodeDecodeError):
-            self.fail(f"sent {_shown(line)}, which is not JSON; expected {expected}")
+            self.fail(f"sent {_shown(line)}, which is not JSON; expected {expecting()}")
         if not isinstance(message, dict):
-            self.fail(f"sent {_shown(line)}, not a JSON object; expected {expected}")
+            self.fail(f"sent {_shown(line)}, not a JSON object; expected {expecting()}")
         return message
 
     def stop(self, polite: bool = True) -> None:
@@ -469,18 +505,20 @@ class ProtocolBot:
         self._ids += 1
         body = json.dumps(view_to_json(view), separators=(",", ":"))
         proc.send_line(f'{{"type":"decide","id":{self._ids},"view":{body}}}')
-        expected = ('{"type": "action", "action": ...} with one of: '
+        def expected() -> str:
+            return ('{"type": "action", "action": ...} with one of: '
                     + ", ".join(A.action_to_str(a) for a in view.legal_actions[:8])
                     + (", ..." if len(view.legal_actions) > 8 else ""))
+
         answer = proc.read(self.move_time, expected)
         if answer.get("type") != "action" or not isinstance(answer.get("action"), str):
             proc.fail(f"answered a decision with {_shown(json.dumps(answer))}; expected "
-                      f"{expected}")
+                      f"{expected()}")
         if "id" in answer and answer["id"] != self._ids:
             proc.fail(f"answered decision {answer['id']!r} when asked decision {self._ids}")
         text = answer["action"]
         try:
-            action = A.action_from_str(text)
+            action = parse_action(text)
         except NotationError as exc:
             proc.fail(f"answered {_shown(text)}, which is not an action ({exc})")
         if action not in view.legal_actions:
@@ -537,34 +575,35 @@ def tell_game_over(bot: object, seat: int, scores: tuple[int, ...], winner: int 
 # The program side, for bots written in Python
 
 
-def serve(make: Callable[[int | None], Bot], name: str, *, stdin: TextIO | None = None,
-          stdout: TextIO | None = None, deterministic: bool = False) -> int:
+def serve(make: Callable[[int | None], Bot], name: str, *, stdin: BinaryIO | None = None,
+          stdout: BinaryIO | None = None, deterministic: bool = False) -> int:
     """Speak the protocol on stdin/stdout with bots from ``make(seed)``: the reference program
     (``python -m euchre.bots.protocol LEVEL``), and what ``euchre bench bot-protocol`` times."""
-    inp = stdin or sys.stdin
-    out = stdout or sys.stdout
+    inp = stdin or sys.stdin.buffer
+    out = stdout or sys.stdout.buffer
     rules = Rules()
     bot: Bot | None = None
 
     def send(message: dict[str, Any]) -> None:
-        out.write(json.dumps(message, separators=(",", ":")) + "\n")
+        out.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
         out.flush()
 
-    for line in inp:
+    while line := inp.readline():
         message = json.loads(line)
         kind = message.get("type")
-        if kind == "hello":
+        if kind == "decide":
+            if bot is None:
+                bot = make(None)
+            action = bot.choose(view_from_json(message["view"], rules))
+            out.write(b'{"type":"action","id":%d,"action":"%s"}\n'
+                      % (message["id"], _ACTION_TEXT[action].encode()))
+            out.flush()
+        elif kind == "hello":
             send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
                   "deterministic": deterministic})
         elif kind == "new_game":
             rules = Rules.from_dict(message["rules"])
             bot = make(message.get("seed"))
-        elif kind == "decide":
-            if bot is None:
-                bot = make(None)
-            view = view_from_json(message["view"], rules)
-            action = bot.choose(view)
-            send({"type": "action", "id": message["id"], "action": A.action_to_str(action)})
         elif kind == "quit":
             break
     return 0

@@ -6,7 +6,8 @@ A *spec* is what a user types wherever a level is asked for (``euchre play --par
 - a level name: a built-in one (``rule``, ``search``, ...), one added by :func:`register`, or
   one an installed package declares in the entry-point group ``euchre.bots``
   (``[project.entry-points."euchre.bots"] my-bot = "my_pkg.bot:MyBot"``);
-- ``package.module:factory``: a callable taking ``seed`` (and keyword options) or a class;
+- ``package.module:factory`` or ``path/to/file.py:factory``: a callable taking ``seed`` (and
+  keyword options) or a class;
 - ``cmd:<command line>``: a program in any language speaking the line protocol of
   :mod:`euchre.bots.protocol`;
 - ``openspiel:<bot>``: one of OpenSpiel's own bots, refereed by OpenSpiel's game; these play
@@ -177,13 +178,14 @@ def describe_spec_forms() -> str:
 
 
 def _split_module_spec(spec: str) -> tuple[str, str] | None:
-    """(module, attribute) of a ``package.module:factory`` spec, or None for another form."""
-    module, sep, attr = spec.partition(":")
-    if not sep or spec.startswith((CMD_PREFIX, OPENSPIEL_PREFIX)):
+    """(module, attribute) of a ``package.module:factory`` or ``path/to/file.py:factory``
+    spec, or None for another form."""
+    module, sep, attr = spec.rpartition(":")
+    if not sep or spec.startswith((CMD_PREFIX, OPENSPIEL_PREFIX)) or not attr.isidentifier():
         return None
-    if not attr.isidentifier() or not all(p.isidentifier() for p in module.split(".")):
-        return None
-    return module, attr
+    if module.endswith(".py") or all(p.isidentifier() for p in module.split(".")):
+        return module, attr
+    return None
 
 
 def openspiel_peer_name(spec: str) -> str | None:
@@ -218,13 +220,41 @@ def _load_module_factory(spec: str) -> Factory:
     assert parts is not None
     module_name, attr = parts
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
+        if module_name.endswith(".py"):
+            module = _load_file(module_name)
+        else:
+            module = importlib.import_module(module_name)
+    except (ImportError, OSError) as exc:
         raise ValueError(f"{spec!r}: cannot import {module_name} ({exc})") from None
     factory = getattr(module, attr, None)
     if factory is None or not callable(factory):
         raise ValueError(f"{spec!r}: {module_name} has no callable {attr}")
     return factory  # type: ignore[no-any-return]
+
+
+def _load_file(path: str) -> Any:
+    """A bot's module from its file (``examples/python_bot.py``), loaded once per process."""
+    import sys
+    from importlib.util import module_from_spec, spec_from_file_location
+    from pathlib import Path
+
+    file = Path(path).resolve()
+    if not file.is_file():
+        raise OSError(f"no file {path}")
+    name = "euchre_bot_file_" + "".join(ch if ch.isalnum() else "_" for ch in str(file))
+    if name in sys.modules:
+        return sys.modules[name]
+    found = spec_from_file_location(name, file)
+    if found is None or found.loader is None:  # pragma: no cover - a .py file always loads
+        raise ImportError(f"cannot load {path}")
+    module = module_from_spec(found)
+    sys.modules[name] = module
+    try:
+        found.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 def _accepts(factory: Factory, name: str) -> bool:
