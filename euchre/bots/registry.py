@@ -347,3 +347,40 @@ def claims_determinism(spec: str, bot: object) -> bool:
     if level is not None and spec in _BUILTIN_NAMES:
         return level.deterministic
     return getattr(bot, "deterministic", False) is True
+
+
+class NamedSpecs:
+    """``make_bot`` with extra level names standing for specs (``euchre serve --bot
+    NAME=SPEC``). Picklable, so worker processes (which never saw a :func:`register` call of
+    the parent) build the same players; a ``cmd:`` bot that breaks down there hands its move
+    to ``fallback`` and the diagnosis goes to the log."""
+
+    def __init__(self, named: dict[str, str], fallback: str | None = None) -> None:
+        for name, spec in named.items():
+            if name in _BUILTIN_NAMES:
+                raise ValueError(f"{name!r} is a built-in level; name your bot otherwise")
+            check_spec(spec)
+        self.named = dict(named)
+        self.fallback = fallback
+
+    def register_all(self) -> None:
+        """Make the names levels in this process too (menus and checks read the registry)."""
+        for name, spec in self.named.items():
+            register(name, spec)
+
+    def __call__(self, level: str, seed: int | None = None, **options: object) -> Bot:
+        if self.fallback is not None:
+            _install_fallback(self.fallback)
+        return make_bot(self.named.get(level, level), seed, **options)
+
+
+def _install_fallback(level: str) -> None:
+    import logging
+
+    from euchre.bots.protocol import set_fault_handler
+
+    def take_over(diagnosis: str, view: Any) -> Bot:
+        logging.getLogger("euchre.bots").warning("%s; %s plays this move", diagnosis, level)
+        return make_bot(level, view.seat)
+
+    set_fault_handler(take_over)
