@@ -28,6 +28,7 @@ from euchre.bots.registry import (
     levels,
     make_bot,
     player_levels,
+    refresh_installed,
     register,
     unregister,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "levels",
     "make_bot",
     "player_levels",
+    "refresh_installed",
     "register",
     "unregister",
 ]

@@ -51,6 +51,7 @@ from euchre.bots.base import Bot
 from euchre.cards import NO_CARD, NO_TRUMP, NUM_CARD_IDS, card_str, parse_card, parse_suit, suit_str
 from euchre.errors import NotationError
 from euchre.rules import Rules
+from euchre.state import TERMINAL
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 PROTOCOL_VERSION = 1
@@ -193,7 +194,7 @@ def view_from_json(data: Mapping[str, Any], rules: Rules) -> SeatView:
         seat=data["seat"],
         dealer=data["dealer"],
         phase=data["phase"],
-        current_player=_unseat(data["current_player"]),
+        current_player=TERMINAL if data["current_player"] is None else data["current_player"],
         hand=tuple(_parse_card(c) for c in data["hand"]),
         upcard=_uncard(data["upcard"]),
         upcard_status=data["upcard_status"],
@@ -536,11 +537,21 @@ class ProtocolBot:
             self.choose(view)
         return self.explanation or f"{self.name} chose this."
 
-    def _notify(self, seat: int, message: dict[str, Any]) -> None:
-        proc = _PROCESSES.get((self.command, self.log, seat))
-        if self.replacement is not None or proc is None or not proc.alive:
+    def _notify(self, seat: int, message: dict[str, Any], view: SeatView | None = None) -> None:
+        """Send a notice (no answer is read). With a ``view``, a program that has not decided
+        yet in this game is started and told of the game first, so it hears of every hand."""
+        if self.replacement is not None:
             return
         try:
+            if view is not None:
+                proc = self._process(seat)
+                self._begin(proc, view)
+            else:
+                found = _PROCESSES.get((self.command, self.log, seat))
+                if found is None or not found.alive or found.session is None \
+                        or found.session[3] != id(self):
+                    return
+                proc = found
             proc.send(message)
         except BotFault:
             self._drop(seat)
@@ -549,7 +560,7 @@ class ProtocolBot:
         """Tell the program how a hand ended (its seat's final view, with the score)."""
         self._notify(view.seat, {"type": "hand_end", "view": view_to_json(view),
                                  "outcome": view.outcome, "points": list(view.points),
-                                 "scores": list(view.scores)})
+                                 "scores": list(view.scores)}, view)
 
     def game_over(self, seat: int, scores: tuple[int, ...], winner: int | None) -> None:
         """Tell the program the game is over and who won (a side, or null)."""

@@ -148,6 +148,13 @@ def _entry_point_levels() -> dict[str, Level]:
     return _installed
 
 
+def refresh_installed() -> None:
+    """Read the ``euchre.bots`` entry points again (after installing a package in a running
+    process; tests)."""
+    global _installed
+    _installed = None
+
+
 def levels() -> dict[str, Level]:
     """Every level by name: built-in (weakest first), then registered, then installed."""
     out = {level.name: level for level in BUILTIN}
