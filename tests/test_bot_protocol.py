@@ -54,6 +54,7 @@ CARD = re.compile(r"\b(?:[789TJQKA][CDHS]|JOKER)\b")
 @pytest.fixture(autouse=True)
 def _logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("EUCHRE_BOT_LOG_DIR", str(tmp_path / "logs"))
+    set_fault_handler(None)
     yield
     stop_all()
     set_fault_handler(None)

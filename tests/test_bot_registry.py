@@ -188,3 +188,55 @@ def test_serve_names_bots_that_workers_can_build() -> None:
     for bad, why in (("rule=random", "built-in"), ("x", "NAME=SPEC"), ("y=nosuch", "unknown")):
         with pytest.raises(argparse.ArgumentTypeError, match=why):
             named_bot(bad)
+
+
+def test_the_browser_table_offers_and_plays_a_bot_given_with_serve_bot(
+        sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from webtools import LiveServer
+
+    from euchre.cli.serve import named_bot
+
+    monkeypatch.setenv("EUCHRE_BOT_LOG_DIR", str(tmp_path))
+    node = f"cmd:node {ROOT / 'examples/node_bot.js'}"
+    bots = NamedSpecs(dict([named_bot(f"node-ex={node}")]), fallback="rule")
+    bots.register_all()
+    try:
+        with LiveServer(db_url=sqlite_url, bot_factory=bots) as srv:
+            status, opts = srv.get("/api/options")
+            assert status == 200 and opts["levels"] == [*player_levels()]
+            assert opts["levels"][-1] == "node-ex"
+            t = srv.create(my_seat=-1, rules={"target": 2},
+                           seats=[{"kind": "computer", "level": "node-ex" if i % 2 else "rule"}
+                                  for i in range(4)])
+            c = srv.connect(t["id"])
+            end = c.until_state(lambda s: s["finished"], timeout=90)
+            assert max(end["scores"]) >= 2
+        logs = list(tmp_path.glob("*.log"))  # each start of the program writes a header
+        assert len(logs) == 1 and "cmd:node" in logs[0].read_text()
+        assert "plays this move" not in caplog.text  # the program's own moves, no stand-in
+    finally:
+        unregister("node-ex")
+        from euchre.bots.protocol import set_fault_handler, stop_all
+
+        set_fault_handler(None)  # the fallback was installed in this process (thread pool)
+        stop_all()
+
+
+def test_a_served_bot_that_breaks_down_hands_its_move_to_the_fallback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from euchre.bots.protocol import set_fault_handler, stop_all
+
+    broken = f"cmd:{sys.executable} {ROOT / 'examples/broken_bot.py'} illegal"
+    bots = NamedSpecs({"broken": broken}, fallback="rule")
+    m = Match(Rules(), seed=4)
+    try:
+        while not m.is_terminal() and "plays this move" not in caplog.text:
+            view = m.view(m.current_player)
+            action = bots("broken", 1).choose(view)  # a fresh bot per move, as the server does
+            assert action in view.legal_actions
+            m.apply_action(action)
+        assert "which is not legal" in caplog.text and "; rule plays this move" in caplog.text
+    finally:
+        set_fault_handler(None)
+        stop_all()
