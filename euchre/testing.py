@@ -26,6 +26,7 @@ from typing import Any
 
 from euchre import actions as A
 from euchre.bots.base import Bot
+from euchre.bots.protocol import tell_game_over, tell_hand_over
 from euchre.bots.random_bot import RandomBot
 from euchre.bots.registry import claims_determinism, make_bot
 from euchre.cards import JOKER
@@ -248,19 +249,38 @@ class _Checker:
                 except Exception as exc:
                     r.problem(f"{name}: building the bot raised {_short_traceback(exc)}")
                     return
+            where = f"{name}, game {game + 1}"
             while not m.is_terminal() and played < hands and r.problem_count < MAX_PROBLEMS:
                 seat = m.current_player
-                before = len(m.finished)
+                h, scores = m.hand, tuple(m.scores)
                 view = m.view(seat)
                 action = (bots[seat].choose(view) if seat == other
-                          else self.decide(bots[seat], view, f"{name}, game {game + 1}"))
+                          else self.decide(bots[seat], view, where))
                 m.apply_action(action)
-                if len(m.finished) > before:
+                if h.is_terminal():
                     played += 1
                     r.hands += 1
+                    self.notify(where, bots, other, hand=h, scores=scores)
             if m.is_terminal():
                 r.games += 1
+                self.notify(where, bots, other, scores=tuple(m.scores), winner=m.winner)
             game += 1
+
+    def notify(self, where: str, bots: dict[int, Bot], other: int, *,
+               scores: tuple[int, ...], hand: HandState | None = None,
+               winner: int | None = None) -> None:
+        """Tell the bots under test that ``hand`` (else the game) ended; a failure of theirs
+        is a problem."""
+        for s, bot in bots.items():
+            if s != other:
+                try:
+                    if hand is not None:
+                        tell_hand_over(bot, hand.view(s, scores))
+                    else:
+                        tell_game_over(bot, s, scores, winner)
+                except Exception as exc:
+                    self.report.problem(f"{where}: a hand or game end notice raised "
+                                        f"{_short_traceback(exc)}")
 
     def drill(self, name: str, seed: int) -> None:
         """Random play under the drill's rules until some seat must decide in its situation;
