@@ -254,6 +254,16 @@ def test_a_broken_bot_forfeits_and_the_tournament_carries_on(fault: str, tmp_pat
         assert any(f"breaking down now: {fault}" in p.read_text() for p in logs)
 
 
+def test_a_broken_bot_forfeits_a_game_in_games_mode() -> None:
+    spec = TournamentSpec((parse_player("rule"), parse_player(f"{BROKEN} crash")),
+                          Rules(target=3), seed=2, games=True)
+    outcome = run(spec, 2)
+    assert outcome.complete
+    for r in outcome.results:
+        assert r.forfeits == (0, 1) and r.wins == (2, 0) and r.points == (6.0, 0.0)
+        assert "exited (status 3)" in r.fault
+
+
 def test_euchre_play_hands_a_broken_bots_seat_to_the_default(
         capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(["play", "--watch", "--delay", "0", "--seed", "3", "--target", "2",
