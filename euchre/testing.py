@@ -26,7 +26,7 @@ from typing import Any
 
 from euchre import actions as A
 from euchre.bots.base import Bot
-from euchre.bots.protocol import tell_game_over, tell_hand_over
+from euchre.bots.protocol import BotFault, tell_game_over, tell_hand_over
 from euchre.bots.random_bot import RandomBot
 from euchre.bots.registry import claims_determinism, make_bot
 from euchre.cards import JOKER
@@ -143,8 +143,8 @@ class CheckReport:
             f"{verdict} {self.spec}: {self.hands} hands, {self.games} games finished, "
             f"{self.decisions} decisions in {self.seconds:.1f} s under "
             f"{len(self.configurations)} rule sets",
-            f"  decision time: p50 {self.percentile(0.5):.2f} ms, p95 "
-            f"{self.percentile(0.95):.2f} ms, max {self.percentile(1.0):.1f} ms",
+            f"  decision time: p50 {self.percentile(0.5):.3f} ms, p95 "
+            f"{self.percentile(0.95):.3f} ms, max {self.percentile(1.0):.2f} ms",
             f"  deterministic for a seed: {self.deterministic}",
             "  decisions by phase: " + ", ".join(f"{p} {self.phases[p]}" for p in DRILLS),
         ]
@@ -215,6 +215,9 @@ class _Checker:
         t0 = time.perf_counter()
         try:
             action = bot.choose(view)
+        except BotFault as fault:  # the program was stopped; the next decision restarts it
+            r.problem(f"{where}, phase {view.phase}: {fault}")
+            return self.fallback.choose(view)
         except Exception as exc:  # a bot's bug is a finding, never a crash of the check
             r.problem(f"{where}, phase {view.phase}: raised {_short_traceback(exc)}")
             return self.fallback.choose(view)

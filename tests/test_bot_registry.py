@@ -240,3 +240,23 @@ def test_a_served_bot_that_breaks_down_hands_its_move_to_the_fallback(
     finally:
         set_fault_handler(None)
         stop_all()
+
+
+def test_review_asks_a_plug_in_what_it_would_have_chosen(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    record = tmp_path / "game.json"
+    assert main(["play", "--watch", "--delay", "0", "--seed", "5", "--target", "1",
+                 "--level", "random", "--save", str(record)]) == 0
+    capsys.readouterr()
+    spec = str(ROOT / "examples/python_bot.py") + ":LowCard"
+    assert main(["review", str(record), "--bot", spec, "--play-deals", "4", "--bid-deals", "4",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    compared = out["bot"]
+    assert compared["spec"] == spec and compared["decisions"] == len(out["decisions"]) > 0
+    assert 0 <= compared["best_choices"] <= compared["decisions"]
+    assert all(c["loss"] is None or c["loss"] >= 0 for c in compared["choices"])
+    with pytest.raises(SystemExit):
+        main(["review", str(record), "--bot", "nosuch"])
