@@ -70,6 +70,8 @@ SCHEMAS: tuple[str, ...] = (
     "host-hello", "new_game", "decide", "hand_end", "game_end", "quit", "bot-hello", "action",
     "view",
 )
+#: One encoder for every line: ``json.dumps`` with options builds a new one per call.
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 HIDDEN_DISCARD_TEXT = "hidden discard"
 HIDDEN_SWAP_TEXT = "hidden swap"
 
@@ -315,6 +317,12 @@ class BotProcess:
 
     @property
     def alive(self) -> bool:
+        """Running, as far as a check without a system call can tell (a program that died
+        since is found out by the next write or read, and diagnosed)."""
+        return self.proc is not None and self.proc.returncode is None
+
+    def still_running(self) -> bool:
+        """Running, asked of the system (at the start of a game, not per decision)."""
         return self.proc is not None and self.proc.poll() is None
 
     def fail(self, what: str) -> NoReturn:
@@ -323,7 +331,7 @@ class BotProcess:
         raise BotFault(f"{self.label()} {what}; stopped (its stderr: {self.log})")
 
     def send(self, message: Mapping[str, Any]) -> None:
-        self.send_line(json.dumps(message, separators=(",", ":")))
+        self.send_line(_ENCODE(message))
 
     def send_line(self, line: str) -> None:
         assert self.proc is not None and self.proc.stdin is not None
@@ -416,6 +424,11 @@ def _host_name() -> str:
 _PROCESSES: dict[tuple[str, str | None, int], BotProcess] = {}
 
 
+def running_pids() -> list[int]:
+    """Process ids of the programs this process keeps running (for measurements)."""
+    return [p.proc.pid for p in _PROCESSES.values() if p.proc is not None]
+
+
 def stop_all() -> None:
     """Stop every program this process started (at exit, and for tests)."""
     while _PROCESSES:
@@ -463,7 +476,7 @@ class ProtocolBot:
     def _process(self, seat: int) -> BotProcess:
         key = (self.command, self.log, seat)
         proc = _PROCESSES.get(key)
-        if proc is None or not proc.alive:
+        if proc is None or not (proc.alive if self._ids else proc.still_running()):
             _PROCESSES.pop(key, None)
             proc = BotProcess(self.command, self.log)
             proc.start()
@@ -504,8 +517,7 @@ class ProtocolBot:
         proc = self._process(view.seat)
         self._begin(proc, view)
         self._ids += 1
-        body = json.dumps(view_to_json(view), separators=(",", ":"))
-        proc.send_line(f'{{"type":"decide","id":{self._ids},"view":{body}}}')
+        proc.send_line(f'{{"type":"decide","id":{self._ids},"view":{_ENCODE(view_to_json(view))}}}')
         def expected() -> str:
             return ('{"type": "action", "action": ...} with one of: '
                     + ", ".join(A.action_to_str(a) for a in view.legal_actions[:8])
@@ -596,7 +608,7 @@ def serve(make: Callable[[int | None], Bot], name: str, *, stdin: BinaryIO | Non
     bot: Bot | None = None
 
     def send(message: dict[str, Any]) -> None:
-        out.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        out.write(_ENCODE(message).encode() + b"\n")
         out.flush()
 
     while line := inp.readline():

@@ -53,9 +53,9 @@ def _cpu_seconds(pid: int) -> float | None:
 def run(args: argparse.Namespace) -> int:
     from euchre.bots import make_bot
     from euchre.bots.protocol import (
-        _PROCESSES,
         BotProcess,
         ProtocolBot,
+        running_pids,
         stop_all,
         view_to_json,
     )
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 encode_t.append(t3 - t2)
                 mismatches += a != b
                 state.apply_action(a)
-        children = [_cpu_seconds(p.proc.pid) for p in _PROCESSES.values() if p.proc]
+        children = [_cpu_seconds(pid) for pid in running_pids()]
         probe = BotProcess(command)  # what starting one costs, to take out of the figures
         probe.start()
         assert probe.proc is not None
