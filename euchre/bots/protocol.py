@@ -40,18 +40,19 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
 
+from euchre import TERMINAL
 from euchre import actions as A
 from euchre.bots.base import Bot
 from euchre.cards import NO_CARD, NO_TRUMP, NUM_CARD_IDS, card_str, parse_card, parse_suit, suit_str
 from euchre.errors import NotationError
 from euchre.rules import Rules
-from euchre.state import TERMINAL
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 PROTOCOL_VERSION = 1
@@ -419,9 +420,10 @@ def _host_name() -> str:
         return "euchre"
 
 
-#: Running programs of this process by (command, log, seat): started once per seat-player and
-#: kept for the whole run (each worker process of a tournament has its own).
-_PROCESSES: dict[tuple[str, str | None, int], BotProcess] = {}
+#: Running programs of this process by (command, log, seat, thread): started once per
+#: seat-player and kept for the whole run (each worker process of a tournament has its own, and
+#: each thread of a thread pool, so two decisions never share one program's pipes).
+_PROCESSES: dict[tuple[str, str | None, int, int], BotProcess] = {}
 
 
 def running_pids() -> list[int]:
@@ -474,7 +476,7 @@ class ProtocolBot:
         self._last: tuple[int, SeatView] | None = None
 
     def _process(self, seat: int) -> BotProcess:
-        key = (self.command, self.log, seat)
+        key = (self.command, self.log, seat, threading.get_ident())
         proc = _PROCESSES.get(key)
         if proc is None or not (proc.alive if self._ids else proc.still_running()):
             _PROCESSES.pop(key, None)
@@ -485,7 +487,7 @@ class ProtocolBot:
         return proc
 
     def _drop(self, seat: int) -> None:
-        proc = _PROCESSES.pop((self.command, self.log, seat), None)
+        proc = _PROCESSES.pop((self.command, self.log, seat, threading.get_ident()), None)
         if proc is not None:
             proc.stop(polite=False)
 
@@ -559,7 +561,7 @@ class ProtocolBot:
                 proc = self._process(seat)
                 self._begin(proc, view)
             else:
-                found = _PROCESSES.get((self.command, self.log, seat))
+                found = _PROCESSES.get((self.command, self.log, seat, threading.get_ident()))
                 if found is None or not found.alive or found.session is None \
                         or found.session[3] != id(self):
                     return

@@ -325,9 +325,12 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
             raise ValueError(f"unknown option(s) {', '.join(unknown)} for a cmd: bot; it takes "
                              "move_time and log")
         move_time = options.get("move_time")
+        if move_time is not None and (isinstance(move_time, bool)
+                                      or not isinstance(move_time, int | float)):
+            raise ValueError(f"move_time is a number of seconds, not {move_time!r}")
         log = options.get("log")
         return ProtocolBot(name[len(CMD_PREFIX):], seed,
-                           move_time=float(move_time) if move_time is not None else None,  # type: ignore[arg-type]
+                           move_time=float(move_time) if move_time is not None else None,
                            log=str(log) if log is not None else None)
     if name.startswith(OPENSPIEL_PREFIX):
         raise ValueError(f"{name!r} is OpenSpiel's own bot, refereed by OpenSpiel's game: it "

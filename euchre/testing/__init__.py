@@ -11,7 +11,8 @@ pass or fail, what went wrong::
         report = check_bot("my_pkg.bot:MyBot", hands=100)
         assert report.passed, report.to_text()
 
-The same check is ``euchre check-bot SPEC`` on the command line.
+The same check is ``euchre check-bot SPEC`` on the command line. A package of its own, not a
+module of the core: it plays the computer players, which the core never imports.
 """
 
 from __future__ import annotations
