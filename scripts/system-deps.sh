@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Debian packages the browser-table tests need: chromium (driven by Playwright for Python, whose
-# own browser download cannot work here) and postgresql (the server tests run against a real
-# PostgreSQL as well as SQLite). Idempotent: installs only what is missing, so `make test` can
+# Debian packages the tests need: chromium (driven by Playwright for Python, whose own browser
+# download cannot work here), postgresql (the server tests run against a real PostgreSQL as well
+# as SQLite) and nodejs (examples/node_bot.js, the bot that uses the bot protocol alone). Idempotent: installs only what is missing, so `make test` can
 # run it every time at no cost once the packages are there.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -14,7 +14,7 @@ from typing import Any
 
 from webtools import Client, LiveServer
 
-from euchre.bots import BOT_NAMES
+from euchre.bots import BOT_NAMES, player_levels
 from euchre.record import from_json
 from euchre.rules import PRESETS, Rules
 
@@ -38,7 +38,7 @@ def test_options_offer_every_rules_option_every_preset_and_every_computer_level(
     from dataclasses import fields
     assert [o["name"] for o in opts["options"]] == [f.name for f in fields(Rules)]
     assert set(opts["presets"]) == set(PRESETS)
-    assert opts["levels"] == list(BOT_NAMES)
+    assert opts["levels"] == list(player_levels())  # what a person picks; baselines stay out
 
 
 def test_every_preset_makes_a_table_and_bad_requests_name_the_problem(db_url: str) -> None:

@@ -1,79 +1,44 @@
 """Computer players. They import the core and see only a seat's view; the core never imports
 them.
 
-``make_bot(name, seed, think=...)`` builds a player by level; :data:`BOT_NAMES` lists the levels,
-weakest first: ``random``, ``beginner`` (obvious habits and mistakes), ``rule`` (table habits),
-``search`` (the strongest), ``pimc-naive`` (search bidding from double-dummy results) and
-``pimc-full`` (textbook PIMC bidding: later bids chosen with every card seen too), both kept for
-comparison; ``rule-v1`` is ``rule`` before its bidding and play fixes, kept as a measured baseline.
+``make_bot(spec, seed, think=...)`` builds a player from a level name or a spec (a plug-in
+``package.module:factory``, a ``cmd:`` program speaking :mod:`euchre.bots.protocol`; see
+:mod:`euchre.bots.registry`). :func:`player_levels` lists what a person picks from, weakest
+first: ``random``, ``beginner`` (obvious habits and mistakes), ``rule`` (table habits) and
+``search`` (the strongest). :data:`BOT_NAMES` adds the baselines kept for measurement:
+``pimc-naive`` (search bidding from double-dummy results), ``pimc-full`` (textbook PIMC
+bidding: later bids chosen with every card seen too) and ``rule-v1`` (the first rule player).
+:func:`register` adds a level for this process; installed packages add theirs through the
+entry-point group ``euchre.bots``. Writing a bot: docs/writing-a-bot.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from euchre.bots.base import Bot
 from euchre.bots.beginner import BeginnerBot
-from euchre.bots.legacy_rule import LegacyRuleBot
 from euchre.bots.random_bot import RandomBot
+from euchre.bots.registry import (
+    BUILTIN_NAMES,
+    ENTRY_POINT_GROUP,
+    Level,
+    NamedSpecs,
+    check_spec,
+    is_level,
+    level_names,
+    levels,
+    make_bot,
+    player_levels,
+    refresh_installed,
+    register,
+    unregister,
+)
 from euchre.bots.rule_based import RuleBasedBot
 from euchre.view import SeatView
 
-
-def _search(seed: int | None, think: object) -> Bot:
-    # Imported on use: the search player pulls in the solver, which the other levels never need.
-    from euchre.bots.search import SearchBot
-
-    return SearchBot(seed, think)
-
-
-def _naive(seed: int | None, think: object) -> Bot:
-    from euchre.bots.search import SearchBot
-
-    return SearchBot(seed, think, naive_bidding=True)
-
-
-def _full(seed: int | None, think: object) -> Bot:
-    from euchre.bots.search import SearchBot
-
-    return SearchBot(seed, think, perfect_bidding=True)
-
-
-_FACTORIES: dict[str, Callable[[int | None, object], Bot]] = {
-    "random": lambda seed, think: RandomBot(seed),
-    "beginner": lambda seed, think: BeginnerBot(seed),
-    "rule": lambda seed, think: RuleBasedBot(seed),
-    "search": _search,
-    "pimc-naive": _naive,
-    "pimc-full": _full,
-    "rule-v1": lambda seed, think: LegacyRuleBot(seed),
-}
-BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+#: The built-in levels, weakest first, the measured baselines included.
+BOT_NAMES: tuple[str, ...] = BUILTIN_NAMES
 #: The level a person plays with and against unless they choose another.
 DEFAULT_LEVEL = "search"
-
-
-def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
-    """A new bot by level name.
-
-    ``think``: the search levels' budget, a number of deals (``200``) or a time (``"0.5s"``);
-    the other levels accept and ignore it, so one option works for every level. An unknown
-    name or option, or a bad budget, raises ValueError saying what is allowed."""
-    try:
-        factory = _FACTORIES[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}"
-        ) from None
-    unknown = sorted(set(options) - {"think"})
-    if unknown:
-        raise ValueError(f"unknown bot option(s) {', '.join(unknown)}; the only option is think")
-    think = options.get("think")
-    if think is not None:
-        from euchre.bots.search import parse_think
-
-        parse_think(think)  # a bad budget is refused for every level, not only search
-    return factory(seed, think)
 
 
 class Adviser:
@@ -96,10 +61,21 @@ class Adviser:
 __all__ = [
     "BOT_NAMES",
     "DEFAULT_LEVEL",
+    "ENTRY_POINT_GROUP",
     "Adviser",
     "BeginnerBot",
     "Bot",
+    "Level",
+    "NamedSpecs",
     "RandomBot",
     "RuleBasedBot",
+    "check_spec",
+    "is_level",
+    "level_names",
+    "levels",
     "make_bot",
+    "player_levels",
+    "refresh_installed",
+    "register",
+    "unregister",
 ]

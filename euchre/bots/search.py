@@ -654,14 +654,6 @@ def describe(an: Analysis, view: SeatView) -> str:
     return text
 
 
-def make_search(seed: int | None = None, think: object = None) -> SearchBot:
-    return SearchBot(seed, think)
-
-
-def make_naive(seed: int | None = None, think: object = None) -> SearchBot:
-    return SearchBot(seed, think, naive_bidding=True)
-
-
 __all__ = ["Analysis", "OptionValue", "SearchBot", "Think", "describe", "parse_think"]
 
 

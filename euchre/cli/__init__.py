@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING
 #: Subcommand modules, in the order ``euchre --help`` lists them: ``euchre.cli.<name>``, each
 #: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
 COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve", "tournament",
-                                      "serve", "advise", "review", "charts", "puzzles")
+                                      "serve", "advise", "review", "charts", "puzzles",
+                                      "check_bot")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
-BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server")
+BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server",
+                                    "bot_protocol")
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]

@@ -18,7 +18,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from euchre.bots import BOT_NAMES
+from euchre.bots import check_spec, is_level, player_levels
 from euchre.cli import Subparsers, whole_number
 from euchre.errors import RulesError, quote
 from euchre.match import Match
@@ -141,16 +141,29 @@ def _choice_type(o: Option) -> Callable[[str], Any]:
     return parse
 
 
+def level_spec(text: str) -> str:
+    """A --level/--partner/--opponents value: a level or any bot spec make_bot accepts."""
+    try:
+        check_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if text.startswith("openspiel:"):
+        raise argparse.ArgumentTypeError(f"{text!r} plays only in euchre tournament")
+    return text
+
+
 def add_level_arguments(g: Any) -> None:
     """--level, --partner, --opponents and --think: who the computer players are."""
     from euchre.bots import DEFAULT_LEVEL
 
-    levels = ", ".join(BOT_NAMES)
-    g.add_argument("--level", choices=BOT_NAMES, default=None, metavar="LEVEL",
-                   help=f"every computer player's level ({DEFAULT_LEVEL}): {levels}")
-    g.add_argument("--partner", choices=BOT_NAMES, default=None, metavar="LEVEL",
+    levels = ", ".join(player_levels())
+    g.add_argument("--level", type=level_spec, default=None, metavar="LEVEL",
+                   help=f"every computer player's level ({DEFAULT_LEVEL}): {levels}; or your "
+                        "own bot: package.module:factory, file.py:factory or 'cmd:COMMAND "
+                        "LINE' (docs/writing-a-bot.md)")
+    g.add_argument("--partner", type=level_spec, default=None, metavar="LEVEL",
                    help="your computer partner's level (--level)")
-    g.add_argument("--opponents", choices=BOT_NAMES, default=None, metavar="LEVEL",
+    g.add_argument("--opponents", type=level_spec, default=None, metavar="LEVEL",
                    help="the computer opponents' level (--level)")
     g.add_argument("--think", type=_think, default=None, metavar="BUDGET",
                    help="how hard the search players think: deals per decision (e.g. 200; "
@@ -174,6 +187,20 @@ def resolve_levels(args: argparse.Namespace) -> None:
     level = args.level or DEFAULT_LEVEL
     args.partner = args.partner or level
     args.opponents = args.opponents or level
+
+
+def take_over_broken_bots(think: object) -> None:
+    """A ``cmd:`` bot that breaks down mid-game hands its seat to the default computer, with
+    a one-line message, instead of ending the game (its stderr is in its log file)."""
+    from euchre.bots import DEFAULT_LEVEL, make_bot
+    from euchre.bots.protocol import set_fault_handler
+
+    def take_over(diagnosis: str, view: Any) -> Any:
+        print(f"euchre play: {diagnosis}. The {DEFAULT_LEVEL} player takes the seat over.",
+              file=sys.stderr, flush=True)
+        return make_bot(DEFAULT_LEVEL, view.seat, think=think)
+
+    set_fault_handler(take_over)
 
 
 def hold_seconds(text: str) -> float:
@@ -247,7 +274,7 @@ def _resume_seats(names: list[str] | None, rules: Rules,
 
     if names is None:
         return _seats(rules, args), ""
-    if all(n == HUMAN or n in BOT_NAMES for n in names):
+    if all(n == HUMAN or is_level(n) for n in names):
         return names, ""
     shown = ", ".join(quote(n, 24) for n in names)
     return _seats(rules, args), (f"The saved players ({shown}) are not 'human' and computer "
@@ -261,6 +288,7 @@ def run_play(args: argparse.Namespace) -> int:
     from euchre.tui import HUMAN, GameSettings, TerminalGame, seats_from_record
 
     resolve_levels(args)
+    take_over_broken_bots(args.think)
     # "nan" and "inf" parse as floats; a sleep of either fails (or never ends) mid-game.
     if not 0 <= args.delay <= MAX_DELAY:
         print(f"euchre play: --delay must be 0 to {MAX_DELAY:g} seconds, not {args.delay:g}",

@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from euchre.cli import Subparsers, whole_number
+from euchre.cli.play import level_spec
 
 
 def register(sub: Subparsers) -> None:
@@ -31,7 +33,36 @@ def register(sub: Subparsers) -> None:
                    help="rows shown in the terminal (15; --json has every decision)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (0)")
     p.add_argument("--json", action="store_true", help="print JSON (docs/analysis.md)")
+    p.add_argument("--bot", type=level_spec, default=None, metavar="SPEC",
+                   help="also ask this player (a level, package.module:factory or "
+                        "'cmd:COMMAND LINE') what it would choose at each decision, and what "
+                        "that would have cost")
     p.set_defaults(func=_run)
+
+
+def compare_bot(rev: Any, spec: str, seed: int) -> dict[str, Any]:
+    """What the player ``spec`` would choose at each reviewed decision, valued with the same
+    estimates: how often it picks the best choice, and the points it would have given up."""
+    from euchre.actions import action_to_str
+    from euchre.bots import make_bot
+
+    bot = make_bot(spec, seed)
+    agree = valued = 0
+    loss = 0.0
+    choices = []
+    for d in sorted(rev.decisions, key=lambda d: (d.hand, d.index)):
+        action = bot.choose(d.view)
+        values = {o.action: o.points for o in d.options}
+        mine = values.get(action)
+        best = d.options[0].points
+        if mine is not None:
+            valued += 1
+            loss += max(0.0, best - mine)
+        agree += action == d.best
+        choices.append({"hand": d.hand, "index": d.index, "action": action_to_str(action),
+                        "loss": None if mine is None else round(max(0.0, best - mine), 4)})
+    return {"spec": spec, "decisions": len(choices), "best_choices": agree,
+            "valued": valued, "loss": round(loss, 4), "choices": choices}
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -68,10 +99,25 @@ def _run(args: argparse.Namespace) -> int:
         rev = review_match(match, args.play_deals or PLAY_DEALS, args.bid_deals or BID_DEALS,
                            seed=args.seed, players=names,
                            progress=lambda: bar.advance(task))
+    compared = None
+    if args.bot:
+        try:
+            compared = compare_bot(rev, args.bot, args.seed)
+        except Exception as exc:  # a plug-in's failure is reported, never a traceback
+            print(f"euchre review: --bot {args.bot}: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            return 1
     if args.json:
-        print(json.dumps(review_to_json(rev), indent=1))
+        out = review_to_json(rev)
+        if compared is not None:
+            out["bot"] = compared
+        print(json.dumps(out, indent=1))
         return 0
     from euchre.analysis.report import print_review
 
     print_review(rev, args.top)
+    if compared is not None:
+        print(f"  {compared['spec']} on the same {compared['decisions']} decisions: the best "
+              f"choice {compared['best_choices']} times; {compared['loss']:.2f} points "
+              f"lost in all over the {compared['valued']} of its choices that were valued")
     return 0

@@ -52,7 +52,31 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--away-timeout", type=seconds, default=45.0, metavar="SECONDS",
                    help="a person's empty seat is played by a computer after this long on its "
                         "turn (default 45)")
+    p.add_argument("--bot", action="append", default=[], type=named_bot, metavar="NAME=SPEC",
+                   help="offer your own bot as a computer level NAME: SPEC is "
+                        "package.module:factory, file.py:factory or 'cmd:COMMAND LINE' "
+                        "(docs/writing-a-bot.md); repeatable. It decides in the worker "
+                        "processes, and a cmd: bot that breaks down hands its move to rule")
     p.set_defaults(func=_run)
+
+
+def named_bot(text: str) -> tuple[str, str]:
+    """--bot NAME=SPEC, checked now (a typo is one line before the server starts)."""
+    from euchre.bots import BOT_NAMES, check_spec
+
+    name, eq, spec = text.partition("=")
+    name = name.strip()
+    if not eq or not name or not spec.strip():
+        raise argparse.ArgumentTypeError(f"write NAME=SPEC (e.g. mine=cmd:node bot.js), "
+                                         f"not {text!r}")
+    if name in BOT_NAMES or ":" in name or not name.isprintable() or len(name) > 24:
+        raise argparse.ArgumentTypeError(f"{name!r}: a bot's name is up to 24 printable "
+                                         "characters without ':' and not a built-in level")
+    try:
+        check_spec(spec.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, spec.strip()
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -101,7 +125,11 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    app = make_app(ServerConfig(db_url=url, workers=args.workers,
+    from euchre.bots import NamedSpecs
+
+    bots = NamedSpecs(dict(args.bot), fallback="rule")
+    bots.register_all()  # the web form lists them; the workers build them from `bots`
+    app = make_app(ServerConfig(db_url=url, workers=args.workers, bot_factory=bots,
                                 away_timeout=args.away_timeout, freeze_gc=True))
     # No per-message deflate: a state message is ~2 KB on loopback or a LAN, and compressing
     # every one cost more server time than everything else together (profiled under load).

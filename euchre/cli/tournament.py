@@ -14,6 +14,7 @@ import signal
 import sys
 from typing import Any
 
+from euchre.bots.protocol import DEFAULT_MOVE_TIME, BotFault, BotProcess
 from euchre.cli import Subparsers, whole_number
 from euchre.cli.play import _think, add_rules_arguments, build_rules
 from euchre.errors import RulesError
@@ -51,10 +52,13 @@ def register(sub: Subparsers) -> None:
             "alone in each seat against the other), so the luck of the deal cancels. Prints "
             "each side's points per hand with a 95% confidence interval and the margin between "
             "them, and each player's time per decision (p50, p95, max). A player "
-            "is a bot name (rule, random, ...) with optional KEY=VALUE options passed to "
-            f"make_bot (search:think=100), or {PEER_ISMCTS}[:sims=N] for OpenSpiel's ISMCTS "
-            "bot refereed by OpenSpiel's own euchre (docs/tournaments.md). Ctrl-C stops and prints "
-            "the result so far."),
+            "is a level (rule, random, ...) with optional KEY=VALUE options passed to "
+            "make_bot (search:think=100), a plug-in package.module:factory, "
+            "'cmd:COMMAND LINE' for a program speaking the bot protocol "
+            "(docs/writing-a-bot.md), or openspiel:ismcts[:sims=N] "
+            f"({PEER_ISMCTS}) for OpenSpiel's ISMCTS bot refereed by OpenSpiel's own euchre. A "
+            "bot that breaks down forfeits the deal (or game) and the run carries on. Ctrl-C "
+            "stops and prints the result so far."),
     )
     p.add_argument("contestants", nargs=2, type=_player, metavar="PLAYER",
                    help="the two players, e.g. rule random")
@@ -74,6 +78,9 @@ def register(sub: Subparsers) -> None:
                       help="each seat's bot keeps its seed in every seating, so players that "
                            "decide alike play identical hands and only their differences "
                            "count (search against pimc-naive)")
+    play.add_argument("--move-time", type=move_seconds, default=None, metavar="SECONDS",
+                      help="how long a cmd: bot may think per decision before it forfeits "
+                           f"the deal ({DEFAULT_MOVE_TIME:g})")
     play.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                       help="time decisions by wall clock or by the deciding thread's CPU "
                            "time, which other programs on a busy machine do not inflate (wall)")
@@ -93,6 +100,17 @@ def register(sub: Subparsers) -> None:
     out.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p, default_preset=None)
     p.set_defaults(func=run_tournament)
+
+
+def move_seconds(text: str) -> float:
+    """--move-time: a finite number of seconds (nan and inf parse as floats)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.01 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be 0.01 to 3600 seconds, not {text!r}")
+    return value
 
 
 def _fail(message: str) -> int:
@@ -119,6 +137,14 @@ def _check_players(players: list[PlayerSpec], rules: Any, think: str | None) -> 
             return str(exc)
         except TypeError as exc:
             return f"player {p.label!r}: the bot does not take these options ({exc})"
+        if p.is_program:
+            probe = BotProcess(p.name.partition(":")[2])
+            try:  # a mistyped command is one line now, not a forfeit of every deal
+                probe.start()
+            except BotFault as fault:
+                return str(fault)
+            finally:
+                probe.stop()
     return None
 
 
@@ -193,7 +219,8 @@ def run_tournament(args: argparse.Namespace) -> int:
     if problem:
         return _fail(problem)
     spec = TournamentSpec((players[0], players[1]), rules, args.seed, games=bool(args.games),
-                          think=args.think, paired_seeds=args.paired_seeds, clock=args.clock)
+                          think=args.think, paired_seeds=args.paired_seeds,
+                          move_time=args.move_time, clock=args.clock)
     seatings = len(spec.seatings)
     units = args.games if args.games else math.ceil((args.hands or 10000) / seatings)
     workers = args.workers or default_workers()

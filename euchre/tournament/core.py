@@ -24,6 +24,8 @@ from typing import Any
 
 from euchre.bots import make_bot
 from euchre.bots.base import Bot
+from euchre.bots.protocol import BotFault, command_words, tell_game_over, tell_hand_over
+from euchre.bots.registry import CMD_PREFIX, OPENSPIEL_PREFIX, openspiel_peer_name
 from euchre.match import Match
 from euchre.rules import Rules
 from euchre.state import HandState
@@ -34,7 +36,8 @@ PEER_ISMCTS = "openspiel-ismcts"
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """A player by name with keyword options: ``search:think=100,samples=50``.
+    """A player by spec with keyword options: ``search:think=100,samples=50``,
+    ``my_pkg.bots:make:depth=3``, ``cmd:node bot.js`` (no options), ``openspiel:ismcts:sims=50``.
 
     The options are passed to ``make_bot(name, seed, **options)``; values read as int, then
     float, else text."""
@@ -52,12 +55,20 @@ class PlayerSpec:
     def is_peer(self) -> bool:
         return self.name == PEER_ISMCTS
 
-    def make(self, seed: int, think: object = None) -> Bot:
-        """A fresh bot of ours (raises ValueError for an unknown name, TypeError for options
-        the bot does not take). ``think`` is the budget when the player names none itself."""
+    @property
+    def is_program(self) -> bool:
+        """A ``cmd:`` bot: a program speaking the bot protocol."""
+        return self.name.startswith(CMD_PREFIX)
+
+    def make(self, seed: int, think: object = None, move_time: float | None = None) -> Bot:
+        """A fresh bot of ours (raises ValueError for an unknown name or options). ``think``
+        is the budget when the player names none itself; ``move_time`` a ``cmd:`` bot's time
+        limit per decision."""
         options: dict[str, object] = dict(self.options)
         if think is not None:
             options.setdefault("think", think)
+        if move_time is not None and self.is_program:
+            options.setdefault("move_time", move_time)
         return make_bot(self.name, seed, **options)
 
 
@@ -70,22 +81,39 @@ def _value(text: str) -> int | float | str:
     return text
 
 
+def _options(text: str, rest: str) -> tuple[tuple[str, int | float | str], ...]:
+    options: list[tuple[str, int | float | str]] = []
+    for item in rest.split(","):
+        key, eq, val = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not eq or not key.isidentifier() or not val.strip():
+            raise ValueError(
+                f"{text!r}: options are KEY=VALUE separated by commas, not {item!r}")
+        options.append((key, _value(val.strip())))
+    return tuple(options)
+
+
 def parse_player(text: str) -> PlayerSpec:
-    """``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``; raises ValueError saying what is wrong."""
+    """A player spec (see :class:`PlayerSpec`); raises ValueError saying what is wrong."""
+    text = text.strip()
+    if text.startswith(CMD_PREFIX):
+        command_words(text[len(CMD_PREFIX):])
+        return PlayerSpec(text)
+    if text.startswith(OPENSPIEL_PREFIX):
+        bot, sep, rest = text[len(OPENSPIEL_PREFIX):].partition(":")
+        if not bot.strip():
+            raise ValueError(f"{text!r}: name one of OpenSpiel's bots, e.g. openspiel:ismcts")
+        peer = openspiel_peer_name(OPENSPIEL_PREFIX + bot)
+        assert peer is not None
+        return PlayerSpec(peer, _options(text, rest) if sep else ())
     name, sep, rest = text.partition(":")
     name = name.strip()
+    if "." in name and sep:  # package.module:factory[:KEY=VALUE,...]
+        attr, sep, rest = rest.partition(":")
+        name = f"{name}:{attr.strip()}"
     if not name:
         raise ValueError(f"{text!r}: a player is NAME or NAME:KEY=VALUE,...")
-    options: list[tuple[str, int | float | str]] = []
-    if sep:
-        for item in rest.split(","):
-            key, eq, val = item.partition("=")
-            key = key.strip().replace("-", "_")
-            if not eq or not key.isidentifier() or not val.strip():
-                raise ValueError(
-                    f"{text!r}: options are KEY=VALUE separated by commas, not {item!r}")
-            options.append((key, _value(val.strip())))
-    return PlayerSpec(name, tuple(options))
+    return PlayerSpec(name, _options(text, rest) if sep else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +133,9 @@ class TournamentSpec:
     (``search`` and ``pimc-naive`` share their card play) then play the same hand in both
     seatings wherever their decisions agree, so only the decisions that differ move the margin
     and far fewer hands show it. Off, every seating draws fresh bot seeds."""
+    move_time: float | None = field(default=None, compare=False)
+    """Seconds a ``cmd:`` bot may take per decision before it forfeits the unit (None: the
+    protocol's default)."""
     clock: str = field(default="wall", compare=False)
     """How decisions are timed: ``"wall"`` clock, or ``"cpu"`` time of the deciding thread,
     which other programs on a busy shared machine do not inflate. Timing never changes a
@@ -122,7 +153,7 @@ class TournamentSpec:
 
     def bots(self, index: int, k: int) -> list[Bot]:
         """Fresh bots of ours for seating ``k`` of unit ``index``, one per seat."""
-        return [self.players[e].make(self.bot_seed(index, k, s), self.think)
+        return [self.players[e].make(self.bot_seed(index, k, s), self.think, self.move_time)
                 for s, e in enumerate(self.seatings[k])]
 
 
@@ -158,6 +189,10 @@ class UnitResult:
     wins: tuple[int, int] = (0, 0)
     games: int = 0
     # Thinking time is measured, not decided: it differs between runs and stays out of ==.
+    forfeits: tuple[int, int] = (0, 0)
+    """Units player e forfeited (its bot broke down: see :func:`forfeit`)."""
+    fault: str = ""
+    """The one-line diagnosis of a forfeit."""
     decisions: tuple[int, int] = field(default=(0, 0), compare=False)
     times: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()), compare=False)
     """Seconds each of player e's decisions took, in order; the runner folds them into the
@@ -172,8 +207,11 @@ class UnitResult:
         return self.points[e] / self.hands
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "hands": self.hands, "points": list(self.points),
-                "wins": list(self.wins), "games": self.games}
+        out = {"index": self.index, "hands": self.hands, "points": list(self.points),
+               "wins": list(self.wins), "games": self.games}
+        if self.fault:
+            out.update(forfeits=list(self.forfeits), fault=self.fault)
+        return out
 
 
 #: The timers ``TournamentSpec.clock`` names.
@@ -201,12 +239,53 @@ class DecisionClock:
         return action
 
     def result(self, index: int, hands: int, points: Sequence[float], wins: Sequence[int] = (0, 0),
-               games: int = 0) -> UnitResult:
+               games: int = 0, forfeits: tuple[int, int] = (0, 0),
+               fault: str = "") -> UnitResult:
         return UnitResult(
             index=index, hands=hands, points=(points[0], points[1]), wins=(wins[0], wins[1]),
-            games=games, decisions=(len(self.times[0]), len(self.times[1])),
+            games=games, forfeits=forfeits, fault=fault,
+            decisions=(len(self.times[0]), len(self.times[1])),
             times=(tuple(self.times[0]), tuple(self.times[1])),
         )
+
+
+class Forfeit(Exception):
+    """A bot of player ``who`` broke down (a protocol bot's fault) during a unit."""
+
+    def __init__(self, who: int, fault: BotFault) -> None:
+        super().__init__(str(fault))
+        self.who = who
+
+
+def forfeit(spec: TournamentSpec, index: int, clock: DecisionClock, lost: Forfeit) -> UnitResult:
+    """The unit scored as lost by the player whose bot broke down: the other player takes
+    every seating as if by a march (games mode: wins every game, by the target), so a bot
+    gains nothing by failing, and the run carries on with the next unit."""
+    n = len(spec.seatings)
+    winner = 1 - lost.who
+    points = [0.0, 0.0]
+    wins = [0, 0]
+    if spec.games:
+        points[winner] = float(spec.rules.target * n)
+        wins[winner] = n
+    else:
+        points[winner] = float(spec.rules.scoring.march * n)
+    forfeits = (1, 0) if lost.who == 0 else (0, 1)
+    return clock.result(index, n, points, wins, games=n if spec.games else 0,
+                        forfeits=forfeits, fault=str(lost))
+
+
+def _decide(clock: DecisionClock, who: int, bot: Bot, view: Any) -> int:
+    try:
+        return clock.choose(who, bot, view)
+    except BotFault as fault:
+        raise Forfeit(who, fault) from None
+
+
+def _tell_hand_over(bots: Sequence[Bot], h: HandState, scores: tuple[int, ...] = ()) -> None:
+    for seat, bot in enumerate(bots):
+        if hasattr(bot, "hand_over"):
+            tell_hand_over(bot, h.view(seat, scores))
 
 
 def _entrant_points(points: Sequence[int], side_of: Sequence[int],
@@ -232,14 +311,20 @@ def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
     side_of = _side_of(n)
     clock = DecisionClock(spec.clock)
     totals = [0.0, 0.0]
-    for k, seating in enumerate(spec.seatings):
-        bots = spec.bots(index, k)
-        h = HandState(rules, index % n, deck)
-        while not h.is_terminal():
-            seat = h.cur
-            h.apply_action(clock.choose(seating[seat], bots[seat], h.view(seat)))
-        for e, p in enumerate(_entrant_points(h.points, side_of, seating)):
-            totals[e] += p
+    try:
+        for k, seating in enumerate(spec.seatings):
+            bots = spec.bots(index, k)
+            h = HandState(rules, index % n, deck)
+            while not h.is_terminal():
+                seat = h.cur
+                h.apply_action(_decide(clock, seating[seat], bots[seat], h.view(seat)))
+            _tell_hand_over(bots, h)
+            for seat, bot in enumerate(bots):
+                tell_game_over(bot, seat, h.points, None)
+            for e, p in enumerate(_entrant_points(h.points, side_of, seating)):
+                totals[e] += p
+    except Forfeit as lost:
+        return forfeit(spec, index, clock, lost)
     return clock.result(index, len(spec.seatings), totals)
 
 
@@ -253,19 +338,27 @@ def play_game_set(spec: TournamentSpec, index: int) -> UnitResult:
     totals = [0.0, 0.0]
     wins = [0, 0]
     hands = 0
-    for k, seating in enumerate(spec.seatings):
-        bots = spec.bots(index, k)
-        m = Match(rules, seed=match_seed)
-        while not m.is_terminal():
-            seat = m.current_player
-            m.apply_action(clock.choose(seating[seat], bots[seat], m.view(seat)))
-        for e, p in enumerate(_entrant_points(m.scores, side_of, seating)):
-            totals[e] += p
-        hands += len(m.finished)
-        if m.winner is not None and m.winner >= 0:
-            winners = {seating[s] for s in range(rules.players) if side_of[s] == m.winner}
-            for e in winners:
-                wins[e] += 1
+    try:
+        for k, seating in enumerate(spec.seatings):
+            bots = spec.bots(index, k)
+            m = Match(rules, seed=match_seed)
+            while not m.is_terminal():
+                seat = m.current_player
+                h, before = m.hand, tuple(m.scores)
+                m.apply_action(_decide(clock, seating[seat], bots[seat], m.view(seat)))
+                if h.is_terminal():
+                    _tell_hand_over(bots, h, before)
+            for seat, bot in enumerate(bots):
+                tell_game_over(bot, seat, tuple(m.scores), m.winner)
+            for e, p in enumerate(_entrant_points(m.scores, side_of, seating)):
+                totals[e] += p
+            hands += len(m.finished)
+            if m.winner is not None and m.winner >= 0:
+                winners = {seating[s] for s in range(rules.players) if side_of[s] == m.winner}
+                for e in winners:
+                    wins[e] += 1
+    except Forfeit as lost:
+        return forfeit(spec, index, clock, lost)
     return clock.result(index, hands, totals, wins, games=len(spec.seatings))
 
 

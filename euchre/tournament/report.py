@@ -18,11 +18,13 @@ JSON schema (``"schema": "euchre-tournament/1"``; every mean comes as
         {"player": "rule", "points_per_hand": {...}, "games": 0, "games_won": 0,
          "win_rate": {...} | null,            # games mode: the share of games won
          "decisions": 123,                    # decisions timed, by "clock"
-         "think_ms_mean": 0.01, "think_ms_p50": 0.01, "think_ms_p95": 0.02, "think_ms_max": 0.4}
+         "think_ms_mean": 0.01, "think_ms_p50": 0.01, "think_ms_p95": 0.02, "think_ms_max": 0.4,
+         "forfeits": 0}                       # units lost because its bot broke down
       ],
       "think": "0.5s" | null,                 # --think: both players' budget unless their own
       "paired_seeds": false,
       "clock": "wall" | "cpu",                # how decisions were timed
+      "faults": ["bot 'x' (cmd:...) exited ..."],  # the first few forfeits' diagnoses
       "margin": {...},                        # player 0 minus player 1, points per hand
       "significant": true,                    # the margin's interval excludes 0
       "leader": "rule" | null,                # the significantly stronger player
@@ -101,8 +103,20 @@ def think_times(outcome: Outcome, e: int) -> ThinkTimes:
                       1000 * h.max)
 
 
+#: Forfeit diagnoses a report quotes (the rest are counted).
+FAULTS_SHOWN = 3
+
+
+def forfeits(outcome: Outcome) -> tuple[tuple[int, int], list[str]]:
+    """Units each player forfeited (its bot broke down), and the first diagnoses."""
+    rs = outcome.results
+    counts = (sum(r.forfeits[0] for r in rs), sum(r.forfeits[1] for r in rs))
+    return counts, [r.fault for r in rs if r.fault][:FAULTS_SHOWN]
+
+
 def to_json(outcome: Outcome) -> dict[str, Any]:
     s = summarize(outcome)
+    lost, faults = forfeits(outcome)
     spec = outcome.spec
     sides = []
     for e, p in enumerate(spec.players):
@@ -118,6 +132,7 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
             "think_ms_p50": t.p50,
             "think_ms_p95": t.p95,
             "think_ms_max": t.max,
+            "forfeits": lost[e],
         })
     leader = s.leader
     return {
@@ -136,6 +151,7 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
         "think": spec.think,
         "paired_seeds": spec.paired_seeds,
         "clock": spec.clock,
+        "faults": faults,
         "margin": s.margin.to_dict() if s.margin else None,
         "significant": leader is not None,
         "leader": spec.players[leader].label if leader is not None else None,
@@ -182,6 +198,12 @@ def to_text(outcome: Outcome) -> str:
         t = think_times(outcome, e)
         if t.decisions:
             lines.append(f"    {name:<{width}}  {t}")
+    lost, faults = forfeits(outcome)
+    if any(lost):
+        unit1 = unit[:-1]
+        lines.append("  forfeits (a bot broke down; the other player took the "
+                     f"{unit1}): " + ", ".join(f"{names[e]} {lost[e]}" for e in (0, 1)))
+        lines += [f"    {fault}" for fault in faults]
     return "\n".join(lines)
 
 

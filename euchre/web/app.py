@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from euchre.bots import BOT_NAMES, make_bot
+from euchre.bots import BOT_NAMES, is_level, make_bot, player_levels
 from euchre.bots.base import Bot
 from euchre.errors import EuchreError, IllegalActionError, RulesError
 from euchre.rules import PRESETS, Rules
@@ -316,9 +316,9 @@ class Server:
         seats: list[SeatData] = []
         for i, spec in enumerate(specs):
             level = spec.level or default_level()
-            if level not in BOT_NAMES:
+            if not is_level(level):
                 raise ValueError(f"seat {i}: unknown computer level {level!r}; choose one of: "
-                                 + ", ".join(BOT_NAMES))
+                                 + ", ".join(player_levels()))
             mine = i == my_seat
             if spec.kind == "computer":
                 name = f"{seat_name(i, n)} ({level})"
@@ -702,7 +702,7 @@ class Server:
                 seat.connections += 1
                 seat.stand_in = False
             self.send(conn, {"type": "welcome", "you": conn.seat, "table": table.id,
-                             "chat": table.chat, "levels": list(BOT_NAMES),
+                             "chat": table.chat, "levels": list(player_levels()),
                              "hint_level": self.hint_level})
             self.broadcast_locked(table)
         if seat is not None:
@@ -845,7 +845,7 @@ def make_app(config: ServerConfig) -> Starlette:
         return JSONResponse({
             "presets": {k: v.to_dict() for k, v in PRESETS.items()},
             "options": rules_options(),
-            "levels": list(BOT_NAMES),
+            "levels": list(player_levels()),
             "default_level": default_level(),
             "strongest_level": strongest_level(),
         })

@@ -68,7 +68,7 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
 
     kind: SeatKind
     level: str | None = None
-    """Computer level (one of ``euchre.bots.BOT_NAMES``); for a person, the level that stands
+    """Computer level (one ``euchre.bots.is_level`` accepts); for a person, the level that stands
     in when they are away."""
 
 
