@@ -389,7 +389,7 @@ def sent_acts(page: Page) -> list[str]:
     return sent
 
 
-def test_the_first_click_on_a_raised_card_always_plays_it(browser: Any,
+def test_the_first_click_or_key_on_a_raised_card_always_plays_it(browser: Any,
                                                           server: LiveServer) -> None:
     # At normal speed the cards rise while the last play (or the trick) is still animating;
     # one click, as soon as they rise, must send the move: no second click needed.
@@ -414,9 +414,14 @@ def test_the_first_click_on_a_raised_card_always_plays_it(browser: Any,
                     page.wait_for_timeout(20)
             elif cards.count():
                 before = len(sent)
-                cards.first.click(timeout=500)  # once, the moment the cards rise
+                # once, the moment the cards rise: a click, or on every other turn its key
+                if turns % 2:
+                    page.keyboard.press(cards.first.get_attribute("data-key", timeout=500)
+                                        or "?")
+                else:
+                    cards.first.click(timeout=500)
                 page.wait_for_timeout(1000)
-                assert len(sent) == before + 1, "the click on a raised card did nothing"
+                assert len(sent) == before + 1, "the first click or key of a turn did nothing"
                 turns += 1
             else:
                 page.wait_for_timeout(10)
