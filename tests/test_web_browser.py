@@ -530,6 +530,7 @@ def test_spectators_see_no_name_box_or_chat_box(browser: Any, server: LiveServer
     page.wait_for_function("document.body.classList.contains('spectator')")
     assert not page.locator("#my-name").is_visible()
     assert not page.locator("#chat-input").is_visible()
+    assert not page.locator(".keys").is_visible()  # nor keys for moves they cannot make
     assert page.locator("#chat-list").count() == 1  # the chat can still be read
     open_table(page, server, t)  # seated, both are there
     assert page.locator("#my-name").is_visible() and page.locator("#chat-input").is_visible()

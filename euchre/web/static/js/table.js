@@ -107,6 +107,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       me = msg.you;
+      sentFor = null;  // a move lost with the old connection may be made again
       $("game").hidden = false;
       $("chat-list").replaceChildren();
       for (const line of msg.chat) addChat(line);
