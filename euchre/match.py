@@ -5,6 +5,10 @@ hands; it is itself OpenSpiel-shaped (``current_player``, ``legal_actions``, ``a
 and deals the next hand as soon as one ends, so a driver loop never has to. A thrown-in hand moves
 the deal left without a score; a misdeal (farmer's hand, no ace no face) is redealt by the same
 dealer (or, under ``misdeal_passes``, by the next one).
+
+Under ``renege_penalty="deduct"`` scores can fall, so reaching the target alone might never end
+a game: a side at minus the target loses (docs/rules.md, "How a game ends"). Every game also
+ends at :data:`HAND_LIMIT` hands, so each one fits in a record.
 """
 
 from __future__ import annotations
@@ -19,6 +23,14 @@ from euchre.state import MISDEAL_REDEAL, TERMINAL, THROWN_IN, HandState
 from euchre.view import SeatView
 
 BLACK_JACKS = (card(CLUBS, JACK), card(SPADES, JACK))
+
+HAND_LIMIT = 5_000
+"""The most hands (thrown-in and misdealt ones included) a match deals: the game then ends, the
+higher score winning, or a draw when the leaders are level. A game to 10 takes about 20 hands;
+the limit is for games that could otherwise go on without end (scores that fall under ``deduct``,
+or players who always pass), and is low enough that every game fits in a record
+(:data:`euchre.record.MAX_HANDS` hands and ``MAX_RECORD_CHARS`` characters: random players, who
+make the longest hands, write under 1,000 characters a hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +62,9 @@ def first_dealer_by_black_jack(rules: Rules, rng: random.Random) -> tuple[int, l
 class Match:
     """Hands until a side reaches ``rules.target`` (or one hand under ``single_hand``).
 
-    ``winner`` is None while the match runs, then the winning side; -1 when a ``single_hand``
-    game ends with nobody scoring (all passed with stick the dealer off), OpenSpiel's draw."""
+    ``winner`` is None while the match runs, then the winning side; -1 for a draw (OpenSpiel's
+    word): a ``single_hand`` game whose scores are all equal (all passed with stick the dealer
+    off), or a game stopped at :data:`HAND_LIMIT` with the leaders level."""
 
     def __init__(
         self,
@@ -133,11 +146,19 @@ class Match:
         )
         best = max(self.scores)
         if best >= self.rules.target:
-            leaders = [s for s, v in enumerate(self.scores) if v == best]
-            self.winner = leaders[0] if len(leaders) == 1 else self._tie_break(leaders)
+            self.winner = self._leader(best)
+            return
+        if min(self.scores) <= -self.rules.target:
+            # Only under "deduct": out at minus the target, the highest score wins.
+            self.winner = self._leader(best)
             return
         if self.rules.single_hand and h.outcome != MISDEAL_REDEAL:
-            self.winner = -1 if best == 0 else self.scores.index(best)
+            # The higher score wins even below zero: a deducted renege decides the hand.
+            self.winner = -1 if min(self.scores) == best else self.scores.index(best)
+            return
+        if len(self.finished) >= HAND_LIMIT:
+            level = self.scores.count(best) > 1
+            self.winner = -1 if level else self.scores.index(best)
             return
         # A misdeal is redealt by the same dealer, unless the table passes the deal
         # (``Rules.misdeal_passes``).
@@ -145,9 +166,14 @@ class Match:
         dealer = h.dealer if same else (h.dealer + 1) % self.rules.players
         self.hand = self._deal(dealer)
 
+    def _leader(self, best: int) -> int:
+        leaders = [s for s, v in enumerate(self.scores) if v == best]
+        return leaders[0] if len(leaders) == 1 else self._tie_break(leaders)
+
     def _tie_break(self, leaders: list[int]) -> int:
-        # Only cutthroat can tie (two defenders both scoring a euchre): the side that just
-        # scored first in seat order from the maker's left wins; documented in docs/rules.md.
+        # Only cutthroat can tie (two defenders both scoring a euchre, or left level when a
+        # deducted maker falls to minus the target): the first of them in seat order from the
+        # maker's left wins; documented in docs/rules.md.
         h = self.hand
         order = [(h.maker + 1 + i) % self.rules.players for i in range(self.rules.players)]
         for s in order:

@@ -81,6 +81,23 @@ def play_until(page: Page, done: Callable[[], bool], rng: random.Random,
     return moves
 
 
+def click_a_choice(page: Page, rng: random.Random, timeout: float) -> bool:
+    """Click a random bid or playable card if there is one (False if there was none); a
+    table redrawn under the click is no error, the caller looks again."""
+    bids = page.locator("#actions button")
+    cards = page.locator("#hand .card.playable")
+    try:
+        if bids.count():
+            bids.nth(rng.randrange(bids.count())).click(timeout=timeout)
+        elif cards.count():
+            cards.nth(rng.randrange(cards.count())).click(timeout=timeout)
+        else:
+            return False
+    except playwright_api.Error:
+        pass
+    return True
+
+
 def open_table(page: Page, srv: LiveServer, t: dict[str, Any]) -> None:
     page.goto(f"{srv.base}/t/{t['id']}?fast#token={t['token']}")
     page.wait_for_selector("#hand .card")
@@ -150,9 +167,11 @@ def test_an_illegal_card_says_why_and_a_hint_names_a_move(
             except playwright_api.Error:
                 pass
         legal_before = page.locator("#hand .card.playable").count()
+        hand_box = page.locator("#hand").bounding_box()
         illegal.first.click()
         page.wait_for_selector("#error.show")
         assert "must follow" in page.locator("#error").inner_text()
+        assert page.locator("#hand").bounding_box() == hand_box  # the error line moves nothing
         # still my turn, the same cards playable (the error redraws the hand: wait for the
         # redraw to settle rather than count a half-drawn hand)
         playwright_api.expect(page.locator("#hand .card.playable")).to_have_count(legal_before)
@@ -190,15 +209,7 @@ def test_two_friends_play_a_hand_at_one_table_from_two_browsers(browser: Any,
     while hand_no(a) < 2 or hand_no(b) < 2:
         assert time.monotonic() < deadline
         for page in (a, b):
-            bids = page.locator("#actions button")
-            cards = page.locator("#hand .card.playable")
-            try:
-                if bids.count():
-                    bids.nth(rng.randrange(bids.count())).click(timeout=500)
-                elif cards.count():
-                    cards.nth(rng.randrange(cards.count())).click(timeout=500)
-            except playwright_api.Error:
-                pass
+            click_a_choice(page, rng, 500)
         a.wait_for_timeout(20)
     assert errors == []
     a_ctx.close()
@@ -408,4 +419,214 @@ def test_the_home_form_offers_exactly_the_served_options(browser: Any,
     table_id = page.url.split("/t/")[1].split("#")[0].split("?")[0]
     assert server.get(f"/api/tables/{table_id}")[1]["rules"]["target"] == most
     assert not errors, errors
+# ---------------------------------------------------------------------------------------------
+# What a player notices: at normal speed (no ``?fast``), as people play
+
+
+def sent_acts(page: Page) -> list[str]:
+    """Every act message the page sends, as it sends it."""
+    sent: list[str] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(payload)
+              if isinstance(payload, str) and '"type":"act"' in payload else None)
+
+    page.on("websocket", on_socket)
+    return sent
+
+
+def test_the_first_click_or_key_on_a_raised_card_always_plays_it(browser: Any,
+                                                          server: LiveServer) -> None:
+    # At normal speed the cards rise while the last play (or the trick) is still animating;
+    # one click, as soon as they rise, must send the move: no second click needed.
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors = watch_errors(page)
+    sent = sent_acts(page)
+    t = server.create(name="Ann")
+    page.goto(f"{server.base}/t/{t['id']}#token={t['token']}")
+    page.wait_for_selector("#hand .card")
+    turns = 0
+    deadline = time.monotonic() + 120
+    while turns < 4:
+        assert time.monotonic() < deadline, f"only {turns} card turns came"
+        bids = page.locator("#actions button:not([disabled])")
+        cards = page.locator("#hand .card.playable:not([disabled])")
+        try:
+            if bids.count():
+                before = len(sent)
+                bids.first.click(timeout=500)  # pass, or the only choice
+                deadline_bid = time.monotonic() + 3
+                while len(sent) == before and time.monotonic() < deadline_bid:
+                    page.wait_for_timeout(20)
+            elif cards.count():
+                before = len(sent)
+                # once, the moment the cards rise: a click, or on every other turn its key
+                if turns % 2:
+                    page.keyboard.press(cards.first.get_attribute("data-key", timeout=500)
+                                        or "?")
+                else:
+                    cards.first.click(timeout=500)
+                page.wait_for_timeout(1000)
+                assert len(sent) == before + 1, "the first click or key of a turn did nothing"
+                turns += 1
+            else:
+                page.wait_for_timeout(10)
+        except playwright_api.Error:
+            pass  # redrawn under the click: look again
+    assert errors == []
+    page.close()
+
+
+def test_the_trick_winner_is_named_and_the_hand_result_comes_before_the_next_deal(
+        browser: Any, server: LiveServer) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors = watch_errors(page)
+    t = server.create(name="Ann")
+    page.goto(f"{server.base}/t/{t['id']}#token={t['token']}")
+    page.wait_for_selector("#hand .card")
+    rng = random.Random(11)
+    named = 0
+    result = ""
+    deadline = time.monotonic() + 150
+    while not result:
+        assert time.monotonic() < deadline, "no hand ended"
+        won = page.locator("#center .slot .card.won")
+        if won.count() and not named:
+            # the winning card is marked, its seat says so, and the status line names both
+            try:
+                pos = won.first.evaluate("c => c.parentElement.dataset.pos")
+                name = page.locator(f".seat.pos-{pos} .name").inner_text()
+                bubble = page.locator(f".seat.pos-{pos} .bubble.won").inner_text()
+                status = page.locator("#status").inner_text()
+                card = won.first.get_attribute("aria-label") or ""
+            except playwright_api.Error:
+                continue  # the trick was gathered while we looked: the next one
+            assert "take" in bubble
+            who = "You take" if name == "You" else f"{name} takes"
+            assert status.startswith(f"{who} the trick with the "), status
+            assert card.replace(", wins the trick", "") in status, (card, status)
+            named += 1
+        banner = page.locator("#banner .hand-result")
+        if banner.count() and page.locator("#banner").is_visible():
+            try:
+                result = banner.inner_text()
+                # between hands: the old hand's table, not the new deal under the result
+                upcards = page.locator("#middle .upcard").count()
+                raised = page.locator("#hand .card.playable").count()
+                header = page.locator("#score h3").inner_text()
+            except playwright_api.Error:
+                result = ""
+                continue
+            assert upcards == 0 and raised == 0, "the next deal is drawn under the result"
+            m = re.search(r"Hand (\d+)", result)
+            assert m and f"hand {m.group(1)}" in header, (result, header)
+            break
+        if not click_a_choice(page, rng, 300):
+            page.wait_for_timeout(20)
+    assert named, "no trick winner was named on the table"
+    if "thrown in" not in result:
+        tricks = re.search(r"Tricks: .* (\d), .* (\d)\.", result)
+        assert tricks and int(tricks.group(1)) + int(tricks.group(2)) == 5, result
+    assert "Score:" in result
+    # then the deal: the result goes and the new hand is drawn
+    page.wait_for_selector("#banner", state="hidden", timeout=10000)
+    page.wait_for_selector("#middle .upcard", timeout=5000)
+    assert errors == []
+    page.close()
+
+
+def names_cut(page: Page) -> list[str]:
+    """Seat names drawn shorter than they are (cut off with an ellipsis)."""
+    cut: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('.seat:not([hidden]) .name')]
+               .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent)""")
+    return cut
+
+
+def test_on_a_phone_names_are_whole_and_the_rows_auction_shows_your_cards(
+        browser: Any, server: LiveServer) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    t = server.create(name="Ann")
+    open_table(page, server, t)
+    assert page.locator(".seat .name").count() == 4
+    assert names_cut(page) == []
+    t = server.create(name="Ann", rules={"players": 2, "rows": True})
+    open_table(page, server, t)
+    bids = page.locator("#actions button")
+    deadline = time.monotonic() + 30
+    while not bids.count():  # the computer may bid first
+        assert time.monotonic() < deadline, "never asked to bid"
+        page.wait_for_timeout(30)
+    assert names_cut(page) == []
+    assert page.evaluate("window.scrollY") == 0
+    # every card you bid on (your row and your hand) and every bid is on the screen
+    for el in [*page.locator("#hand .card").all(), *bids.all()]:
+        box = el.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    ctx.close()
+
+
+def test_spectators_see_no_name_box_or_chat_box(browser: Any, server: LiveServer) -> None:
+    t = server.create(name="Ann")
+    page = browser.new_page()
+    page.goto(f"{server.base}/t/{t['id']}")  # no seat: watching
+    page.wait_for_selector(".seat .name")
+    page.wait_for_function("document.body.classList.contains('spectator')")
+    assert not page.locator("#my-name").is_visible()
+    assert not page.locator("#chat-input").is_visible()
+    assert not page.locator(".keys").is_visible()  # nor keys for moves they cannot make
+    assert page.locator("#chat-list").count() == 1  # the chat can still be read
+    open_table(page, server, t)  # seated, both are there
+    assert page.locator("#my-name").is_visible() and page.locator("#chat-input").is_visible()
+    page.close()
+
+
+def test_the_replay_keeps_the_players_seat_at_the_bottom(browser: Any,
+                                                         server: LiveServer) -> None:
+    page = browser.new_page()
+    t = server.create(name="Ann", rules={"target": 1})  # Ann sits South
+    open_table(page, server, t)
+    play_until(page, lambda: page.locator("#banner .gameover").count() > 0, random.Random(6))
+    page.click("text=Replay step by step")
+    page.wait_for_selector("#board .rseat")
+    bottom = page.locator("#board .rseat").evaluate_all(
+        "els => els.filter(e => e.style.gridArea.startsWith('bottom')).map(e => e.textContent)")
+    assert len(bottom) == 1 and bottom[0].startswith("Ann"), bottom
+    page.close()
+
+
+def test_opening_the_hand_log_moves_nothing_under_the_table(browser: Any,
+                                                            server: LiveServer) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 820})
+    t = server.create(name="Ann")
+    open_table(page, server, t)
+    rng = random.Random(8)
+    # a few tricks in, so the log is long, and at a turn of ours, so nothing moves meanwhile
+    play_until(page, lambda: 0 < page.locator("#hand .card").count() <= 2
+               and page.locator("#hand .card.playable").count() > 0, rng)
+    before = [page.locator(x).bounding_box() for x in ("#hand", ".tools", "#log-btn")]
+    page.click("#log-btn")
+    page.wait_for_selector("#log li")
+    after = [page.locator(x).bounding_box() for x in ("#hand", ".tools", "#log-btn")]
+    assert after == before
+    page.close()
+
+
+def test_the_home_form_says_a_persons_level_is_the_computer_playing_while_away(
+        browser: Any, server: LiveServer) -> None:
+    page = browser.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector('.seat-row[data-seat="2"] select.kind')
+    mine = page.locator('.seat-row[data-seat="2"]')
+    assert "away" in mine.locator(".level-label").inner_text()
+    assert "away" in (mine.locator("select.level").get_attribute("aria-label") or "")
+    computer = page.locator('.seat-row[data-seat="1"]')
+    assert computer.locator(".level-label").inner_text() == "level"
+    page.select_option('.seat-row[data-seat="0"] select.kind', "friend")
+    assert "away" in page.locator('.seat-row[data-seat="0"] .level-label').inner_text()
+    page.select_option('.seat-row[data-seat="1"] select.kind', "me")  # "me" moves: labels follow
+    assert page.locator('.seat-row[data-seat="2"] .level-label').inner_text() == "level"
+    assert "you" in page.locator('.seat-row[data-seat="1"] .level-label').inner_text()
     page.close()

@@ -121,8 +121,8 @@ def describe_record(match: Match, verbose: bool = True, reveal: bool = True,
     if match.winner is not None and match.winner >= 0:
         verb = "win" if n == 4 else "wins"  # "East-West win", "Player 2 wins"
         out.append(f"Final: {score}; {side_name(match.winner, n)} {verb}")
-    elif match.winner is not None:
-        out.append(f"Final: {score}; no side scored")
+    elif match.winner is not None:  # a draw: nobody scored, or level at the hand limit
+        out.append(f"Final: {score}; {'a draw' if any(match.scores) else 'no side scored'}")
     else:
         k = len(match.finished)
         out.append(f"In progress after {k} hand{'' if k == 1 else 's'}: {score}")

@@ -144,16 +144,31 @@ function buildSeats(n) {
       kind.append(o);
     }
     kind.value = i === (n === 4 ? 2 : 0) ? "me" : "computer";
+    const level = levelSelect(OPT.default_level);
+    const label = make("span", "small level-label");
     kind.onchange = () => {
       if (kind.value === "me") {
-        for (const other of box.querySelectorAll("select.kind")) if (other !== kind && other.value === "me") other.value = "computer";
+        for (const other of box.querySelectorAll("select.kind")) {
+          if (other !== kind && other.value === "me") { other.value = "computer"; other.onchange(); }
+        }
       }
+      levelLabel(kind.value, names[i], label, level);
     };
-    const level = levelSelect(OPT.default_level);
-    level.setAttribute("aria-label", `${names[i]}: computer level (also plays for an absent person)`);
-    row.append(kind, make("span", "small", "level"), level);
+    levelLabel(kind.value, names[i], label, level);
+    row.append(kind, label, level);
     box.append(row);
   }
+}
+
+// A person's seat has a level too: the computer that plays it while they are away. Say so, or
+// the level next to "me" reads as an opponent's strength.
+function levelLabel(kind, seatName, label, select) {
+  const words = { me: ["computer for you while you're away", "the computer that plays for you while you are away"],
+    friend: ["computer while they're away", "the computer that plays for your friend while they are away"],
+    computer: ["level", "how strong this computer plays"] }[kind];
+  label.textContent = words[0];
+  select.setAttribute("aria-label", `${seatName}: ${words[1]}`);
+  select.title = words[1];
 }
 
 async function create(ev) {

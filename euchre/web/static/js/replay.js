@@ -2,6 +2,7 @@
 // secret any more). The server sends one frame per action, built by the engine.
 
 import { cardEl, cardShort, SUIT_SYMBOL, SUITS } from "./cards.js";
+import { rememberedSeat, seatPosition } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -16,9 +17,8 @@ function make(tag, cls, value) {
   return el;
 }
 
-function pos(n, seat) {
-  return ({ 4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"], 2: ["bottom", "top"] })[n][seat];
-}
+// The seat this browser played at that table, drawn at the bottom as it was during the game
+const viewer = rememberedSeat(tableId);
 
 function show(k) {
   i = Math.max(0, Math.min(data.frames.length - 1, k));
@@ -34,7 +34,7 @@ function show(k) {
   board.replaceChildren();
   for (let s = 0; s < n; s++) {
     const box = make("div", "rseat");
-    box.style.gridArea = pos(n, s);
+    box.style.gridArea = seatPosition(n, s, viewer < n ? viewer : -1);
     box.append(make("b", "", `${data.names[s]}${s === f.dealer ? " (dealer)" : ""}${s === f.maker ? (f.alone ? " · alone" : " · maker") : ""}`));
     const hand = make("div", "rhand");
     for (const c of f.hands[s]) hand.append(cardEl(c, { small: true }));

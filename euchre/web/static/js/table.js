@@ -4,6 +4,7 @@
 // anyway and the engine's refusal is shown, so the reason is always in the engine's words.
 
 import { backEl, cardEl, cardName, cardShort, SUIT_SYMBOL, SUITS, suitSvg } from "./cards.js";
+import { rememberSeat, seatPosition } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -15,8 +16,10 @@ const RANK_ORDER = "789TJQKA";
 
 let ws = null;
 let me = -1;
-let shown = null;        // the state on screen
+let shown = null;        // the state on screen: what a click on a card or a bid acts on
+let presented = null;    // the last state presented in turn (what the next one animates from)
 let latest = null;       // the newest state received
+let sentFor = null;      // the seq a move was sent for: nothing more is sent until it is answered
 const queue = [];
 let pumping = false;
 let retries = 0;
@@ -104,10 +107,12 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       me = msg.you;
+      sentFor = null;  // a move lost with the old connection may be made again
       $("game").hidden = false;
       $("chat-list").replaceChildren();
       for (const line of msg.chat) addChat(line);
       document.body.classList.toggle("spectator", me < 0);
+      rememberSeat(tableId, me);
       break;
     case "state":
       latest = msg;
@@ -116,6 +121,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "no_table") refused = true;
+      sentFor = null;
       showError(msg.message);
       if (shown) render(shown, {});  // re-enable what a refused move disabled
       break;
@@ -141,13 +147,7 @@ function showError(message) {
 // ---------------------------------------------------------------------------------------------
 // Seats and names
 
-function positions(n) {
-  return { 4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"], 2: ["bottom", "top"] }[n];
-}
-function posOf(s, seat) {
-  const base = me >= 0 ? me : 0;
-  return positions(s.players)[(seat - base + s.players) % s.players];
-}
+function posOf(s, seat) { return seatPosition(s.players, seat, me); }
 function seatLabel(s, seat) {
   if (seat === me) return "You";
   return s.seats[seat].name;
@@ -210,13 +210,16 @@ function completedTrick(prev, s) {
 }
 
 async function present(s, hurry) {
-  const prev = shown;
+  const prev = presented;
+  presented = s;
   const step = prev && s.seq === prev.seq + 1;
   const done = step ? completedTrick(prev, s) : null;
   const handEnded = prev && s.last_hand && (!prev.last_hand || s.hand_no !== prev.hand_no || (s.finished && !prev.finished));
+  // A new deal waits until the old hand's end has been seen: its last trick, then the result.
+  const between = handEnded && !hurry && !s.finished ? handEnd(prev, s) : null;
   if (done && !hurry) {
-    // show the whole trick (the last card sliding in), then gather it to the winner
-    render(s, { trick: done.cards, animate: s.last.seat });
+    // show the whole trick (the last card sliding in), name its winner, then gather it to them
+    render(between || s, { trick: done.cards, animate: s.last.seat, winner: done.winner });
     await sleep(1000);
     const center = $("center");
     center.classList.add("collect-" + posOf(s, done.winner));
@@ -226,15 +229,33 @@ async function present(s, hurry) {
     render(s, { animate: s.last.seat });
     await sleep(380);
   } else {
-    render(s, {});
+    render(between || s, {});
     if (step && !hurry) await sleep(s.last && s.last.kind === "bid" ? 450 : 150);
   }
-  shown = s;
-  if (handEnded && !hurry) {
-    await banner(handResult(s), s.finished ? 0 : 1800);
+  if (handEnded && !hurry && !s.finished) {
+    render(between, {});
+    await banner(s, 2600);
   }
   render(s, {});
   if (s.finished) showGameOver(s);
+}
+
+// The table as the finished hand left it, for the time between hands: nothing in hand, the
+// hand's tricks and the new score, nobody to move. Drawn from the state before the last act
+// and the new state's summary of the hand, so the new deal stays off the table until then.
+function handEnd(prev, s) {
+  const h = s.last_hand;
+  const played = s.last && s.last.kind === "play" ? s.last : null;
+  const gone = (seat, code) => played && played.seat === seat && played.card === code;
+  return {
+    ...prev,
+    legal: [], turn: null, trick: [],
+    tricks: h.tricks, tricks_won: h.tricks_won,
+    scores: h.scores_after,
+    hand: prev.hand.filter((c) => !gone(me, c)),
+    hand_sizes: prev.hand_sizes.map((k, seat) => (played && played.seat === seat && seat !== me ? Math.max(0, k - 1) : k)),
+    rows: (prev.rows || []).map((row, seat) => row.map((col) => (gone(seat, col.card) ? { card: null, face_down: col.face_down } : col))),
+  };
 }
 
 function handResult(s) {
@@ -260,9 +281,36 @@ function handResult(s) {
   return `${who}${h.alone ? " (alone)" : ""} ${made ? "made it" : "was euchred"}: ${parts.join(", ")}.`;
 }
 
-async function banner(message, ms) {
+// What each side took, for the result between hands ("You & North 3 tricks, East & West 2").
+function tricksLine(s) {
+  const h = s.last_hand;
+  if (!h || h.outcome !== "scored") return "";
+  const sides = s.players === 4 ? 2 : s.players;
+  const parts = [];
+  for (let side = 0; side < sides; side++) {
+    const t = s.players === 4 ? h.tricks_won[side] + h.tricks_won[side + 2] : h.tricks_won[side];
+    parts.push(`${sideName(s, side)} ${t}`);
+  }
+  return `Tricks: ${parts.join(", ")}${isRows(s) ? " of 12" : ""}.`;
+}
+
+function scoreLine(s) {
+  const sides = s.players === 4 ? 2 : s.players;
+  const parts = [];
+  for (let side = 0; side < sides; side++) parts.push(`${sideName(s, side)} ${s.scores[side]}`);
+  return `Score: ${parts.join(", ")} (to ${s.target}).`;
+}
+
+// The result between hands, on the table the hand left: the hand's result, each side's
+// tricks and the score; the next deal is drawn when it goes.
+async function banner(s, ms) {
   const el = $("banner");
-  el.replaceChildren(make("p", "", message));
+  const box = make("div", "hand-result");
+  box.append(make("h2", "", `Hand ${s.hand_no - 1}`));
+  box.append(make("p", "", handResult(s)));
+  if (tricksLine(s)) box.append(make("p", "result-tricks", tricksLine(s)));
+  box.append(make("p", "result-score", scoreLine(s)));
+  el.replaceChildren(box);
   el.hidden = false;
   if (ms) {
     await sleep(ms);
@@ -273,11 +321,13 @@ async function banner(message, ms) {
 function showGameOver(s) {
   const el = $("banner");
   const w = s.winner;
-  const title = w === null || w < 0 ? "Game over: nobody scored." :
+  const draw = s.scores.some((v) => v !== 0) ? "Game over: a draw." : "Game over: nobody scored.";
+  const title = w === null || w < 0 ? draw :
     `${sideName(s, w)} ${s.players === 4 || w === me ? "win" : "wins"} ${s.scores.join(" – ")}!`;
   const box = make("div", "gameover");
   box.append(make("h2", "", title));
   box.append(make("p", "", handResult(s)));
+  if (tricksLine(s)) box.append(make("p", "result-tricks", tricksLine(s)));
   const links = make("p", "links");
   const rep = make("a", "button", "Replay step by step");
   rep.href = `/replay/${encodeURIComponent(s.table)}`;
@@ -295,15 +345,16 @@ function showGameOver(s) {
 // ---------------------------------------------------------------------------------------------
 // Drawing
 
-function render(s, { trick = null, animate = null }) {
+function render(s, { trick = null, animate = null, winner = null }) {
+  shown = s;  // before drawing: a click on what is drawn acts on this state
   document.body.dataset.phase = s.phase;
   $("felt").classList.toggle("rows-game", isRows(s));
   renderTrump(s);
-  renderSeats(s);
-  renderCenter(s, trick || s.trick, animate);
+  renderSeats(s, winner);
+  renderCenter(s, trick || s.trick, animate, winner);
   renderHand(s);
   renderActions(s);
-  renderStatus(s);
+  renderStatus(s, trick, winner);
   renderScore(s);
   renderInvite(s);
   if (!$("log").hidden) renderLog(s);
@@ -342,7 +393,7 @@ function lastBid(s, seat) {
   return null;
 }
 
-function renderSeats(s) {
+function renderSeats(s, winner) {
   for (const el of document.querySelectorAll(".seat")) { el.replaceChildren(); el.hidden = true; el.className = "seat pos-" + el.dataset.pos; }
   for (let seat = 0; seat < s.players; seat++) {
     const pos = posOf(s, seat);
@@ -377,7 +428,9 @@ function renderSeats(s) {
       if (isRows(s)) el.append(rowEl(s, seat, null));
     }
     const bid = lastBid(s, seat);
-    if (bid && s.phase !== "play" && s.phase !== "over") {
+    if (seat === winner) {
+      el.append(make("div", "bubble won", seat === me ? "you take the trick" : "takes the trick"));
+    } else if (bid && s.phase !== "play" && s.phase !== "over") {
       const code = bid.kind === "bid" ? bid.text : null;
       el.append(make("div", "bubble", code ? bidText(s, code, seat) : bid.text));
     }
@@ -386,13 +439,17 @@ function renderSeats(s) {
   }
 }
 
-function renderCenter(s, trick, animate) {
+function renderCenter(s, trick, animate, winner) {
   for (const slot of document.querySelectorAll(".slot")) slot.replaceChildren();
   for (const [seat, code] of trick) {
     const pos = posOf(s, seat);
     const slot = document.querySelector(`.slot-${pos}`);
     const c = cardEl(code);
     if (seat === animate) c.classList.add("enter-" + pos);
+    if (seat === winner) {
+      c.classList.add("won");
+      c.setAttribute("aria-label", `${cardName(code)}, wins the trick`);
+    }
     slot.append(c);
   }
   const mid = $("middle");
@@ -436,12 +493,22 @@ function rowEl(s, seat, button) {
   return row;
 }
 
+// "the ace of spades", "the Joker" (whose name already has its article)
+function theCard(code) {
+  const name = cardName(code);
+  return name.startsWith("the ") ? name : `the ${name}`;
+}
+
 function cardId(code) {
   if (code === "JOKER") return 32;
   return SUIT_ORDER.indexOf(code[1]) * 8 + RANK_ORDER.indexOf(code[0]);
 }
 
-function myTurn(s) { return s === latest && s.legal.length > 0 && queue.length === 0; }
+// Whether ``s`` (the state drawn) takes a move now: it is the newest state (a later message of
+// the same seq only updates seats), the seat has a choice, and no move is on its way for it.
+function myTurn(s) {
+  return !!latest && s.seq === latest.seq && s.legal.length > 0 && sentFor !== s.seq;
+}
 
 function renderHand(s) {
   const el = $("hand");
@@ -457,7 +524,7 @@ function renderHand(s) {
     if (active && !legal && s.phase === "play") c.classList.add("illegal");
     const verb = legal && legal.kind === "discard" ? "discard" : "play";
     key += 1;
-    c.setAttribute("aria-label", `${key}: ${verb} the ${cardName(code)}${where}`);
+    c.setAttribute("aria-label", `${key}: ${verb} ${theCard(code)}${where}`);
     c.dataset.key = String(key);
     c.onclick = () => chooseCard(code);
     if (hintFor === s.seq && $("hint").dataset.card === code) c.classList.add("hinted");
@@ -485,21 +552,22 @@ function renderHand(s) {
 
 function chooseCard(code) {
   const s = shown;
-  if (!s || me < 0) return;
+  if (!s || me < 0 || !myTurn(s)) return;  // not raised: the picture is still catching up
   const legal = s.legal.find((a) => a.card === code);
-  if (legal && myTurn(s)) {
+  if (legal) {
     act(legal.id);
     return;
   }
-  if (s !== latest || queue.length) return;  // the picture is still catching up
   // Not playable: ask the engine, whose refusal says why in game terms.
   const id = s.phase === "discard" ? 40 + cardId(code) : cardId(code);
-  send({ type: "act", action: id, seq: latest ? latest.seq : s.seq });
+  send({ type: "act", action: id, seq: s.seq });
 }
 
 function act(id) {
   send({ type: "act", action: id, seq: latest.seq });
+  sentFor = latest.seq;
   for (const b of document.querySelectorAll("#actions button, #hand .card")) b.disabled = true;
+  for (const c of document.querySelectorAll("#hand .card.playable")) c.classList.replace("playable", "idle");
 }
 
 function renderActions(s) {
@@ -517,8 +585,15 @@ function renderActions(s) {
   });
 }
 
-function renderStatus(s) {
+function renderStatus(s, trick, winner) {
   const el = $("status");
+  if (winner !== null && trick) {
+    const card = trick.find(([seat]) => seat === winner);
+    const who = winner === me ? "You take" : `${seatLabel(s, winner)} takes`;
+    text(el, `${who} the trick${card ? " with " + theCard(card[1]) : ""}.`);
+    el.className = "status won";
+    return;
+  }
   if (s.finished) { text(el, "Game over."); return; }
   const who = s.turn;
   if (who === null || who === undefined) { text(el, ""); return; }
