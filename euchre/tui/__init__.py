@@ -7,6 +7,14 @@ saves games as ordinary records.
 
 from __future__ import annotations
 
-from euchre.tui.game import HUMAN, GameSettings, TerminalGame, human_seat, seats_from_record
+from euchre.tui.game import (
+    HUMAN,
+    GameSettings,
+    TerminalGame,
+    human_seat,
+    save_path_from_record,
+    seats_from_record,
+)
 
-__all__ = ["HUMAN", "GameSettings", "TerminalGame", "human_seat", "seats_from_record"]
+__all__ = ["HUMAN", "GameSettings", "TerminalGame", "human_seat", "save_path_from_record",
+           "seats_from_record"]
