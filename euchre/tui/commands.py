@@ -19,7 +19,7 @@ from euchre import actions as A
 from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_NAMES, CardParseError, parse_suit, sort_hand
 from euchre.errors import NotationError
 from euchre.state import HandState, seat_name
-from euchre.tui.words import Glyphs, action_words, card_plain
+from euchre.tui.words import Glyphs, action_words, card_error, card_plain
 from euchre.view import SeatView
 
 #: First words of the notation: input starting with one is a try at an option, not a card.
@@ -282,13 +282,6 @@ def why_not(a: int, view: SeatView, hand: HandState, g: Glyphs) -> str:
     return f"{action_words(a, g)} is not possible now: {phase_question(view)} " + choices
 
 
-def _not_a_card(message: str, view: SeatView) -> str:
-    """The library's "is not a card" message, without the Joker in a deck that has none."""
-    if view.rules.deck == 25:
-        return message
-    return message.replace(", or JOKER", "").replace(" or JOKER", "")
-
-
 def parse(text: str, view: SeatView, hand: HandState, g: Glyphs) -> tuple[int | None, str]:
     """(legal action, "") or (None, why not), for a line already lower-cased and spaced."""
     legal = menu(view)
@@ -319,7 +312,7 @@ def parse(text: str, view: SeatView, hand: HandState, g: Glyphs) -> tuple[int | 
                           f"{choices_text(view, g)}")
         if len(text) > 24:
             return None, f"'{shown(text)}' is not a card. {choices_text(view, g)}"
-        return None, g.translate(_not_a_card(str(exc), view))
+        return None, g.translate(card_error(str(exc), view.rules))
     if view.phase == "discard" and A.is_play(a):
         a += A.DISCARD_BASE  # "9C" while discarding means bury the 9C
     if a in legal:

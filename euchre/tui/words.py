@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from euchre import actions as A
 from euchre.cards import JOKER, RANK_NAMES, SUIT_SYMBOLS
+from euchre.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,4 +70,11 @@ def action_words(a: int, g: Glyphs, dealer_is_me: bool = False) -> str:
     return A.action_to_str(a)
 
 
-__all__ = ["ASCII", "UNICODE", "Glyphs", "action_words", "card_plain"]
+def card_error(message: str, rules: Rules) -> str:
+    """The library's "is not a card" message, without the Joker when the deck has none."""
+    if rules.deck == 25:
+        return message
+    return message.replace(", or JOKER", "").replace(" or JOKER", "")
+
+
+__all__ = ["ASCII", "UNICODE", "Glyphs", "action_words", "card_error", "card_plain"]
