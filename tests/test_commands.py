@@ -164,8 +164,7 @@ def test_between_hands_and_at_the_end_every_answer_is_read_or_refused() -> None:
     assert C.read_between_hands("xyz") == Refusal("'xyz' is not an option here.")
     for typed, name in (("", "leave"), ("again", "again"), ("r", "review"), ("quit", "leave")):
         assert C.read_game_over(typed) == Request(name)
-    refused = C.read_game_over("nope")
-    assert isinstance(refused, Refusal) and "Enter: leave" in refused.text
+    assert C.read_game_over("nope") == Refusal("'nope' is not an option here.")
 
 
 def test_save_answers_during_and_after_a_game() -> None:
@@ -222,3 +221,15 @@ def test_input_is_cleaned_of_escape_codes_before_it_is_read() -> None:
     assert C.clean_input("\x1b[31mpass\x1b[0m") == "pass"
     assert C.clean_input("a\x07b") == "a b"
     assert C.shown("x" * 30) == "x" * 23 + "…"
+
+
+def test_game_over_and_the_score_say_whose_is_whose() -> None:
+    four, three = C.Seating(4, 2), C.Seating(3, 0)
+    assert four.game_over(0) == "Game over: you and your partner win"
+    assert four.game_over(1) == "Game over: your opponents win"
+    assert C.Seating(4, None).game_over(1) == "Game over: East-West win"
+    assert three.game_over(0) == "Game over: You win"
+    assert three.game_over(2) == "Game over: Player 3 wins"
+    assert three.game_over(-1) == four.game_over(None) == "Game over: no side scored"
+    assert three.score_words([3, 2, 6]) == "You 3, Player 2 2, Player 3 6"
+    assert four.score_words((4, 7)) == "Your side 4, Your opponents 7"

@@ -141,6 +141,21 @@ class Seating:
             return "Your side" if side == self.human % 2 else "Your opponents"
         return self.plain(side)
 
+    def score_words(self, scores: list[int] | tuple[int, ...]) -> str:
+        """Whose score is whose: "You 3, Player 2 2, Player 3 6", never a bare "3-2-6"."""
+        return ", ".join(f"{self.side_long(s)} {v}" for s, v in enumerate(scores))
+
+    def game_over(self, winner: int | None) -> str:
+        """"Game over: ..." from the player's side: who won, in the right number."""
+        if winner is None or winner < 0:
+            return "Game over: no side scored"
+        if self.players == 4 and self.human is not None:
+            return "Game over: " + ("you and your partner win" if winner == self.human % 2
+                                    else "your opponents win")
+        who = self.side_long(winner)
+        plural = who == "You" or self.players == 4  # "You win", "East-West win"
+        return f"Game over: {who} win{'' if plural else 's'}"
+
 
 # ---------------------------------------------------------------------------------------------
 # The options on offer
@@ -375,7 +390,7 @@ def read_game_over(line: str) -> Request | Refusal:
              "review": "review", "q": "leave", "quit": "leave", "exit": "leave"}
     if low in names:
         return Request(names[low])
-    return Refusal(f"'{shown(low)}' is not an option here. {GAME_OVER_PROMPT[:-3]}.")
+    return Refusal(f"'{shown(low)}' is not an option here.")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from euchre.tui.render import (
     wrap_items,
     wrap_text,
 )
-from euchre.tui.review import review_lines, worth_reviewing
+from euchre.tui.review import result_lines, review_lines, worth_reviewing
 from euchre.tui.rules_text import rules_lines, rules_title, rules_titles
 from euchre.tui.stats import StatsRecorder
 from euchre.view import SeatView
@@ -598,61 +598,12 @@ class TerminalGame:
                     note = [Text(why, style="yellow")]
 
     def hand_summary(self, h: HandState) -> list[Text]:
-        plain = self.seating.plain
-        if h.outcome == "thrown_in":
-            t = Text("Everyone passed: the hand is thrown in and the deal passes left.")
-        elif h.outcome == "misdeal":
-            t = Text("A misdeal was called: the same dealer deals again.")
-        else:
-            mk = h.maker
-            made = h.maker_tricks()
-            bid = h.contract
-            t = Text(f"{plain(mk)} " + (f"bid {bid}, named " if bid else "made "))
-            t.append_text(Text(self.g.suits[h.trump], style="bold red" if h.trump in (1, 2)
-                               else "bold"))
-            if h.alone:
-                t.append(" alone")
-            t.append(f" and took {made} trick{'s' if made != 1 else ''}")
-            if h.renege_claimed >= 0:
-                claimant_makers = h.is_maker_side(h.renege_claimed)
-                by = [s for s, _, _ in h.reneges if h.is_maker_side(s) != claimant_makers]
-                names = ", ".join(dict.fromkeys(plain(s) for s in by))
-                t.append(f"; {plain(h.renege_claimed)} proved a renege by "
-                         + names.replace("You", "you"))
-            elif bid:  # two-handed with rows: a point a trick past six, if the bid is made
-                t.append(": the bid is made" if made >= bid else ": short of the bid")
-            elif made < 3:
-                t.append(": euchred")
-            elif made == 5:
-                t.append(": a march")
-            pts = [f"{self.seating.side_long(s)} {p:+d}" for s, p in enumerate(h.points) if p]
-            t.append(". " + (", ".join(pts) + "." if pts else "Nobody scores."))
-            failed = [s for s, a in h.history if a == A.CLAIM_RENEGE and s != h.renege_claimed]
-            for s in failed:
-                t.append(f" {plain(s)} claimed a renege, but the other side "
-                         "followed suit: no change.")
-        return [*wrap_text(t, self.width), Text("Score: " + self.score_words())]
-
-    def score_words(self) -> str:
-        """Whose score is whose: "You 3, Player 2 2, Player 3 6", never a bare "3-2-6"."""
-        return ", ".join(f"{self.seating.side_long(s)} {v}"
-                         for s, v in enumerate(self.match.scores))
+        return result_lines(h, self.seating, self.g, self.match.scores, self.width)
 
     def end_of_game(self) -> bool:
-        m = self.match
-        w = m.winner
-        if w is None or w < 0:
-            t = Text("Game over: no side scored.", style="bold")
-        elif self.n == 4 and self.human is not None:
-            won = w == self.human % 2
-            t = Text("Game over: " + ("you and your partner win" if won else
-                                      "your opponents win"), style="bold")
-        else:
-            who = self.seating.side_long(w)
-            plural = who == "You" or self.n == 4  # "You win", "East-West win"
-            t = Text(f"Game over: {who} win{'' if plural else 's'}", style="bold")
-        t.append(f". Final score: {self.score_words()}.")
-        self.say(t)
+        w = self.match.winner
+        t = Text(self.seating.game_over(w), style="bold")
+        self.say(t.append(f". Final score: {self.seating.score_words(self.match.scores)}."))
         if self.stats is not None and w is not None and self.human is not None:
             problem = self.stats.game(w == (self.human % 2 if self.n == 4 else self.human))
             if problem:
