@@ -2,10 +2,11 @@
 
 On a terminal the table is redrawn in place after every act; when the output is a file or a
 pipe, the loop writes one plain line per act instead (and the table before each of the player's
-turns), so ``euchre play --watch > game.txt`` stays readable. Input is forgiving: a number from
-the menu or any notation the library parses, plus ``hint``, ``last``, ``help`` and ``quit``;
-anything else is explained and asked again. Games are saved as ordinary records (``euchre
-replay`` reads them) with one extra key, ``players``, naming who sat where.
+turns), so ``euchre play --watch > game.txt`` stays readable. What a typed line means is
+:mod:`euchre.tui.commands`'s to say; this module draws, paces, reads and saves. Games are saved
+as ordinary records (``euchre replay`` reads them) with extra keys: ``players`` (who sat where),
+``rated``, and ``save`` (the ``--save`` file of a game saved part-way, where the resumed game's
+record goes).
 """
 
 from __future__ import annotations

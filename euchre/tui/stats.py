@@ -30,7 +30,7 @@ COUNTERS: dict[str, str] = {
     "called": "called trump",
     "made": "made",
     "euchred": "euchred",
-    "euchred_them": "euchred the makers",
+    "euchred_them": "euchred the others",
     "loners": "loners",
     "loner_marches": "loner marches",
 }
@@ -191,9 +191,9 @@ def table(stats: Stats) -> list[str]:
         times = "time" if r["called"] == 1 else "times"
         # A side of two says "we"; alone at the table (two-handed, cutthroat) it is "you".
         pair = r.get(PLAYERS, 4) == 4
-        we, them = ("we", "them") if pair else ("you", "the makers")
+        we, others = ("we", "we euchred them") if pair else ("you", "others were euchred")
         lines.append(f"  hands {r['hands']}: {we} called trump {r['called']} {times}, made it "
-                     f"{r['made']}, were euchred {r['euchred']}; {we} euchred {them} "
+                     f"{r['made']}, were euchred {r['euchred']}; {others} "
                      f"{r['euchred_them']}")
         if pair or r["loners"]:
             lines.append(f"  {'my' if pair else 'your'} loners {r['loners']}, of them "
