@@ -203,3 +203,16 @@ def test_puzzles_help_and_answers_read_cleanly() -> None:
     r = subprocess.run([EUCHRE, "puzzle", "--seed", "1", "--answer", "zz"], capture_output=True,
                        text=True, check=False)
     assert "'zz' is not a card" in r.stdout and "JOKER" not in r.stdout
+
+
+def test_every_option_is_listed_on_a_narrow_screen() -> None:
+    m = Match(Rules(), seed=1)  # East deals; West orders up and East has six cards to bury
+    game = TerminalGame(m, GameSettings(seats=["rule", "human", "rule", "rule"]),
+                        Console(file=io.StringIO(), width=40))
+    while m.hand.phase_name != "discard":
+        m.apply_action(A.ORDER if m.current_player == 3 else A.PASS)
+    view = m.hand.view(1)
+    assert len(view.legal_actions) == 6
+    lines = [t.plain for t in game.options(view)]
+    assert all(len(ln) <= 39 for ln in lines), lines
+    assert all(f"{k}) discard " in " ".join(lines) for k in range(1, 7)), lines

@@ -446,7 +446,7 @@ class TerminalGame:
             if a in reneges:
                 item.append(" (renege)", style="yellow")
             items.append(item)
-        return wrap_items(items)
+        return wrap_items(items, self.width)
 
     def ask(self, hand: HandState) -> int | None:
         """The player's action, None when they quit, or UNDONE after a take-back."""
