@@ -24,6 +24,8 @@ CLEAR = "\x1b[2J"
 MOVE = r"Your move \((?:1-)?(\d+), hint, last, help, quit\) > "
 NEXT = r"Press Enter for the next hand > "
 SAVE = r"File name \([^)]*\) > "
+#: After the last hand of a game saved with --save: the final screen waits for Enter.
+OVER = r"Enter: leave, again: new game, r: review > "
 #: The computer players these games were written against (the default is the slower search
 #: level), and a small budget for the search player behind 'hint', to keep the tests fast.
 RULE_LEVEL = ("--level", "rule", "--think", "12")
@@ -57,11 +59,11 @@ def play_to_end(child: pexpect.spawn, save_as: str = "") -> str:
     """Answer option 1 at every turn and Enter between hands; returns everything shown."""
     seen = []
     while True:
-        i = child.expect([MOVE, NEXT, SAVE, pexpect.EOF])
+        i = child.expect([MOVE, NEXT, SAVE, OVER, pexpect.EOF])
         seen.append(child.before + (child.after if isinstance(child.after, str) else ""))
         if i == 0:
             child.sendline("1")
-        elif i == 1:
+        elif i in (1, 3):
             child.sendline("")
         elif i == 2:
             child.sendline(save_as)

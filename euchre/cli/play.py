@@ -285,7 +285,13 @@ def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from euchre.cli.replay import RecordFileError, read_record_file
-    from euchre.tui import HUMAN, GameSettings, TerminalGame, seats_from_record
+    from euchre.tui import (
+        HUMAN,
+        GameSettings,
+        TerminalGame,
+        save_path_from_record,
+        seats_from_record,
+    )
 
     resolve_levels(args)
     take_over_broken_bots(args.think)
@@ -302,6 +308,7 @@ def run_play(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     note = ""
+    save = args.save
     if args.resume:
         try:
             match, text = read_record_file(args.resume, "is not a saved game")
@@ -313,6 +320,8 @@ def run_play(args: argparse.Namespace) -> int:
         if args.watch:
             seats = [args.opponents if s == HUMAN else s for s in seats]
         title = "resumed"
+        if save is None and not match.is_terminal():  # the --save the game was started with
+            save = save_path_from_record(text)
     else:
         try:
             rules = build_rules(args)
@@ -328,7 +337,7 @@ def run_play(args: argparse.Namespace) -> int:
     console = Console(no_color=args.no_color, highlight=False, emoji=False,
                       width=max(39, min(columns, 80) - 1))
     settings = GameSettings(
-        seats=seats, delay=args.delay, ascii=args.ascii, save_path=args.save, title=title,
+        seats=seats, delay=args.delay, ascii=args.ascii, save_path=save, title=title,
         bot_seed=match.seed, think=args.think,
     )
     table_settings(settings, args)

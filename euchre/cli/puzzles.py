@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 from euchre.cli import Subparsers, whole_number
@@ -26,13 +28,20 @@ def _points(text: str) -> float:
     return v
 
 
+def _say(text: str) -> None:
+    """A line of the answer, folded between words at the terminal's width (a terminal left to
+    wrap it cuts words in two)."""
+    width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+    print(textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False))
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "puzzles", help="mine card-play puzzles from self-play into a JSON set",
         description="Play hands between rule-based players and keep the card-play positions "
                     "where exactly one card is clearly best: ahead of the next best by at "
                     "least --threshold points a hand, solved double-dummy over deals "
-                    "consistent with what the player sees, and beyond the 95%% interval.")
+                    "consistent with what the player sees, and beyond the 95% interval.")
     p.add_argument("--hands", type=whole_number(1, 100_000), default=20, metavar="N",
                    help="hands of self-play (20)")
     p.add_argument("--limit", type=whole_number(1, 100_000), default=None, metavar="N",
@@ -91,6 +100,7 @@ def _run_pose(args: argparse.Namespace) -> int:
     from euchre.analysis.puzzles import PuzzleFileError, load_puzzles, puzzle_view
     from euchre.analysis.report import print_puzzle
     from euchre.cards import CardParseError, card_symbol, parse_card
+    from euchre.tui.words import card_error
 
     try:
         text = None if args.file is None else Path(args.file).read_text(encoding="utf-8")
@@ -122,19 +132,21 @@ def _run_pose(args: argparse.Namespace) -> int:
             try:
                 answer = input("Your card: ")
             except EOFError:
-                print(f"\nThe answer: {symbol(p.answer)}. {p.explanation}")
+                print()
+                _say(f"The answer: {symbol(p.answer)}. {p.explanation}")
                 return 1
         try:
             card = parse_card(answer.strip())
         except CardParseError as exc:
-            print(f"{exc}. Type a card from your hand, e.g. {symbol(legal[0])}.")
+            _say(f"{card_error(str(exc), ps.rules)}. Type a card from your hand, e.g. "
+                 f"{symbol(legal[0])}.")
             if args.answer is not None:
                 return 2
             answer = None
             continue
         if card not in legal:
-            print(f"{symbol(card)} is not a card you may play here: "
-                  + " ".join(symbol(c) for c in legal))
+            _say(f"{symbol(card)} is not a card you may play here: "
+                 + " ".join(symbol(c) for c in legal))
             if args.answer is not None:
                 return 2
             answer = None
@@ -142,9 +154,9 @@ def _run_pose(args: argparse.Namespace) -> int:
         break
     values = dict(p.values)
     if card == p.answer:
-        print(f"Right! {p.explanation}")
+        _say(f"Right! {p.explanation}")
     else:
         lost = values[p.answer] - values.get(card, values[p.answer])
-        print(f"Not quite: {symbol(card)} gives up {lost:.2f} points a hand. The answer is "
-              f"{symbol(p.answer)}. {p.explanation}")
+        _say(f"Not quite: {symbol(card)} gives up {lost:.2f} points a hand. The answer is "
+             f"{symbol(p.answer)}. {p.explanation}")
     return 0

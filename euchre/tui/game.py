@@ -2,17 +2,16 @@
 
 On a terminal the table is redrawn in place after every act; when the output is a file or a
 pipe, the loop writes one plain line per act instead (and the table before each of the player's
-turns), so ``euchre play --watch > game.txt`` stays readable. Input is forgiving: a number from
-the menu or any notation the library parses, plus ``hint``, ``last``, ``help`` and ``quit``;
-anything else is explained and asked again. Games are saved as ordinary records (``euchre
-replay`` reads them) with one extra key, ``players``, naming who sat where.
+turns), so ``euchre play --watch > game.txt`` stays readable. What a typed line means is
+:mod:`euchre.tui.commands`'s to say; this module draws, paces, reads and saves. Games are saved
+as ordinary records (``euchre replay`` reads them) with extra keys: ``players`` (who sat where),
+``rated``, and ``save`` (the ``--save`` file of a game saved part-way, where the resumed game's
+record goes).
 """
 
 from __future__ import annotations
 
 import json
-import re
-import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,27 +22,19 @@ from rich.text import Text
 
 from euchre import actions as A
 from euchre.bots import Adviser, Bot, make_bot
-from euchre.cards import (
-    EFFECTIVE_SUIT,
-    JOKER,
-    SUIT_NAMES,
-    CardParseError,
-    cards_of,
-    parse_suit,
-    sort_hand,
-)
-from euchre.errors import NotationError
+from euchre.cards import cards_of, sort_hand
 from euchre.match import Match
-from euchre.narrate import last_act, phrase
+from euchre.narrate import last_act, phrase, you_form
 from euchre.record import match_to_record
-from euchre.state import HandState, seat_name
+from euchre.state import HandState
+from euchre.tui import commands as C
+from euchre.tui.commands import Info, Move, Refusal, Request
 from euchre.tui.render import (
     ASCII,
     UNICODE,
     Glyphs,
     TableContext,
     action_text,
-    card_plain,
     card_text,
     event_text,
     render_table,
@@ -51,28 +42,13 @@ from euchre.tui.render import (
     wrap_items,
     wrap_text,
 )
-from euchre.tui.review import review_lines, worth_reviewing
+from euchre.tui.review import result_lines, review_lines, worth_reviewing
 from euchre.tui.rules_text import rules_lines, rules_title, rules_titles
 from euchre.tui.stats import StatsRecorder
 from euchre.view import SeatView
 
 HUMAN = "human"
 DEFAULT_SAVE = "euchre-save.json"
-
-#: First words of the notation: input starting with one is a try at an option, not a card.
-_VERBS = frozenset({"play", "discard", "call", "name", "order", "pick", "pass", "swap", "take",
-                    "decline", "defend", "claim", "farmer", "misdeal", "alone", "go"})
-
-HELP = (
-    "Type the number of an option, or its notation: a card (JH, 10D, AS), pass, order, "
-    "order alone, call H (or just H, hearts), call H alone, discard 9C, take, decline, defend "
-    "alone. Commands: hint (what the computer would do, and why), last (the last trick), "
-    "undo (take back your last card or bid), help rules (the rules of this game), help, "
-    "quit (offers to save; Ctrl-C too)."
-)
-
-#: What the prompt of the next-hand pause accepts besides Enter.
-NEXT_HAND_HELP = "Enter: next hand {dot} r: review this hand {dot} last {dot} quit"
 
 #: Seconds a forced card (the only legal one) stays on screen before it is played for you.
 AUTOPLAY_PAUSE = 0.6
@@ -117,22 +93,9 @@ class GameSettings:
     """Score cards beside the score: "5-6" (002) or "5-4" (000)."""
 
 
-def _clean_input(text: str) -> str:
-    """Input as it may be shown back and parsed: printable characters only (no escape
-    sequences, control codes or undecodable bytes), so echoing it can never garble the
-    screen."""
-    text = text.encode("utf-8", "replace").decode("utf-8")
-    text = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b.", "", text)
-    return "".join(ch if ch.isprintable() else " " for ch in text)
-
-
-def _shown(text: str, limit: int = 24) -> str:
-    """A player's input quoted back, shortened when long."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 class TerminalGame:
-    """Runs one match at a terminal (or any text stream)."""
+    """Runs one match at a terminal (or any text stream): draws, paces and reads; what a typed
+    line means is :mod:`euchre.tui.commands`'s to say."""
 
     def __init__(
         self,
@@ -150,6 +113,7 @@ class TerminalGame:
         self.n = match.rules.players
         humans = [s for s, who in enumerate(settings.seats) if who == HUMAN]
         self.human: int | None = humans[0] if humans else None
+        self.seating = C.Seating(self.n, self.human)
         self.bottom = self.human if self.human is not None else human_seat(self.n)
         self.bots: dict[int, Bot] = {
             s: make_bot(who, settings.bot_seed * 10 + s, think=settings.think)
@@ -159,7 +123,10 @@ class TerminalGame:
         self._read = read_line or self._default_read
         self._sleep = sleep
         self.recent: list[Text] = []
-        self.prev_last_trick: tuple[int, tuple[tuple[int, int], ...], int] | None = None
+        self.prev_tricks: tuple[C.Trick, ...] = ()
+        """The previous hand's tricks, for ``last`` before this hand's first trick."""
+        self.forced = False
+        """The player's card in the trick under way was played for them."""
         self.saved_to: str | None = None
         self.width = min(console.width, 79)
         self.rules_name = rules_title(match.rules, room=10_000)
@@ -170,37 +137,24 @@ class TerminalGame:
         self.again = False
 
     # ------------------------------------------------------------------------------------------
-    # Names
+    # The command layer, in this table's alphabet
 
-    def name(self, seat: int) -> str:
-        if seat == self.human:
-            return "You"
-        base = seat_name(seat, self.n)
-        if self.n == 4 and self.human is not None and seat == (self.human + 2) % 4:
-            return f"{base} (partner)"
-        return base
+    def parse(self, text: str, view: SeatView, hand: HandState) -> tuple[int | None, str]:
+        return C.parse(text, view, hand, self.g)
 
-    def plain_name(self, seat: int) -> str:
-        return "You" if seat == self.human else seat_name(seat, self.n)
+    def choices_text(self, view: SeatView) -> str:
+        return C.choices_text(view, self.g)
 
-    def short(self, seat: int) -> str:
-        if seat == self.human:
-            return "You"
-        return "NESW"[seat] if self.n == 4 else f"P{seat + 1}"
+    @staticmethod
+    def suit_call(text: str, view: SeatView) -> int | None:
+        return C.suit_call(text, view)
 
-    def side_names(self) -> list[str]:
-        if self.n == 4:
-            if self.human is None:
-                return ["N-S", "E-W"]
-            return ["Us", "Them"] if self.human % 2 == 0 else ["Them", "Us"]
-        return ["You" if s == self.human else f"P{s + 1}" for s in range(self.n)]
+    def declaration_notes(self, view: SeatView) -> list[str]:
+        """The notes, wrapped to the screen."""
+        return [x.plain for n in C.declaration_notes(view) for x in wrap_text(Text(n), self.width)]
 
-    def side_long(self, side: int) -> str:
-        if self.n == 4:
-            if self.human is None:
-                return ("North-South", "East-West")[side]
-            return "Your side" if side == self.human % 2 else "Your opponents"
-        return self.plain_name(side)
+    def resume_command(self, path: str) -> str:
+        return C.resume_command(path, self.settings.launcher)
 
     # ------------------------------------------------------------------------------------------
     # Output
@@ -216,35 +170,39 @@ class TerminalGame:
         self.console.print(Text(t) if isinstance(t, str) else t, overflow="fold",
                            highlight=False)
 
-    def plain_seat(self, seat: int) -> str:
-        """"You", or the seat's plain name ("West", "Player 2") for the bidding line."""
-        return "You" if seat == self.human else seat_name(seat, self.n)
-
-    def hold_seconds(self) -> float:
+    def hold_seconds(self, forced: bool = False) -> float:
+        """How long a finished trick stays on the table. One the player's card was played for
+        them in is held at least as long as at the default pace: no prompt of theirs follows
+        to show it, and the next lead would replace it unseen."""
         s = self.settings
-        return max(s.delay, 2.5 * s.delay if s.hold is None else s.hold)
+        if s.hold is not None:
+            return max(s.delay, s.hold)
+        return max(s.delay, 2.5 * s.delay, 2.5 * AUTOPLAY_PAUSE if forced else 0)
 
-    def g_text(self, s: str) -> str:
-        return self.g.translate(s)
+    def wrapped(self, text: str, style: str = "") -> list[Text]:
+        return wrap_text(Text(text, style=style), self.width)
 
-    def context(self, message: list[Text] | None = None, options: list[Text] | None = None,
-                note: str = "") -> TableContext:
+    def context(self, hand: HandState | None = None, message: list[Text] | None = None,
+                options: list[Text] | None = None, note: str = "") -> TableContext:
+        """What the screen shows around ``hand`` (the current one if None): a finished hand
+        keeps its own number after the match has dealt the next."""
+        h = hand or self.match.hand
         return TableContext(
             glyphs=self.g,
-            name=self.name,
-            short=self.short,
-            side_names=self.side_names(),
+            name=self.seating.name,
+            short=self.seating.short,
+            side_names=self.seating.side_names(),
             scores=list(self.match.scores),
             target=self.match.rules.target,
             title=self.settings.title or rules_titles(self.match.rules)[0],
             titles=rules_titles(self.match.rules)[1:],
-            hand_no=len(self.match.finished) + 1,
+            hand_no=len(self.match.finished) + (0 if h.is_terminal() else 1),
             bottom=self.bottom,
             message=message or [],
             options=options or [],
             extra_trick_note=note,
             width=self.width,
-            plain=self.plain_seat,
+            plain=self.seating.plain,
             marker_style=self.settings.markers,
         )
 
@@ -289,7 +247,7 @@ class TerminalGame:
         self.again = False
         self.match = Match(self.match.rules, seed=(self.match.seed + 1) % 2**63)
         self.recent = []
-        self.prev_last_trick = None
+        self.prev_tricks = ()
         self.saved_to = None
         if self.settings.save_path:
             p = Path(self.settings.save_path)
@@ -359,7 +317,7 @@ class TerminalGame:
     def read(self, prompt: str) -> str:
         """A line of input, cleaned of control codes; Ctrl-C reads as ``quit``."""
         try:
-            return _clean_input(self._read(prompt))
+            return C.clean_input(self._read(prompt))
         except KeyboardInterrupt:
             self.out("")
             return "quit"
@@ -372,6 +330,7 @@ class TerminalGame:
         legal = hand.legal_actions()
         if len(legal) != 1:
             return None
+        self.forced = True
         if self.live:
             view = hand.view(self.human, tuple(self.match.scores))
             note = Text("Your only playable card, ").append_text(card_text(legal[0], self.g))
@@ -383,7 +342,7 @@ class TerminalGame:
     def announce_hand(self) -> None:
         h = self.match.hand
         t = Text(f"Hand {len(self.match.finished) + 1}: ", style="bold")
-        t.append(f"{self.plain_name(h.dealer)} deal")
+        t.append(f"{self.seating.plain(h.dealer)} deal")
         t.append("" if h.dealer == self.human else "s")
         if h.columns:
             t.append("; two-handed with rows: no up-card")
@@ -400,7 +359,7 @@ class TerminalGame:
         if action >= A.SWAP_BASE and seat != self.bottom:
             shown = -2
         by_dealer = seat == before.dealer
-        t = Text(self.plain_name(seat) + " ", style="bold")
+        t = Text(self.seating.plain(seat) + " ", style="bold")
         ev = event_text(shown, self.g, by_dealer)
         if action == A.PASS or before.rules.rows:  # which question does this act answer?
             act = last_act(before.history, before.rules, before.dealer, before.upcard)
@@ -409,18 +368,9 @@ class TerminalGame:
                 ev.append(" trump")
             elif act is not None and act.stage not in ("bid1", "bid2", "auction", "play"):
                 ev = Text(phrase(act))
-        if seat == self.human:
-            # "You passes" reads badly: first person for the player.
-            plain = ev.plain
-            for third, first in (("passes", "pass"), ("plays", "play"), ("orders", "order"),
-                                 ("picks", "pick"), ("calls", "call"), ("discards", "discard"),
-                                 ("defends", "defend"), ("goes", "go"), ("declines", "decline"),
-                                 ("takes", "take"), ("claims", "claim"), ("swaps", "swap"),
-                                 ("makes", "make"), ("bids", "bid"), ("names", "name"),
-                                 ("lets", "let")):
-                if plain.startswith(third):
-                    ev = Text(first) + ev[len(third):]
-                    break
+        if seat == self.human:  # "You passes" reads badly: first person for the player
+            verb = ev.plain.split(" ", 1)[0]
+            ev = Text(you_form(verb)) + ev[len(verb):]
         return t.append_text(ev)
 
     def after_action(self, seat: int, action: int, before: HandState) -> None:
@@ -440,6 +390,7 @@ class TerminalGame:
             if cards[-1] == (seat, action):
                 trick_done = self.trick_line(len(before.tricks), cards, winner)
                 self.recent.append(trick_done)
+        forced, self.forced = self.forced, self.forced and trick_done is None
         if not self.live:
             self.out(line)
             if trick_done is not None:
@@ -448,21 +399,20 @@ class TerminalGame:
         if trick_done is not None:
             # Hold the finished trick on the table, winning card highlighted, whoever played
             # its last card: otherwise the next lead replaces it before anyone can read it.
-            view = self.bottom_view(before if before.is_terminal() else None)
-            ctx = self.context(message=self.recent_lines(2))
+            ctx = self.context(before, message=self.recent_lines(2))
             ctx.held = True
-            self.draw(view, ctx)
-            self.pause(self.hold_seconds())
+            self.draw(self.bottom_view(before), ctx)
+            self.pause(self.hold_seconds(forced))
         elif seat != self.human:
-            view = self.bottom_view(before if before.is_terminal() else None)
-            self.draw(view, self.context(message=self.recent_lines(2)))
+            self.draw(self.bottom_view(before), self.context(before, message=self.recent_lines(2)))
             self.pause(self.settings.delay)
 
     def trick_line(self, k: int, cards: tuple[tuple[int, int], ...], winner: int) -> Text:
         t = Text(f"Trick {k}: ")
         t.append_text(Text(", ").join(
-            Text(self.short(s) + " ").append_text(card_text(c, self.g)) for s, c in cards))
-        t.append(" - won by ").append(self.plain_name(winner), style="bold")
+            Text(self.seating.short(s) + " ").append_text(card_text(c, self.g))
+            for s, c in cards))
+        t.append(" - won by ").append(self.seating.plain(winner), style="bold")
         return t
 
     def recent_lines(self, rows: int) -> list[Text]:
@@ -471,64 +421,32 @@ class TerminalGame:
         lines = wrap_items(self.recent[-8:], self.width, sep=sep)
         return lines[-rows:]
 
+    def recalled(self, view: SeatView, back: int) -> list[Text]:
+        """``last``, asked ``back`` times before in a row: a trick of this hand (or the
+        previous one), wrapped to the screen, saying what asking again shows."""
+        got = C.recall(view.tricks, self.prev_tricks, back)
+        if got is None:
+            return self.wrapped("No trick has been played yet.")
+        heading, k, (_, cards, winner) = got
+        t = Text(f"{heading}: ").append_text(self.trick_line(k, cards, winner))
+        after = C.recall(view.tricks, self.prev_tricks, back + 1)
+        if after is not None and after[1] != k:
+            t.append(f" {self.g.dot} last again: trick {after[1]}", style="dim")
+        return wrap_text(t, self.width)
+
     # ------------------------------------------------------------------------------------------
     # The player's turn
 
-    @staticmethod
-    def menu(view: SeatView) -> list[int]:
-        """The legal actions in menu order: cards in the order the hand is drawn."""
-        legal = list(view.legal_actions)
-        if view.phase in ("play", "discard"):
-            order = {c: i for i, c in enumerate(sort_hand(view.hand, view.trump))}
-            return sorted(legal, key=lambda a: order.get(
-                a - A.DISCARD_BASE if A.is_discard(a) else a, 99))
-        return legal
-
     def options(self, view: SeatView) -> list[Text]:
         items = []
-        reneges = self.renege_cards(view)
-        for i, a in enumerate(self.menu(view), 1):
+        reneges = C.renege_cards(view)
+        for i, a in enumerate(C.menu(view), 1):
             item = Text(f"{i}) ", style="bold cyan").append_text(
                 action_text(a, self.g, view.dealer == view.seat))
             if a in reneges:
                 item.append(" (renege)", style="yellow")
             items.append(item)
-        return wrap_items(items)
-
-    @staticmethod
-    def renege_cards(view: SeatView) -> set[int]:
-        """Cards that would fail to follow suit: offered when reneging is only penalized, and
-        marked, so nobody reneges without knowing it."""
-        if view.phase != "play" or not view.current_trick:
-            return set()
-        eff = EFFECTIVE_SUIT[view.trump]
-        led = eff[view.current_trick[0][1]]
-        if not any(eff[c] == led for c in view.hand):
-            return set()
-        return {c for c in view.legal_actions if eff[c] != led}
-
-    def phase_question(self, view: SeatView) -> str:
-        return {
-            "declare": ("Farmer's hand: swap three low cards for the kitty?"
-                        if any(a >= A.SWAP_BASE for a in view.legal_actions)
-                        else "Declare before bidding?"),
-            "bid1": ("The Joker turned up: name trump." if view.upcard == JOKER
-                     else "Pick it up?" if view.dealer == view.seat
-                     else "Order up the up-card?"),
-            "bid2": "Name a trump suit?",
-            "auction": ("Bid how many of the 12 tricks you will take (7 to 12)?"
-                        if not view.contract else
-                        f"Outbid {view.contract} tricks, or pass?" if view.contract < 12 else
-                        "Nothing outbids 12: pass."),
-            "trump": "You won the bidding: name trump.",
-            "discard": "Discard a card (face down).",
-            "dealer_take": "Take the up-card?",
-            "alone": "Go alone?",
-            "defend": "Defend alone?",
-            "play": "Your card.",
-            "claim": "Claim a renege?",
-            "fix": "Take back a renege before the trick is quitted?",
-        }.get(view.phase, "Your move.")
+        return wrap_items(items, self.width)
 
     def ask(self, hand: HandState) -> int | None:
         """The player's action, None when they quit, or UNDONE after a take-back."""
@@ -536,60 +454,50 @@ class TerminalGame:
         message: list[Text] = []
         recent = self.recent_lines(2)
         self.recent = []
-        w = self.width
+        back = -1  # how many times in a row 'last' was asked, less one
         while True:
             view = hand.view(self.human, tuple(self.match.scores))
-            legal = self.menu(view)
-            msg = [*recent, *self.refit(message)]
-            question = Text(self.phase_question(view), style="bold")
+            legal = C.menu(view)
+            question = Text(C.phase_question(view), style="bold")
             explain = [Text(x, style="dim") for x in self.declaration_notes(view)]
-            ctx = self.context(message=[*msg, *explain, question], options=self.options(view))
+            ctx = self.context(message=[*recent, *self.refit(message), *explain, question],
+                               options=self.options(view))
             if not self.live:
                 self.out("")
             self.draw(view, ctx)
             numbers = "1" if len(legal) == 1 else f"1-{len(legal)}"
-            text = self.read(f"Your move ({numbers}, hint, last, help, quit) > ")
+            reply = C.read_turn(self.read(f"Your move ({numbers}, hint, last, help, quit) > "),
+                                view, hand, self.g)
             recent = []
-            low = " ".join(text.lower().split())
-            if low == "h" and self.suit_call(low, view) is not None:
-                low = "hearts"  # "h" names hearts when a suit may be named, else asks a hint
-            if low in ("hint", "h"):
-                a, why = self.adviser.decide(view)
-                t = Text("Hint: ", style="bold").append_text(
-                    action_text(a, self.g, view.dealer == view.seat))  # as the menu says it
-                t.append(f" (option {legal.index(a) + 1}). {self.g_text(why)}")
-                message = wrap_text(t)
-                continue
-            if low in ("last", "l"):
-                message = wrap_text(self.last_trick(view), w)
-                continue
-            if low in ("help rules", "rules"):
-                self.show_page([Text(x) for x in rules_lines(self.match.rules)])
-                message = []
-                continue
-            if low in ("help", "?"):
-                message = wrap_text(Text(HELP), w)
-                continue
-            if low in ("undo", "u", "take back"):
-                done, why = self.undo()
-                if done:
-                    self.recent = [Text(why)]
-                    return UNDONE
-                message = wrap_text(Text(why, style="yellow"), w)
-                continue
-            if low in ("quit", "q", "exit"):
-                if self.offer_save("Save first? "):
-                    return None
-                message = [Text("Not quitting: the game goes on.")]
-                continue
-            if not low:
-                message = wrap_text(Text(self.choices_text(view) + " Or: hint, help.",
-                                         style="yellow"), w)
-                continue
-            action, error = self.parse(low, view, hand)
-            if action is not None:
-                return action
-            message = wrap_text(Text(error, style="yellow"), w)
+            back = back + 1 if reply == Request("last") else -1
+            match reply:
+                case Move(action):
+                    return action
+                case Refusal(why):
+                    message = self.wrapped(why, "yellow")
+                case Info(text):
+                    message = self.wrapped(text)
+                case Request("hint"):
+                    a, why = self.adviser.decide(view)
+                    t = Text("Hint: ", style="bold").append_text(
+                        action_text(a, self.g, view.dealer == view.seat))  # as the menu says
+                    t.append(f" (option {legal.index(a) + 1}). {self.g.translate(why)}")
+                    message = wrap_text(t)
+                case Request("last"):
+                    message = self.recalled(view, back)
+                case Request("rules"):
+                    self.show_page([Text(x) for x in rules_lines(self.match.rules)])
+                    message = []
+                case Request("undo"):
+                    taken, why = self.undo()
+                    if taken:
+                        self.recent = [Text(why)]
+                        return UNDONE
+                    message = self.wrapped(why, "yellow")
+                case Request("quit"):
+                    if self.offer_save("Save first? "):
+                        return None
+                    message = [Text("Not quitting: the game goes on.")]
 
     def refit(self, lines: list[Text]) -> list[Text]:
         """Lines wrapped for 79 columns, wrapped again for a narrower screen."""
@@ -598,68 +506,17 @@ class TerminalGame:
             out += wrap_text(ln, self.width) if ln.cell_len > self.width else [ln]
         return out
 
-    def declaration_notes(self, view: SeatView) -> list[str]:
-        """What a declaration on offer would do, so "misdeal" or "farmer" is never a riddle."""
-        if view.phase != "declare":
-            return []
-        notes = []
-        if A.MISDEAL in view.legal_actions:
-            notes.append("Misdeal: your hand has no ace, no face card and no trump, so you may "
-                         "throw it in; the same dealer deals again and nobody scores.")
-        if A.FARMER in view.legal_actions:
-            notes.append("Farmer's hand: your hand is only 9s and 10s, so you may throw it in; "
-                         "the same dealer deals again and nobody scores.")
-        if any(a >= A.SWAP_BASE for a in view.legal_actions):
-            notes.append("Swap: three of your low cards go face down to the kitty and you get "
-                         "three of its cards in their place.")
-        lines: list[str] = []
-        for n in notes:
-            lines += [x.plain for x in wrap_text(Text(n), self.width)]
-        return lines
-
-    def suit_call(self, text: str, view: SeatView) -> int | None:
-        """"S", "spades", "♠" or "hearts alone" as a bid naming that suit, or None."""
-        words = text.split()
-        if not 1 <= len(words) <= 2 or (len(words) == 2 and words[1] != "alone"):
-            return None
-        if not any(A.CALL_BASE <= a < A.CALL_ALONE_BASE + 4 for a in view.legal_actions):
-            return None
-        try:
-            suit = parse_suit(words[0])
-        except CardParseError:
-            return None
-        return A.call(suit, len(words) == 2)
-
     def undo(self) -> tuple[bool, str]:
-        """Take back the player's last choice in this hand and every computer move after it.
-
-        Only against computers and in an unrated game; a finished hand stands. The hand is
-        rebuilt from its deal and the acts that stand, so the record keeps only those. Forced
-        acts (a single legal card, a declaration with nothing to declare) are no choice, and
-        are stepped over to the choice before them."""
-        if not self.can_undo:
+        """Take back the player's last choice in this hand and every computer move after it:
+        only against computers and in an unrated game; a finished hand stands."""
+        if not self.can_undo or self.human is None:
             why = "a rated game" if self.settings.rated else "a game against other people"
             return False, f"Undo is off in {why}."
-        h = self.match.hand
-        probe = HandState(h.rules, h.dealer, h.deck)
-        choices: list[int] = []
-        for i, (seat, a) in enumerate(h.history):
-            if seat == self.human and len(probe.legal_actions()) > 1:
-                choices.append(i)
-            probe.apply_action(a)
-        if not choices:
-            return False, ("Nothing to take back in this hand: you have made no choice in it "
-                           "yet (a finished hand stands).")
-        k = choices[-1]
-        seat, taken = h.history[k]
-        again = HandState(h.rules, h.dealer, h.deck)
-        for _, a in h.history[:k]:
-            again.apply_action(a)
+        again, why = C.take_back(self.match.hand, self.human, self.g)
+        if again is None:
+            return False, why
         self.match.hand = again
-        others = len(h.history) - k - 1
-        what = action_text(taken, self.g, h.dealer == seat).plain
-        tail = f" and the {others} move{'s' if others != 1 else ''} after it" if others else ""
-        return True, f"Taken back: your {what}{tail}."
+        return True, why
 
     def show_page(self, lines: list[Text], prompt: str = "Press Enter to go back > ") -> str:
         """A full screen of text (the rules, a review) until Enter; what was typed."""
@@ -670,113 +527,13 @@ class TerminalGame:
                 self.out(part)
         return " ".join(self.read(prompt).lower().split())
 
-    def parse(self, text: str, view: SeatView, hand: HandState) -> tuple[int | None, str]:
-        """(legal action, "") or (None, why not)."""
-        legal = self.menu(view)
-        if text.isascii() and text.isdigit():  # not "²" or "①": str.isdigit() takes those
-            k = int(text)
-            if 1 <= k <= len(legal):
-                return legal[k - 1], ""
-            return None, f"There is no option {_shown(text)}. {self.choices_text(view)}"
-        words = text.split()
-        suit_word = len(words) == 1 or (len(words) == 2 and words[1] == "alone")
-        try:
-            a = A.call(parse_suit(words[0]), len(words) == 2) if suit_word else -1
-        except CardParseError:
-            a = -1
-        if a >= 0:
-            return (a, "") if a in legal else (None, self.why_not(a, view, hand))
-        text = re.sub(r"\bjkr\b", "joker", text)  # the Joker as the screen writes it
-        try:
-            a = A.action_from_str(text)
-        except NotationError as exc:
-            # "swap" or "call" alone names an option when only one option starts with it.
-            starts = [x for x in legal if A.action_to_str(x).startswith(text + " ")]
-            if len(starts) == 1:
-                return starts[0], ""
-            word = text.split()[0]
-            if len(word) > 3 or word in _VERBS:
-                return None, (f"'{_shown(text)}' is not one of your options. "
-                              f"{self.choices_text(view)}")
-            if len(text) > 24:
-                return None, f"'{_shown(text)}' is not a card. {self.choices_text(view)}"
-            return None, self.g_text(str(exc))
-        if view.phase == "discard" and A.is_play(a):
-            a += A.DISCARD_BASE  # "9C" while discarding means bury the 9C
-        if a in legal:
-            return a, ""
-        return None, self.why_not(a, view, hand)
-
-    def choices_text(self, view: SeatView) -> str:
-        """What may be typed now: the option numbers and their notation."""
-        legal = self.menu(view)
-        # As the screen writes them (10♣, call ♥, order up): each also reads back as input.
-        words = [action_text(a, self.g, view.dealer == view.seat).plain for a in legal]
-        if len(legal) == 1:
-            return f"Type 1 or {words[0]} (the only option)."
-        numbers = "1 or 2" if len(legal) == 2 else f"1 to {len(legal)}"
-        return f"Type {numbers}, or one of: {', '.join(words)}."
-
-    def why_not(self, a: int, view: SeatView, hand: HandState) -> str:
-        """Why a well-formed action is illegal now, in the player's terms."""
-        g = self.g
-        phase = view.phase
-        choices = self.choices_text(view)
-        up = card_plain(view.upcard, g) if view.upcard >= 0 else ""
-        held = set(view.hand)
-        card = a - A.DISCARD_BASE if A.is_discard(a) else a
-        is_call = A.CALL_BASE <= a < A.CALL_ALONE_BASE + 4
-        if phase == "play":
-            if not A.is_play(a):
-                return f"Bidding is over: play a card. {choices}"
-            if a not in held:
-                return f"You do not hold {card_plain(a, g)}. {choices}"
-            why = self.g_text(hand.explain_illegal(a))
-            return f"{why[:1].upper()}{why[1:]}. {choices}"
-        if A.is_play(a) or A.is_discard(a):
-            if phase == "discard" and card not in held:
-                return f"You do not hold {card_plain(card, g)}. {choices}"
-            return f"Cards are played after the bidding. {choices}"
-        if phase == "bid1":
-            if view.upcard == JOKER and a in (A.ORDER, A.ORDER_ALONE, A.PASS):
-                return f"The Joker turned up: as dealer you name trump. {choices}"
-            if is_call:
-                return (f"In the first round you may only order up the {up} or pass; a suit "
-                        f"is named in the second round. {choices}")
-            if a == A.ORDER and A.ORDER_ALONE in view.legal_actions:
-                return ("Canadian loner: the dealer's partner may order up only by going "
-                        f"alone. {choices}")
-        if phase == "bid2":
-            if is_call and view.upcard != JOKER and (a - A.CALL_BASE) % 4 == view.upcard >> 3:
-                return (f"{SUIT_NAMES[view.upcard >> 3].capitalize()} was turned down: name "
-                        f"another suit. {choices}")
-            if a == A.PASS:
-                return f"Stick the dealer: the dealer may not pass and must name trump. {choices}"
-            if a in (A.ORDER, A.ORDER_ALONE):
-                return f"The {up} was turned down: now you may name another suit. {choices}"
-            if is_call:
-                return f"Going alone is not allowed with these rules. {choices}"
-        if phase == "bid1" and a == A.ORDER_ALONE:
-            return f"Going alone is not allowed with these rules. {choices}"
-        return f"{action_text(a, g).plain} is not possible now: {self.phase_question(view)} " \
-            + choices
-
-    def last_trick(self, view: SeatView) -> Text:
-        if view.tricks:
-            _, cards, winner = view.tricks[-1]
-            return Text("Last: ").append_text(self.trick_line(len(view.tricks), cards, winner))
-        if self.prev_last_trick is not None:
-            _, cards, winner = self.prev_last_trick
-            return Text("Last trick of the previous hand: ").append_text(
-                self.trick_line(5, cards, winner))
-        return Text("No trick has been played yet.")
-
     # ------------------------------------------------------------------------------------------
     # End of hand, end of game, saving
 
     def end_of_hand(self, h: HandState) -> None:
-        if h.tricks:
-            self.prev_last_trick = h.tricks[-1]
+        if h.tricks:  # a hand thrown in keeps the one before for 'last'
+            self.prev_tricks = tuple(h.tricks)
+        self.forced = False
         lines = self.hand_summary(h)
         if self.stats is not None:
             problem = self.stats.hand(h)
@@ -790,10 +547,8 @@ class TerminalGame:
         if self.human is not None and not self.match.is_terminal():
             self.next_hand_pause(h, hand_no, lines)
             return
-        view = self.bottom_view(h)
-        ctx = self.context(message=[*self.recent_lines(1), *lines])
-        ctx.hand_no = hand_no
-        self.draw(view, ctx)
+        ctx = self.context(h, message=[*self.recent_lines(1), *lines])
+        self.draw(self.bottom_view(h), ctx)
         if self.human is None:
             self.pause(self.settings.delay * 3)
         elif worth_reviewing(h):  # the game's last hand, when it is one to look back on
@@ -802,10 +557,8 @@ class TerminalGame:
                 self.out(ln)
 
     def review(self, h: HandState, hand_no: int, result: list[Text]) -> list[Text]:
-        def name(s: int) -> str:
-            return "You" if s == self.human else self.name(s)
-
-        return review_lines(h, hand_no, name, self.short, self.g, result, self.width)
+        return review_lines(h, hand_no, self.seating.name, self.seating.short, self.g, result,
+                            self.width)
 
     def next_hand_pause(self, h: HandState, hand_no: int, lines: list[Text]) -> None:
         """Between hands: the table or, after a euchre or a lone hand, the review; Enter goes
@@ -813,94 +566,45 @@ class TerminalGame:
         view = self.bottom_view(h)
         showing_review = worth_reviewing(h)
         note: list[Text] = []
+        back = -1
+        keys = C.NEXT_HAND_HELP.format(dot=self.g.dot)
         while True:
             if showing_review:
                 if self.live:
                     self.console.clear()
-                for ln in self.review(h, hand_no, lines):
-                    self.out(ln)
-                for ln in note:
-                    self.out(ln)
-                for ln in wrap_text(Text(NEXT_HAND_HELP.format(dot=self.g.dot).replace(
-                        "r: review this hand", "t: the table"), style="dim"), self.width):
+                for ln in [*self.review(h, hand_no, lines), *note, *self.wrapped(
+                        keys.replace("r: review this hand", "t: the table"), "dim")]:
                     self.out(ln)
             else:
-                keys = wrap_text(Text(NEXT_HAND_HELP.format(dot=self.g.dot), style="dim"),
-                                 self.width)
-                ctx = self.context(message=[*self.recent_lines(1), *lines, *note, *keys])
-                ctx.hand_no = hand_no
+                ctx = self.context(h, message=[*self.recent_lines(1), *lines, *note,
+                                                *self.wrapped(keys, "dim")])
                 self.draw(view, ctx)
-            low = " ".join(self.read("Press Enter for the next hand > ").lower().split())
+            reply = C.read_between_hands(self.read("Press Enter for the next hand > "))
+            back = back + 1 if reply == Request("last") else -1
             note = []
-            if not low:
-                return
-            if low in ("r", "review"):
-                showing_review = True
-            elif low in ("t", "table"):
-                showing_review = False
-            elif low in ("last", "l"):
-                note = wrap_text(self.last_trick(view), self.width)
-            elif low in ("quit", "q", "exit"):
-                if self.offer_save("Save first? "):
-                    raise _Quit
-                note = [Text("Not quitting: the game goes on.")]
-            else:
-                note = [Text(f"'{_shown(low)}' is not an option here.", style="yellow")]
+            match reply:
+                case Request("next"):
+                    return
+                case Request("review"):
+                    showing_review = True
+                case Request("table"):
+                    showing_review = False
+                case Request("last"):
+                    note = self.recalled(view, back)
+                case Request("quit"):
+                    if self.offer_save("Save first? "):
+                        raise _Quit
+                    note = [Text("Not quitting: the game goes on.")]
+                case Refusal(why):
+                    note = [Text(why, style="yellow")]
 
     def hand_summary(self, h: HandState) -> list[Text]:
-        if h.outcome == "thrown_in":
-            t = Text("Everyone passed: the hand is thrown in and the deal passes left.")
-        elif h.outcome == "misdeal":
-            t = Text("A misdeal was called: the same dealer deals again.")
-        else:
-            mk = h.maker
-            made = h.maker_tricks()
-            bid = h.contract
-            t = Text(f"{self.plain_name(mk)} " + (f"bid {bid}, named " if bid else "made "))
-            t.append_text(Text(self.g.suits[h.trump], style="bold red" if h.trump in (1, 2)
-                               else "bold"))
-            if h.alone:
-                t.append(" alone")
-            t.append(f" and took {made} trick{'s' if made != 1 else ''}")
-            if h.renege_claimed >= 0:
-                claimant_makers = h.is_maker_side(h.renege_claimed)
-                by = [s for s, _, _ in h.reneges if h.is_maker_side(s) != claimant_makers]
-                names = ", ".join(dict.fromkeys(self.plain_name(s) for s in by))
-                t.append(f"; {self.plain_name(h.renege_claimed)} proved a renege by "
-                         + names.replace("You", "you"))
-            elif bid:  # two-handed with rows: a point a trick past six, if the bid is made
-                t.append(": the bid is made" if made >= bid else ": short of the bid")
-            elif made < 3:
-                t.append(": euchred")
-            elif made == 5:
-                t.append(": a march")
-            pts = [f"{self.side_long(s)} {p:+d}" for s, p in enumerate(h.points) if p]
-            t.append(". " + (", ".join(pts) + "." if pts else "Nobody scores."))
-            failed = [s for s, a in h.history if a == A.CLAIM_RENEGE and s != h.renege_claimed]
-            for s in failed:
-                t.append(f" {self.plain_name(s)} claimed a renege, but the other side "
-                         "followed suit: no change.")
-        score = Text("Score: " + ", ".join(
-            f"{self.side_long(s)} {v}" for s, v in enumerate(self.match.scores)))
-        return [*wrap_text(t, self.width), score]
+        return result_lines(h, self.seating, self.g, self.match.scores, self.width)
 
     def end_of_game(self) -> bool:
-        m = self.match
-        w = m.winner
-        if w is None or w < 0:
-            t = Text("Game over: no side scored.", style="bold")
-        elif self.n == 4 and self.human is not None:
-            won = w == self.human % 2
-            t = Text("Game over: " + ("you and your partner win" if won else
-                                      "your opponents win"), style="bold")
-        else:
-            who = self.side_long(w)
-            plural = who == "You" or self.n == 4  # "You win", "East-West win"
-            t = Text(f"Game over: {who} win{'' if plural else 's'}", style="bold")
-        # Whose score is whose: "You 3, Player 2 2, Player 3 6", never a bare "3-2-6".
-        t.append(". Final score: " + ", ".join(f"{self.side_long(s)} {v}"
-                                               for s, v in enumerate(m.scores)) + ".")
-        self.say(t)
+        w = self.match.winner
+        t = Text(self.seating.game_over(w), style="bold")
+        self.say(t.append(f". Final score: {self.seating.score_words(self.match.scores)}."))
         if self.stats is not None and w is not None and self.human is not None:
             problem = self.stats.game(w == (self.human % 2 if self.n == 4 else self.human))
             if problem:
@@ -910,12 +614,34 @@ class TerminalGame:
             if saved and self.human is not None:
                 self.say(Text(f"What each decision cost: euchre review "
                               f"{self.settings.save_path}", style="dim"))
+                self.game_over_pause()
             return saved
         if self.human is not None:
             self.say(Text("Type 'review' to see what each decision of this game cost.",
                           style="dim"))
             self.offer_save("Save this game as a record? ", default=None)
         return True
+
+    def game_over_pause(self) -> None:
+        """A game saved with ``--save``: the final screen stays until the player leaves (or
+        asks for a new game or the review), as it does at the save question otherwise."""
+        if not self.live:
+            return
+        while True:
+            try:
+                reply = C.read_game_over(self.read(C.GAME_OVER_PROMPT))
+            except EOFError:
+                return
+            match reply:
+                case Request("again"):
+                    self.again = True
+                    return
+                case Request("review"):
+                    self.review_game()
+                case Refusal(why):
+                    self.say(Text(why, style="yellow"))
+                case _:
+                    return
 
     def review_game(self) -> None:
         """The game review (euchre.analysis), offered at the end-of-game prompt."""
@@ -936,37 +662,35 @@ class TerminalGame:
                 else "Enter: skip, again: new game")
         while True:
             try:
-                text = self._read(f"{question}File name ({hint}) > ").strip()
+                line = self._read(f"{question}File name ({hint}) > ")
             except KeyboardInterrupt:
                 if default is None:  # the game is over: Ctrl-C just leaves
                     self.out("")
                     return True
                 raise
-            if not text.isprintable():
-                self.say(Text("A file name cannot hold control characters; type another.",
-                              style="yellow"))
-                continue
-            if text.lower() in ("n", "no"):
-                return True
-            if text.lower() in ("c", "cancel", "back") and default:
-                return False
-            if text.lower() in ("again", "a", "new") and not default:
-                self.again = True
-                return True
-            if text.lower() in ("review", "r") and not default:
-                self.review_game()
-                continue
-            path = text or default
-            if path is None:
-                return True
-            if self.save(path):
-                return True
+            match C.read_save_answer(line, game_over=default is None):
+                case Refusal(why):
+                    self.say(Text(why, style="yellow"))
+                case Request("no"):
+                    return True
+                case Request("cancel"):
+                    return False
+                case Request("again"):
+                    self.again = True
+                    return True
+                case Request("review"):
+                    self.review_game()
+                case Request("save", path):
+                    if self.save(path or default or DEFAULT_SAVE):
+                        return True
 
     def save(self, path: str) -> bool:
         try:
             rec = match_to_record(self.match, list(self.settings.seats))
             if self.settings.rated:
                 rec["rated"] = True  # a resumed rated game stays rated (no undo)
+            if self.settings.save_path and not self.match.is_terminal():
+                rec["save"] = self.settings.save_path  # where --resume saves the finished game
             Path(path).expanduser().write_text(json.dumps(rec, indent=1) + "\n",
                                                encoding="utf-8")
         except (OSError, ValueError) as exc:
@@ -980,23 +704,20 @@ class TerminalGame:
             self.say(f"Saved to {path}: continue with  {self.resume_command(path)}")
         return True
 
-    def resume_command(self, path: str) -> str:
-        """The command that continues a saved game, as the player started this one."""
-        arg = shlex.quote(path)
-        launcher = self.settings.launcher
-        if not launcher.startswith("make "):
-            return f"{launcher} --resume {arg}"
-        # make hands ARGS to the shell: quote the whole, the file name inside it as needed.
-        inner = f"--resume {arg}"
-        if "'" not in inner:
-            return f"{launcher} ARGS='{inner}'"
-        if not any(ch in inner for ch in '"$`\\'):
-            return f'{launcher} ARGS="{inner}"'
-        return f"{launcher} ARGS={shlex.quote(inner)}"
-
     @staticmethod
     def _default_read(prompt: str) -> str:
         return input(prompt)
+
+
+def save_path_from_record(text: str) -> str | None:
+    """The ``--save`` file a game saved part-way was started with, so a resumed game still
+    saves its record there; None when absent or malformed."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    path = data.get("save") if isinstance(data, dict) else None
+    return path if isinstance(path, str) and path and path.isprintable() else None
 
 
 def seats_from_record(text: str, players: int) -> list[str] | None:
@@ -1012,5 +733,5 @@ def seats_from_record(text: str, players: int) -> list[str] | None:
     return None
 
 
-__all__ = ["HUMAN", "GameSettings", "TerminalGame", "human_seat",
+__all__ = ["HUMAN", "GameSettings", "TerminalGame", "human_seat", "save_path_from_record",
            "seats_from_record"]

@@ -8,6 +8,7 @@ by Rich only when the output is a terminal that supports it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -18,13 +19,12 @@ from euchre.cards import (
     EFFECTIVE_SUIT,
     JOKER,
     NO_TRUMP,
-    RANK_NAMES,
-    SUIT_SYMBOLS,
     left_bower,
     right_bower,
     sort_hand,
 )
 from euchre.narrate import bidding_segments, sentence, staged
+from euchre.tui.words import ASCII, UNICODE, Glyphs, action_words, card_plain
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 WIDTH = 79
@@ -33,33 +33,6 @@ WIDTH = 79
 RED = "bold red"
 TURN = "bold yellow"
 DIM = "dim"
-
-
-@dataclass(frozen=True, slots=True)
-class Glyphs:
-    """The characters the screen uses: Unicode suits and pips, or plain ASCII (``--ascii``)."""
-
-    suits: str
-    rule: str
-    pip: str
-    no_pip: str
-    back: str
-    dot: str
-    arrow: str
-
-    def translate(self, text: str) -> str:
-        """Rewrite suit symbols in library text (error messages, hints) into this alphabet."""
-        return text.translate(str.maketrans(SUIT_SYMBOLS, self.suits))
-
-
-UNICODE = Glyphs(suits=SUIT_SYMBOLS, rule="─", pip="●", no_pip="○", back="▒", dot="·", arrow="▸")
-ASCII = Glyphs(suits="CDHS", rule="-", pip="o", no_pip=".", back="#", dot="|", arrow=">")
-
-
-def card_plain(c: int, g: Glyphs) -> str:
-    if c == JOKER:
-        return "Jkr"
-    return RANK_NAMES[c & 7] + g.suits[c >> 3]
 
 
 def card_text(c: int, g: Glyphs, trump: int = NO_TRUMP, mark_bowers: bool = False) -> Text:
@@ -78,30 +51,16 @@ def suit_text(s: int, g: Glyphs) -> Text:
     return Text(g.suits[s], style=RED if s in (1, 2) else "")
 
 
+def red_suits(text: str, g: Glyphs) -> Text:
+    """Plain words with each card or suit of a red suit coloured, as the screen shows them."""
+    t = Text(text)
+    t.highlight_regex(rf"\S*[{re.escape(g.red)}](?!\S)", RED)
+    return t
+
+
 def action_text(a: int, g: Glyphs, dealer_is_me: bool = False) -> Text:
     """An option as a person reads it (what the numbered menu shows)."""
-    if A.is_play(a):
-        return card_text(a, g)
-    if A.is_discard(a):
-        return Text("discard ").append_text(card_text(a - A.DISCARD_BASE, g))
-    if A.CALL_BASE <= a < A.CALL_BASE + 4:
-        return Text("call ").append_text(suit_text(a - A.CALL_BASE, g))
-    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
-        return Text("call ").append_text(suit_text(a - A.CALL_ALONE_BASE, g)).append(" alone")
-    if a >= A.SWAP_BASE:
-        t = Text("swap")
-        for c in A.SWAP_SETS[a - A.SWAP_BASE]:
-            t.append(" ").append_text(card_text(c, g))
-        return t
-    if a == A.ORDER:
-        return Text("pick it up" if dealer_is_me else "order up")
-    if a == A.ORDER_ALONE:
-        return Text("pick up alone" if dealer_is_me else "order up alone")
-    if a == A.GO_ALONE:
-        return Text("go alone")
-    if a == A.WITH_PARTNER:
-        return Text("with partner")
-    return Text(A.action_to_str(a))
+    return red_suits(action_words(a, g, dealer_is_me), g)
 
 
 def event_text(a: int, g: Glyphs, by_dealer: bool = False) -> Text:
@@ -117,7 +76,7 @@ def event_text(a: int, g: Glyphs, by_dealer: bool = False) -> Text:
     words = {
         A.PASS: "passes",
         A.ORDER: "picks it up" if by_dealer else "orders it up",
-        A.ORDER_ALONE: "picks it up and goes alone" if by_dealer else "orders it up alone",
+        A.ORDER_ALONE: "picks it up alone" if by_dealer else "orders it up alone",
         A.DEFEND_ALONE: "defends alone",
         A.GO_ALONE: "goes alone",
         A.WITH_PARTNER: "plays with partner",
@@ -351,21 +310,6 @@ def _join_segments(parts: list[tuple[str, list[str]]], sep: str, cut: bool = Fal
     return text
 
 
-def event_short(a: int, g: Glyphs) -> Text:
-    """A compact bid for the bidding line."""
-    if a == HIDDEN_DISCARD:
-        return Text("discard")
-    if a == HIDDEN_SWAP or a >= A.SWAP_BASE:
-        return Text("swap")
-    if A.is_discard(a):
-        return Text("discard ").append_text(card_text(a - A.DISCARD_BASE, g))
-    if a == A.ORDER:
-        return Text("order")
-    if a == A.ORDER_ALONE:
-        return Text("order alone")
-    return action_text(a, g)
-
-
 def _positions(players: int, bottom: int) -> dict[int, str]:
     """Where each seat sits on screen. Play goes clockwise: bottom, left, top, right."""
     where = {4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"],
@@ -594,10 +538,12 @@ __all__ = [
     "Glyphs",
     "TableContext",
     "action_text",
+    "card_plain",
     "card_text",
     "event_text",
     "hand_line",
     "markers",
+    "red_suits",
     "render_table",
     "wrap_items",
     "wrap_text",

@@ -12,9 +12,11 @@ from collections.abc import Callable
 
 from rich.text import Text
 
+from euchre import actions as A
 from euchre.cards import cards_of, sort_hand
 from euchre.narrate import STAGE_TITLES, bidding_segments, staged
 from euchre.state import HandState
+from euchre.tui.commands import Seating
 from euchre.tui.render import Glyphs, card_text, wrap_text
 
 
@@ -29,6 +31,45 @@ def _fold(t: Text, width: int) -> list[Text]:
     for i, ln in enumerate(wrap_text(body, width - indent - 2)):
         out.append(Text(" " * (indent + (2 if i else 0))).append_text(ln))
     return out
+
+
+def result_lines(h: HandState, seating: Seating, g: Glyphs, scores: list[int],
+                 width: int = 79) -> list[Text]:
+    """What a finished hand came to, in words: who made what, the points, then the score."""
+    plain = seating.plain
+    if h.outcome == "thrown_in":
+        t = Text("Everyone passed: the hand is thrown in and the deal passes left.")
+    elif h.outcome == "misdeal":
+        t = Text("A misdeal was called: the same dealer deals again.")
+    else:
+        mk = h.maker
+        made = h.maker_tricks()
+        bid = h.contract
+        t = Text(f"{plain(mk)} " + (f"bid {bid}, named " if bid else "made "))
+        t.append_text(Text(g.suits[h.trump], style="bold red" if h.trump in (1, 2)
+                           else "bold"))
+        if h.alone:
+            t.append(" alone")
+        t.append(f" and took {made} trick{'s' if made != 1 else ''}")
+        if h.renege_claimed >= 0:
+            claimant_makers = h.is_maker_side(h.renege_claimed)
+            by = [s for s, _, _ in h.reneges if h.is_maker_side(s) != claimant_makers]
+            names = ", ".join(dict.fromkeys(plain(s) for s in by))
+            t.append(f"; {plain(h.renege_claimed)} proved a renege by "
+                     + names.replace("You", "you"))
+        elif bid:  # two-handed with rows: a point a trick past six, if the bid is made
+            t.append(": the bid is made" if made >= bid else ": short of the bid")
+        elif made < 3:
+            t.append(": euchred")
+        elif made == 5:
+            t.append(": a march")
+        pts = [f"{seating.side_long(s)} {p:+d}" for s, p in enumerate(h.points) if p]
+        t.append(". " + (", ".join(pts) + "." if pts else "Nobody scores."))
+        failed = [s for s, a in h.history if a == A.CLAIM_RENEGE and s != h.renege_claimed]
+        for s in failed:
+            t.append(f" {plain(s)} claimed a renege, but the other side "
+                     "followed suit: no change.")
+    return [*wrap_text(t, width), Text("Score: " + seating.score_words(scores))]
 
 
 def worth_reviewing(h: HandState) -> bool:

@@ -27,13 +27,17 @@ COUNTERS: dict[str, str] = {
     "games": "games",
     "won": "won",
     "hands": "hands",
-    "called": "we called",
+    "called": "called trump",
     "made": "made",
     "euchred": "euchred",
-    "euchred_them": "we euchred",
-    "loners": "my loners",
+    "euchred_them": "euchred the others",
+    "loners": "loners",
     "loner_marches": "loner marches",
 }
+
+
+#: Not a counter: how many players the rules seat, so the table says "we" only with a partner.
+PLAYERS = "players"
 
 
 class StatsError(Exception):
@@ -60,6 +64,7 @@ class Stats:
         if hand.outcome != "scored" or hand.maker < 0:
             return  # thrown in or redealt: no hand was played
         row = self.row(rules_title)
+        row[PLAYERS] = hand.rules.players
         row["hands"] += 1
         mine = hand.is_maker_side(me)
         made = hand.maker_tricks() >= 3  # by tricks: a proven renege is not a euchre
@@ -100,7 +105,9 @@ class Stats:
                 raise StatsError(f"{title!r}: must be an object of counts")
             clean = dict.fromkeys(COUNTERS, 0)
             for k, v in row.items():
-                if k in COUNTERS:
+                if k == PLAYERS and v in (2, 3, 4) and not isinstance(v, bool):
+                    clean[k] = v
+                elif k in COUNTERS:
                     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                         raise StatsError(f"{title!r}: {k} must be a count, not {v!r}")
                     clean[k] = v
@@ -182,8 +189,13 @@ def table(stats: Stats) -> list[str]:
         lines.append(title)
         lines.append(f"  games {r['games']}, won {r['won']}{pct}")
         times = "time" if r["called"] == 1 else "times"
-        lines.append(f"  hands {r['hands']}: we called trump {r['called']} {times}, made it "
-                     f"{r['made']}, were euchred {r['euchred']}; we euchred them "
+        # A side of two says "we"; alone at the table (two-handed, cutthroat) it is "you".
+        pair = r.get(PLAYERS, 4) == 4
+        we, others = ("we", "we euchred them") if pair else ("you", "others were euchred")
+        lines.append(f"  hands {r['hands']}: {we} called trump {r['called']} {times}, made it "
+                     f"{r['made']}, were euchred {r['euchred']}; {others} "
                      f"{r['euchred_them']}")
-        lines.append(f"  my loners {r['loners']}, of them marches {r['loner_marches']}")
+        if pair or r["loners"]:
+            lines.append(f"  {'my' if pair else 'your'} loners {r['loners']}, of them "
+                         f"marches {r['loner_marches']}")
     return lines
