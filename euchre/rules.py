@@ -454,8 +454,8 @@ def _option_docs(options: tuple[Option, ...], indent: str = "") -> str:
                 else f"; {' or '.join(map(str, o.players))} players only")
         out.append(f"{indent}``{o.name}`` ({o.label}; {o.allowed()}; default {default}{only})")
         out.append(f"{indent}    {o.help}.")
-        if o.fields:
-            out.append(_option_docs(o.fields, indent + "    "))
+        if o.fields:  # a nested list: reST wants it set off by blank lines
+            out.extend(("", _option_docs(o.fields, indent + "    "), ""))
     return "\n".join(out)
 
 
