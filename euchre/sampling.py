@@ -44,6 +44,7 @@ from euchre.cards import (
     mask_of,
 )
 from euchre.errors import IllegalActionError
+from euchre.seats import deal_order
 from euchre.state import (
     DECLARE,
     HIGH_MASK,
@@ -52,8 +53,7 @@ from euchre.state import (
     UP_TAKEN,
     UPCARD_STATUS_NAMES,
     HandState,
-    _deal_map,
-    _rows_layout,
+    rows_layout,
 )
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
@@ -364,7 +364,7 @@ class DealSampler:
         private[opp] = mask_of(assignment[0]) | self._from_hand[opp]
         downs = {opp: list(assignment[1]), seat: list(assignment[2])}
         deck = [0] * v.rules.deck
-        for w, down_pos, up_pos, hand_pos in _rows_layout(v.dealer):
+        for w, down_pos, up_pos, hand_pos in rows_layout(v.dealer):
             hidden = downs[w]
             rng.shuffle(hidden)
             for c, (top, under) in enumerate(v.rows[w]):
@@ -566,7 +566,7 @@ class DealSampler:
         for cards in per_seat:
             rng.shuffle(cards)
         deck: list[int] = []
-        for s in _deal_map(n, dealer):
+        for s in deal_order(n, dealer):
             deck.append(per_seat[s].pop())
         deck.append(up)
         deck.extend(got)

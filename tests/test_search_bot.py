@@ -16,7 +16,7 @@ from euchre.bots.equity import win_probability
 from euchre.bots.search import BID_DEALS, SearchBot, Think, parse_think
 from euchre.cards import parse_card
 from euchre.sampling import sample_hand_states
-from euchre.state import _deal_map
+from euchre.seats import deal_order
 
 THINK = 4
 
@@ -125,7 +125,7 @@ def _dealt(hand: list[str], up: str, seat: int, dealer: int, seed: int) -> HandS
     upc = parse_card(up)
     rest = [c for c in range(32) if c & 7 >= 2 and c not in mine and c != upc]
     random.Random(seed).shuffle(rest)
-    deck = [mine.pop() if s == seat else rest.pop() for s in _deal_map(4, dealer)]
+    deck = [mine.pop() if s == seat else rest.pop() for s in deal_order(4, dealer)]
     return HandState(Rules(), dealer, [*deck, upc, *rest])
 
 

@@ -46,7 +46,7 @@ from euchre.cards import EFFECTIVE_SUIT, STRENGTH, SUIT_MASK, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.rl import encoding as E
 from euchre.rules import Rules, Scoring
-from euchre.state import _deal_map
+from euchre.seats import deal_order
 
 # Cached kernels compiled against other versions of the modules they read are dropped first.
 _jitcache.forget_if_changed(
@@ -97,7 +97,7 @@ STICK, GOING_ALONE, DEFEND_ALONE = 1, 2, 4
 STR_T = np.array(STRENGTH, dtype=np.int8)  # [trump][led][card]
 SMASK_T = np.array(SUIT_MASK, dtype=np.int64)  # [trump][suit]
 EFF_T = np.array(EFFECTIVE_SUIT, dtype=np.int8)  # [trump][card]
-DEAL_T = np.array([_deal_map(4, d) for d in range(4)], dtype=np.int8)  # [dealer][position]
+DEAL_T = np.array([deal_order(4, d) for d in range(4)], dtype=np.int8)  # [dealer][position]
 DECK_T = np.array(deck_cards(24), dtype=np.int8)
 NEXT_T = np.array([[next(((seat + k) & 3 for k in range(1, 5) if active >> ((seat + k) & 3) & 1),
                           -1) for seat in range(4)] for active in range(16)], dtype=np.int8)
