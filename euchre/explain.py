@@ -30,7 +30,7 @@ from euchre.cards import (
 )
 from euchre.errors import quote
 from euchre.phases import AUCTION, BID1, BID2, DISCARD, OVER, PHASE_TASKS, PLAY, TRUMP
-from euchre.seats import seat_name
+from euchre.seats import partner, seat_name
 
 if TYPE_CHECKING:
     from euchre.state import HandState
@@ -122,7 +122,7 @@ def _rule_against(state: HandState, action: object) -> str:
         if r.alone_timing == "after_discard":
             return ": in these rules the maker is asked about going alone once trump is fixed"
     if p == BID1 and action == A.ORDER and r.canadian_loner and state.n == 4 \
-            and cur == (state.dealer + 2) % 4:
+            and cur == partner(state.dealer, 4):
         return ": under the Canadian loner the dealer's partner may order up only by going alone"
     if p == BID2 and action == A.PASS and r.stick_the_dealer and cur == state.dealer:
         return ": under stick the dealer the dealer must name trump in round two"

@@ -587,7 +587,7 @@ class HandState:
         bids = self._bids
         if self.upcard == JOKER:
             return bids[2]  # a turned-up Joker: the dealer names trump
-        if bids[5] and self.cur == (self.dealer + 2) % 4:
+        if bids[5] and self.cur == partner(self.dealer, 4):
             return bids[1]  # Canadian loner: the dealer's partner orders only alone
         return bids[0]
 
@@ -876,7 +876,7 @@ class HandState:
     def _on_defend(self, seat: Seat, a: Action) -> None:
         if a == A.DEFEND_ALONE:
             self.lone_defender = seat
-            self._sit_out((seat + 2) % 4)
+            self._sit_out(partner(seat, 4))
             self._start_play()
             return
         later = [s for s in self.decl_queue if s != seat]
@@ -951,7 +951,7 @@ class HandState:
 
     def _set_alone(self) -> None:
         self.alone = True
-        self._sit_out((self.maker + 2) % 4)
+        self._sit_out(partner(self.maker, 4))
 
     def _sit_out(self, seat: int) -> None:
         active = tuple(s for s in self.active if s != seat)
@@ -1034,7 +1034,7 @@ class HandState:
         if m < 0:
             return 0
         won = self.tricks_won
-        return won[m] + won[(m + 2) % 4] if self.n == 4 else won[m]
+        return won[m] + won[partner(m, 4)] if self.n == 4 else won[m]
 
     def points_for(self, maker_tricks: int) -> tuple[int, ...]:
         """What this hand scores, per side, if the makers finish with ``maker_tricks`` tricks

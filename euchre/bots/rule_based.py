@@ -369,7 +369,7 @@ class RuleBasedBot:
         else:
             base = estimate(hand, t, deck)
             value = card_value(up, t)
-            if n == 4 and dealer == (me + 2) % 4:
+            if n == 4 and dealer == view.partner():
                 est = base + 0.6 * value
                 who = f"my partner picking up the {sym(up)}"
                 alone_est = base  # the partner sits out: the up-card helps nobody
@@ -564,7 +564,7 @@ class _Play:
         self.outstanding = deck_mask(view.rules.deck) & ~seen
         me = view.seat
         if view.players == 4:
-            self.allies = {me, (me + 2) % 4}
+            self.allies = {me, view.partner()}
         elif view.players == 3 and view.maker >= 0 and view.maker != me:
             self.allies = {s for s in range(3) if s != view.maker}
         else:

@@ -26,6 +26,7 @@ from euchre.bots import make_bot
 from euchre.bots.base import Bot
 from euchre.match import Match
 from euchre.rules import Rules
+from euchre.seats import side_of
 from euchre.state import HandState
 
 #: The name that puts OpenSpiel's ISMCTS bot (through its own game as referee) in a seat.
@@ -225,7 +226,7 @@ def _entrant_points(points: Sequence[int], side_of: Sequence[int],
 
 
 def _side_of(players: int) -> list[int]:
-    return [s & 1 if players == 4 else s for s in range(players)]
+    return [side_of(s, players) for s in range(players)]
 
 
 def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
