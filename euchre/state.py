@@ -420,8 +420,8 @@ class HandState:
     def __init__(
         self,
         rules: Rules,
-        dealer: int,
-        deck: list[int] | tuple[int, ...],
+        dealer: Seat,
+        deck: list[Card] | tuple[Card, ...],
         *,
         _trusted: bool = False,
     ) -> None:
@@ -496,7 +496,7 @@ class HandState:
         return self.variant.face_up(self, seat)
 
     @classmethod
-    def deal(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
+    def deal(cls, rules: Rules, dealer: Seat, rng: random.Random) -> HandState:
         """Shuffle with ``rng`` (never the global generator) and deal."""
         deck = list(_DECKS[rules.deck])
         rnd = rng.random
@@ -511,7 +511,7 @@ class HandState:
     # Queries
 
     @property
-    def current_player(self) -> int:
+    def current_player(self) -> Seat:
         return self.cur
 
     def is_terminal(self) -> bool:
@@ -774,7 +774,7 @@ class HandState:
         self.phase = PLAY
         self.cur = seat
 
-    def push(self, action: int) -> None:
+    def push(self, action: Action) -> None:
         """Apply ``action`` after saving a snapshot that :meth:`pop` restores."""
         self._stack.append(self._snapshot())
         try:
@@ -783,7 +783,7 @@ class HandState:
             self._stack.pop()
             raise
 
-    def pop(self) -> int:
+    def pop(self) -> Action:
         """Undo back to the state before the latest :meth:`push`; returns that push's action."""
         if not self._stack:
             raise IllegalActionError("nothing to undo: pop() follows push()")
@@ -1121,7 +1121,7 @@ class HandState:
         ``copy = clone``: mypyc compiles such an alias into a class that cannot be built."""
         return self.clone()
 
-    def view(self, seat: int, scores: tuple[int, ...] = ()) -> SeatView:
+    def view(self, seat: Seat, scores: tuple[int, ...] = ()) -> SeatView:
         """What ``seat`` may know now: the only thing to hand a bot or a user interface."""
         return make_view(self, seat, scores)
 
