@@ -8,6 +8,14 @@ actions. Hands are bitmasks and every trump-dependent question is a table lookup
 
 The state is the whole truth, hidden cards included. Players, bots and UIs get
 :meth:`HandState.view`, which holds only what one seat may know.
+
+How it is laid out: each phase (:mod:`euchre.phases`) has one method listing its actions
+(``_legal_<phase>``) and one applying an action in it (``_on_<phase>``), looked up by phase number
+in the tables at the end of this module; card play, the hot path, stays inline in
+``legal_actions`` and ``apply_action``. What differs between games that are more than a rule
+toggle (the deal, the opening bid, the tricks a hand, the contract) is a :class:`Variant`. The
+words of a refusal are :mod:`euchre.explain`'s, the score table :mod:`euchre.scoring`'s and the
+seat facts :mod:`euchre.seats`'.
 """
 
 from __future__ import annotations
