@@ -820,12 +820,17 @@ class HandState:
             self.kitty = (*given, *self.kitty[3:])
             self.swapper = seat
             self.swap_given = given
+        if not self._ask_next():
+            self._start_bidding()
+
+    def _ask_next(self) -> bool:
+        """The seat asked (first in ``decl_queue``) has answered: ask the next; False when
+        nobody is left to ask."""
         rest = self.decl_queue[1:]
         self.decl_queue = rest
         if rest:
             self.cur = rest[0]
-        else:
-            self._start_bidding()
+        return bool(rest)
 
     def _on_bid1(self, seat: Seat, a: Action) -> None:
         n = self.n
@@ -917,11 +922,7 @@ class HandState:
         if a == A.FIX_RENEGE:
             self._take_back(seat)
             return
-        rest = self.decl_queue[1:]
-        self.decl_queue = rest
-        if rest:
-            self.cur = rest[0]
-        else:
+        if not self._ask_next():
             self._close_trick(self.trick)
 
     def _on_auction(self, seat: Seat, a: Action) -> None:
