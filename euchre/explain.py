@@ -62,6 +62,27 @@ def _label(action: object) -> str:
         return quote(action)
 
 
+_PERSON_WORDS = {
+    A.ORDER: "order up",
+    A.ORDER_ALONE: "order up alone",
+    A.GO_ALONE: "go alone",
+    A.WITH_PARTNER: "with partner",
+}
+
+
+def action_words(action: object) -> str:
+    """An action as a person reads it: ``J♠``, ``discard Joker``, ``call ♥ alone``, ``order up``,
+    ``go alone`` (the engine's voice keeps the notation, ``call H``, ``order``)."""
+    if isinstance(action, int) and not isinstance(action, bool):
+        if A.CALL_BASE <= action < A.CALL_BASE + 4:
+            return "call " + SUIT_SYMBOLS[action - A.CALL_BASE]
+        if A.CALL_ALONE_BASE <= action < A.CALL_ALONE_BASE + 4:
+            return f"call {SUIT_SYMBOLS[action - A.CALL_ALONE_BASE]} alone"
+        if action in _PERSON_WORDS:
+            return _PERSON_WORDS[action]
+    return _label(action)
+
+
 def _task(state: HandState) -> str:
     """What the player to act is asked to do now."""
     if state.upcard == JOKER and state.phase == BID1:
@@ -69,13 +90,17 @@ def _task(state: HandState) -> str:
     return PHASE_TASKS[state.phase]
 
 
-def why_illegal(state: HandState, action: object, *, you: bool = False) -> str:
+def why_illegal(state: HandState, action: object, *, you: bool = False,
+                asked: str | None = None) -> str:
     """Why ``action`` is not allowed in ``state`` now, and what is.
 
     ``you=False`` (the engine's voice): one line naming the seat to act and ending with the
     allowed actions, as every ``IllegalActionError`` reads. ``you=True`` (a person's voice): one
-    or two sentences addressed to the player to act, without the list of allowed actions."""
-    return _to_person(state, action) if you else _to_engine(state, action)
+    or two sentences addressed to the player to act, without the list of allowed actions (the
+    interface adds its own). ``asked``: in a person's voice, the question the interface is
+    asking now ("Order up the 9♠, or pass?"), which ends a refusal that no table rule explains;
+    without it the text says what the player is to do."""
+    return _to_person(state, action, asked) if you else _to_engine(state, action)
 
 
 def _to_engine(state: HandState, action: object) -> str:
@@ -153,12 +178,12 @@ def _sentence(text: str) -> str:
     return f"{text[:1].upper()}{text[1:]}."
 
 
-def _to_person(state: HandState, action: object) -> str:
+def _to_person(state: HandState, action: object, asked: str | None) -> str:
     """The player to act is "you"; each text one or two sentences."""
     if state.phase == OVER:
         return "The hand is over: no move is possible."
     if not isinstance(action, int) or isinstance(action, bool):
-        return f"{_label(action)} is not a move: type a card or a bid."
+        return f"{action_words(action)} is not a move: type a card or a bid."
     p = state.phase
     held = state.hands[state.cur]
     card = action - A.DISCARD_BASE if A.is_discard(action) else action
@@ -173,7 +198,7 @@ def _to_person(state: HandState, action: object) -> str:
     if A.is_play(action) or A.is_discard(action):
         if p == DISCARD and not held >> card & 1:
             return f"You do not hold {card_name(card)}."
-        if p == DISCARD:
+        if p == DISCARD and card == state.upcard:
             return "In these rules the dealer may not bury the up-card just picked up."
         return "Cards are played after the bidding."
     r = state.rules
@@ -197,7 +222,10 @@ def _to_person(state: HandState, action: object) -> str:
         if r.going_alone and r.alone_timing == "after_discard":
             return "In these rules you are asked about going alone once trump is fixed."
         return "Going alone is not allowed with these rules."
+    words = action_words(action)
     why = _rule_against(state, action)
     if why:
-        return _sentence(f"{_label(action)} is not possible now{why}")
-    return f"{_label(action)} is not possible now: you are to {_task(state)}."
+        return _sentence(f"{words} is not possible now{why}")
+    if asked is not None:
+        return f"{words} is not possible now: {asked}"
+    return f"{words} is not possible now: you are to {_task(state)}."

@@ -9,7 +9,7 @@ from euchre import actions as A
 from euchre.actions import action_from_str
 from euchre.cards import JOKER, deck_cards, parse_card
 from euchre.errors import IllegalActionError
-from euchre.explain import card_name, why_illegal
+from euchre.explain import action_words, card_name, why_illegal
 from euchre.rules import Rules, preset
 from euchre.state import HandState
 
@@ -41,6 +41,15 @@ def test_card_name_spells_out_the_joker() -> None:
     assert card_name(parse_card("JS")) == "J♠"
 
 
+def test_action_words_are_what_a_person_reads() -> None:
+    assert action_words(A.call(2)) == "call ♥"
+    assert action_words(A.call(3, True)) == "call ♠ alone"
+    assert action_words(A.ORDER) == "order up" and action_words(A.GO_ALONE) == "go alone"
+    assert action_words(A.WITH_PARTNER) == "with partner"
+    assert action_words(A.DISCARD_BASE + JOKER) == "discard Joker"
+    assert action_words(A.PASS) == "pass"
+
+
 def test_play_refusals_speak_to_you_as_the_terminal_did() -> None:
     h = _playing(Rules(renege="prevent"))
     assert _you(h, "pass") == "Bidding is over: play a card."
@@ -67,10 +76,12 @@ def test_cards_while_bidding_and_discards_not_held() -> None:
     act(h, "order")
     assert _you(h, "discard AS") == "You do not hold A♠."
     assert "the dealer does not hold A♠" in _engine(h, "discard AS")
-    openspiel = build([None] * 4, "AH", rules=preset("openspiel"), dealer=0)
+    openspiel = build(["9C TC JC QC KC", None, None, None], "AH", rules=preset("openspiel"),
+                      dealer=0)
     act(openspiel, "order")
     assert _you(openspiel, "discard AH") == (
         "In these rules the dealer may not bury the up-card just picked up.")
+    assert _you(openspiel, "9C") == "Cards are played after the bidding."
 
 
 def test_round_one_refusals() -> None:
@@ -124,10 +135,14 @@ def test_other_refusals_say_what_you_are_asked_to_do() -> None:
     h = build([None] * 4, "AH", dealer=0)
     assert _you(h, "defend alone") == ("defend alone is not possible now: you are to order up "
                                        "or pass.")
+    # An interface may end such a refusal with the question it is asking.
+    asked = "Order up the A♥, or pass?"
+    assert why_illegal(h, A.GO_ALONE, you=True, asked=asked) == (
+        "go alone is not possible now: Order up the A♥, or pass?")
     rows = HandState(preset("two-handed-rows"), 0, deck_cards(24))
     assert rows.phase_name == "auction"
     assert _you(rows, "call S") == (
-        "Call S is not possible now: with rows each player first bids tricks (bid 7 to bid 12); "
+        "Call ♠ is not possible now: with rows each player first bids tricks (bid 7 to bid 12); "
         "the higher bidder then names trump.")
 
 
