@@ -9,7 +9,7 @@ card play).
 from __future__ import annotations
 
 from euchre.rules import Rules
-from euchre.seats import Seat, side_of
+from euchre.seats import Seat, is_maker_side, side_of
 
 TRICKS_PER_HAND = 5
 """Tricks in a hand of every game but two-handed with rows."""
@@ -56,4 +56,39 @@ def hand_points(
         for side in range(rules.num_sides):
             if side != maker_side:
                 pts[side] = value
+    return tuple(pts)
+
+
+def renege_points(
+    rules: Rules,
+    maker: Seat,
+    maker_tricks: int,
+    *,
+    claimant_makers: bool,
+    alone: bool = False,
+    lone_defender: bool = False,
+    contract: int = 0,
+) -> tuple[int, ...]:
+    """The points per side after a true renege claim (by the makers' side when
+    ``claimant_makers``), settled as ``rules.renege_penalty`` says (docs/rules.md): "tricks"
+    moves two of the offending side's tricks (all, if fewer) to the claimants and scores the
+    hand on that; "points" gives the claimants the renege points; "deduct" takes them from the
+    offenders, below zero. A lone maker who claims before marching scores the lone value."""
+    sc = rules.scoring
+    per_hand = ROWS_TRICKS_PER_HAND if rules.rows else TRICKS_PER_HAND
+    mode = rules.renege_penalty
+    if mode == "tricks":
+        made = maker_tricks + (min(2, per_hand - maker_tricks) if claimant_makers
+                               else -min(2, maker_tricks))
+        return hand_points(rules, maker, made, alone=alone, lone_defender=lone_defender,
+                           contract=contract)
+    lone_beaten = claimant_makers and alone and maker_tricks < per_hand
+    value = sc.renege_lone if lone_beaten else sc.renege
+    pts = [0] * rules.num_sides
+    for s in range(rules.players):
+        on_makers = is_maker_side(s, maker, rules.players)
+        if mode == "points" and on_makers == claimant_makers:
+            pts[side_of(s, rules.players)] = value
+        elif mode == "deduct" and on_makers != claimant_makers:
+            pts[side_of(s, rules.players)] = -value  # the offending side loses them: below zero
     return tuple(pts)

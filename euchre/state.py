@@ -78,7 +78,7 @@ from euchre.phases import (
     UPCARD_STATUS_NAMES,
 )
 from euchre.rules import Rules
-from euchre.scoring import ROWS_TRICKS_PER_HAND, TRICKS_PER_HAND, hand_points
+from euchre.scoring import ROWS_TRICKS_PER_HAND, TRICKS_PER_HAND, hand_points, renege_points
 from euchre.seats import SEAT_NAMES_4, Seat, deal_order, is_maker_side, partner, seat_name, side_of
 from euchre.view import SeatView, make_view
 
@@ -1057,28 +1057,11 @@ class HandState:
         self.outcome = SCORED
         self._finish()
 
-    def _score_renege(self, claimant: int, claimant_makers: bool) -> None:
-        """A true renege claim, settled as ``rules.renege_penalty`` says (docs/rules.md)."""
-        sc = self.rules.scoring
-        mode = self.rules.renege_penalty
-        if mode == "tricks":
-            # The offending side gives two of its tricks (all, if fewer) to the other side.
-            made = self.maker_tricks()
-            if claimant_makers:
-                made += min(2, self._ntricks - made)
-            else:
-                made -= min(2, made)
-            self._score(made)
-            return
-        lone_beaten = claimant_makers and self.alone and self.maker_tricks() < self._ntricks
-        value = sc.renege_lone if lone_beaten else sc.renege
-        pts = [0] * self.rules.num_sides
-        for s in range(self.n):
-            if mode == "points" and self.is_maker_side(s) == claimant_makers:
-                pts[self.side_of(s)] = value
-            elif mode == "deduct" and self.is_maker_side(s) != claimant_makers:
-                pts[self.side_of(s)] = -value  # the offending side loses them: below zero
-        self.points = tuple(pts)
+    def _score_renege(self, claimant: Seat, claimant_makers: bool) -> None:
+        """A true renege claim, settled as ``rules.renege_penalty`` says."""
+        self.points = renege_points(
+            self.rules, self.maker, self.maker_tricks(), claimant_makers=claimant_makers,
+            alone=self.alone, lone_defender=self.lone_defender >= 0, contract=self.contract)
         self.outcome = SCORED
         self._finish()
 

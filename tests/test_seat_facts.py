@@ -6,7 +6,7 @@ import random
 
 from euchre.phases import PLAY
 from euchre.rules import Rules, preset
-from euchre.scoring import hand_points
+from euchre.scoring import hand_points, renege_points
 from euchre.seats import deal_order, is_maker_side, partner, seat_name, side_of
 from euchre.state import ROWS, STANDARD, HandState, variant_for
 
@@ -102,3 +102,18 @@ def test_the_game_dealt_is_its_variant_and_undo_depth_counts_pushes() -> None:
     assert h.undo_depth == 2
     h.pop()
     assert h.undo_depth == 1
+
+
+def test_renege_points_by_penalty() -> None:
+    points = Rules(renege="penalize", renege_penalty="points")
+    sc = points.scoring
+    # East (a maker) claims: the makers' side (East-West, side 1) gets the renege points.
+    assert renege_points(points, 1, 3, claimant_makers=True) == (0, sc.renege)
+    assert renege_points(points, 1, 3, claimant_makers=False) == (sc.renege, 0)
+    assert renege_points(points, 1, 4, claimant_makers=True, alone=True) == (0, sc.renege_lone)
+    deduct = points.replace(renege_penalty="deduct")
+    assert renege_points(deduct, 1, 3, claimant_makers=True) == (-sc.renege, 0)
+    tricks = points.replace(renege_penalty="tricks")
+    # The defenders claim: two of the makers' three tricks go to them, a euchre.
+    assert renege_points(tricks, 1, 3, claimant_makers=False) == (sc.euchre, 0)
+    assert renege_points(tricks, 1, 4, claimant_makers=True) == (0, sc.march)
