@@ -6,7 +6,8 @@ import os
 
 from setuptools import setup
 
-CORE = ["cards", "actions", "errors", "rules", "view", "state", "match"]
+CORE = ["cards", "actions", "errors", "rules", "phases", "seats", "scoring", "explain", "view",
+        "state", "match"]
 
 ext_modules = []
 if os.environ.get("EUCHRE_COMPILE") == "1":

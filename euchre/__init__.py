@@ -26,10 +26,12 @@ Where to go next (the docs site, ``make docs``, says more about each):
   every card known, and the value of each lawful card (``euchre solve`` on the command line).
 """
 from euchre import actions
-from euchre.actions import action_from_str, action_label, action_to_str
+from euchre.actions import Action, action_from_str, action_label, action_to_str
 from euchre.cards import (
     JOKER,
+    Card,
     CardParseError,
+    Suit,
     card_str,
     card_symbol,
     cards_of,
@@ -41,13 +43,16 @@ from euchre.errors import EuchreError, IllegalActionError, NotationError, Record
 from euchre.match import FinishedHand, Match
 from euchre.record import from_json, match_to_record, replay_record, to_json
 from euchre.rules import PRESETS, Rules, Scoring, preset
-from euchre.state import TERMINAL, HandState, seat_name
+from euchre.seats import Seat, seat_name
+from euchre.state import TERMINAL, HandState
 from euchre.view import SeatView
 
 __all__ = [
     "JOKER",
     "PRESETS",
     "TERMINAL",
+    "Action",
+    "Card",
     "CardParseError",
     "EuchreError",
     "FinishedHand",
@@ -59,7 +64,9 @@ __all__ = [
     "Rules",
     "RulesError",
     "Scoring",
+    "Seat",
     "SeatView",
+    "Suit",
     "action_from_str",
     "action_label",
     "action_to_str",

@@ -27,11 +27,14 @@ The ids and their text form::
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TypeAlias
 
 from euchre.cards import (
     LOW_RANKS,
     SUITS,
+    Card,
     CardParseError,
+    Suit,
     card,
     card_str,
     card_symbol,
@@ -40,6 +43,9 @@ from euchre.cards import (
     suit_str,
 )
 from euchre.errors import NotationError, quote
+
+Action: TypeAlias = int
+"""An action id: each id means one thing in every phase (see the table above)."""
 
 PLAY_BASE = 0
 DISCARD_BASE = 40
@@ -73,19 +79,19 @@ SWAP_ID: dict[int, int] = {
 NUM_ACTIONS = SWAP_BASE + len(SWAP_SETS)
 
 
-def play(c: int) -> int:
+def play(c: Card) -> Action:
     return PLAY_BASE + c
 
 
-def discard(c: int) -> int:
+def discard(c: Card) -> Action:
     return DISCARD_BASE + c
 
 
-def call(suit: int, alone: bool = False) -> int:
+def call(suit: Suit, alone: bool = False) -> Action:
     return (CALL_ALONE_BASE if alone else CALL_BASE) + suit
 
 
-def bid(tricks: int) -> int:
+def bid(tricks: int) -> Action:
     """Two-handed with rows: the id of bidding ``tricks`` (BID_MIN..BID_MAX) of twelve."""
     if isinstance(tricks, bool) or not isinstance(tricks, int) \
             or not BID_MIN <= tricks <= BID_MAX:
@@ -93,16 +99,16 @@ def bid(tricks: int) -> int:
     return BID_BASE + tricks - BID_MIN
 
 
-def is_bid(a: int) -> bool:
+def is_bid(a: Action) -> bool:
     return BID_BASE <= a <= BID_BASE + BID_MAX - BID_MIN
 
 
-def bid_tricks(a: int) -> int:
+def bid_tricks(a: Action) -> int:
     """The tricks a ``bid`` action promises."""
     return a - BID_BASE + BID_MIN
 
 
-def swap(cards: tuple[int, int, int] | list[int]) -> int:
+def swap(cards: tuple[int, int, int] | list[int]) -> Action:
     m = 0
     for c in cards:
         m |= 1 << c
@@ -114,11 +120,11 @@ def swap(cards: tuple[int, int, int] | list[int]) -> int:
         ) from None
 
 
-def is_play(a: int) -> bool:
+def is_play(a: Action) -> bool:
     return 0 <= a <= 32
 
 
-def is_discard(a: int) -> bool:
+def is_discard(a: Action) -> bool:
     return DISCARD_BASE <= a <= DISCARD_BASE + 32
 
 
@@ -160,7 +166,7 @@ _ALIASES = {
 _PARSE_WORDS = {**{w: a for a, w in _WORDS.items()}, **_ALIASES}
 
 
-def action_to_str(a: int) -> str:
+def action_to_str(a: Action) -> str:
     """The canonical ASCII text of an action: what records store."""
     if isinstance(a, bool) or not isinstance(a, int):
         raise NotationError(f"an action is an integer id (0..{NUM_ACTIONS - 1}), not {quote(a)}")
@@ -181,7 +187,7 @@ def action_to_str(a: int) -> str:
     raise NotationError(f"{quote(a)} is not an action id (0..{NUM_ACTIONS - 1})")
 
 
-def action_label(a: int) -> str:
+def action_label(a: Action) -> str:
     """Display text with suit symbols, for people."""
     if isinstance(a, bool) or not isinstance(a, int):
         return action_to_str(a)  # raises NotationError naming the value
@@ -194,7 +200,7 @@ def action_label(a: int) -> str:
     return action_to_str(a)
 
 
-def action_from_str(text: str) -> int:
+def action_from_str(text: str) -> Action:
     """Parse an action's text (canonical or a documented alias); raises NotationError."""
     if not isinstance(text, str):
         raise NotationError(f"an action is written as text (e.g. 'JH', 'pass'), not {quote(text)}")

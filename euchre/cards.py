@@ -12,8 +12,16 @@ colour": they look up ``EFFECTIVE_SUIT`` and ``SUIT_MASK`` instead.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeAlias
 
 from euchre.errors import NotationError, quote
+
+Card: TypeAlias = int
+"""A card id: ``suit * 8 + rank`` (0..31), or ``JOKER`` (32)."""
+Suit: TypeAlias = int
+"""A suit 0..3 (clubs, diamonds, hearts, spades); 4 (``NO_TRUMP``) stands for none."""
+Mask: TypeAlias = int
+"""A set of cards as a bitmask: bit ``c`` is set when card ``c`` is in it."""
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
@@ -31,27 +39,22 @@ NO_CARD = -1
 LOW_RANKS = (SEVEN, EIGHT, NINE, TEN)
 
 
-def card(suit: int, rank: int) -> int:
+def card(suit: Suit, rank: int) -> Card:
     """The card id of ``rank`` of ``suit``."""
     return suit * 8 + rank
 
 
-def suit_of(c: int) -> int:
+def suit_of(c: Card) -> Suit:
     """The printed suit (the Joker has none: -1). For play, use ``EFFECTIVE_SUIT`` instead."""
     return -1 if c == JOKER else c >> 3
 
 
-def rank_of(c: int) -> int:
-    """The printed rank index (7..A as 0..7); the Joker has none: -1."""
-    return -1 if c == JOKER else c & 7
-
-
-def same_colour(suit: int) -> int:
+def same_colour(suit: Suit) -> Suit:
     """The other suit of the same colour: clubs/spades, diamonds/hearts."""
     return 3 - suit
 
 
-def deck_cards(size: int) -> tuple[int, ...]:
+def deck_cards(size: int) -> tuple[Card, ...]:
     """The cards of a 24-, 25- (with Joker) or 32-card deck, in id order."""
     if size not in (24, 25, 32):
         raise ValueError(f"deck size must be 24, 25 or 32, not {size}")
@@ -60,7 +63,7 @@ def deck_cards(size: int) -> tuple[int, ...]:
     return (*cards, JOKER) if size == 25 else cards
 
 
-def deck_mask(size: int) -> int:
+def deck_mask(size: int) -> Mask:
     return mask_of(deck_cards(size))
 
 
@@ -91,7 +94,7 @@ def _need_text(text: object, what: str) -> str:
     return text
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str) -> Card:
     """Read ``9C``, ``TC``, ``10C``, ``10♣``, ``c9`` or ``JOKER``/``BENNY``, in any case."""
     t = _need_text(text, "card").strip().upper().replace(" ", "")
     if t in ("JOKER", "BENNY", "JK", "BEN", "★", "🃏"):
@@ -105,7 +108,7 @@ def parse_card(text: str) -> int:
     )
 
 
-def parse_suit(text: str) -> int:
+def parse_suit(text: str) -> Suit:
     """Read ``H``, ``hearts``, ``♥``; case-insensitive."""
     t = _need_text(text, "suit").strip()
     up = t.upper()
@@ -118,28 +121,28 @@ def parse_suit(text: str) -> int:
         f"{quote(t)} is not a suit: use C, D, H, S (or ♣ ♦ ♥ ♠, or clubs...spades)")
 
 
-def card_str(c: int) -> str:
+def card_str(c: Card) -> str:
     """Canonical ASCII notation (``9C``, ``TH``, ``JOKER``): what records store."""
     if c == JOKER:
         return "JOKER"
     return RANK_LETTERS[c & 7] + SUIT_LETTERS[c >> 3]
 
 
-def card_symbol(c: int) -> str:
+def card_symbol(c: Card) -> str:
     """Display notation with suit symbols (``10♥``, ``J♦``, ``🃏`` spelled ``Jkr``)."""
     if c == JOKER:
         return "Jkr"
     return RANK_NAMES[c & 7] + SUIT_SYMBOLS[c >> 3]
 
 
-def suit_str(s: int) -> str:
+def suit_str(s: Suit) -> str:
     return SUIT_LETTERS[s]
 
 
 # ---------------------------------------------------------------------------------------------
 # Masks
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[Card]) -> Mask:
     m = 0
     for c in cards:
         m |= 1 << c
@@ -162,7 +165,7 @@ def _build_mask_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
 _CHUNK0, _CHUNK1, _CHUNK2 = _build_mask_tables()
 
 
-def cards_of(mask: int) -> list[int]:
+def cards_of(mask: Mask) -> list[Card]:
     """The cards of a mask in id order: three table lookups instead of a bit loop."""
     if mask < 2048:
         return list(_CHUNK0[mask])
@@ -200,11 +203,11 @@ SUIT_MASK: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def left_bower(trump: int) -> int:
+def left_bower(trump: Suit) -> Card:
     return card(same_colour(trump), JACK)
 
 
-def right_bower(trump: int) -> int:
+def right_bower(trump: Suit) -> Card:
     return card(trump, JACK)
 
 
@@ -244,7 +247,7 @@ POWER: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def sort_hand(cards: Iterable[int], trump: int = NO_TRUMP) -> list[int]:
+def sort_hand(cards: Iterable[Card], trump: Suit = NO_TRUMP) -> list[Card]:
     """Display order: trump first (Joker, right, left, A..9), then the other suits high to low."""
     cs = list(cards)
     if trump == NO_TRUMP:
@@ -256,5 +259,11 @@ def sort_hand(cards: Iterable[int], trump: int = NO_TRUMP) -> list[int]:
     )
 
 
-def cards_str(cards: Iterable[int]) -> str:
-    return " ".join(card_str(c) for c in cards)
+def lawful_mask(hand: Mask, trump: Suit, led: Suit) -> Mask:
+    """The cards of ``hand`` that may be played to a trick led in effective suit ``led``
+    without reneging: those that follow it, or the whole hand when none does (``led`` < 0:
+    nothing led yet, every card)."""
+    if led < 0:
+        return hand
+    follow = hand & SUIT_MASK[trump][led]
+    return follow if follow else hand

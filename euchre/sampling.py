@@ -44,6 +44,7 @@ from euchre.cards import (
     mask_of,
 )
 from euchre.errors import IllegalActionError
+from euchre.seats import deal_order
 from euchre.state import (
     DECLARE,
     HIGH_MASK,
@@ -52,8 +53,7 @@ from euchre.state import (
     UP_TAKEN,
     UPCARD_STATUS_NAMES,
     HandState,
-    _deal_map,
-    _rows_layout,
+    rows_layout,
 )
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
@@ -142,14 +142,27 @@ class DealSampler:
         trump = view.trump
         eff = EFFECTIVE_SUIT[trump] if trump != NO_TRUMP else EFFECTIVE_SUIT[NO_TRUMP]
         all_mask = mask_of(deck_cards(r.deck))
-        hist = view.history
-
-        # ---- cards whose place the seat knows
-        played_by = [0] * n
-        played_all = 0
         tricks = [cards for _, cards, _ in view.tricks]
         if view.current_trick:
             tricks.append(view.current_trick)
+        known = self._known_cards(tricks, all_mask)
+        known = self._place_upcard(known)
+        hidden_discard = self._check_hidden_acts()
+        unknown = all_mask & ~known
+        locs = self._hidden_places(unknown, hidden_discard)
+        forbidden = self._forbidden(tricks, eff, all_mask)
+        allowed = self._allowed(locs, unknown, forbidden)
+        _keep_taken_back(view.history, self.played_all, seat, locs, allowed)
+        self._setup_counts(unknown, locs, allowed)
+
+    def _known_cards(self, tricks: list[tuple[tuple[int, int], ...]], all_mask: int) -> int:
+        """The cards whose place the seat knows (its hand, the cards played, its own discard and
+        swap), checked against each other; sets ``played_by``, ``played_all``, ``own`` and
+        ``own_discard``."""
+        view = self.view
+        n = self.n
+        played_by = [0] * n
+        played_all = 0
         for cards in tricks:
             for w, c in cards:
                 bit = 1 << c
@@ -169,39 +182,63 @@ class DealSampler:
         own_swap = mask_of(view.swapped_out)
         if own_swap & known or own_swap & ~LOW_MASK:
             raise ValueError("the seat's swapped-out cards must be low cards found nowhere else")
-        known |= own_swap
+        self.played_by = played_by
+        self.played_all = played_all
+        self.own = own
+        self.own_discard = own_discard
+        return known | own_swap
 
+    def _place_upcard(self, known: int) -> int:
+        """Where the up-card is: face up (known), in the seat's own hand, played, or hidden in
+        another dealer's hand or discard (``up_hidden``); sets ``taken`` and ``up_hidden``."""
+        view = self.view
+        seat = view.seat
         up = view.upcard
         upbit = 1 << up
         dealer = view.dealer
         taken = view.upcard_status == UPCARD_STATUS_NAMES[UP_TAKEN]
         self.taken = taken
-        up_hidden = False  # the up-card is somewhere in another dealer's hand or discard
+        self.up_hidden = False
+        own_discard = self.own_discard
         if not taken:
             if known & upbit:
                 raise ValueError(f"the up-card {card_str(up)} is face up and also elsewhere")
             known |= upbit
         elif dealer == seat:
-            if not (own | played_by[seat] | (1 << own_discard if own_discard >= 0 else 0)) & upbit:
+            discard = 1 << own_discard if own_discard >= 0 else 0
+            if not (self.own | self.played_by[seat] | discard) & upbit:
                 raise ValueError("the seat took the up-card but does not have it")
-        elif played_all & upbit:
-            if not played_by[dealer] & upbit:
+        elif self.played_all & upbit:
+            if not self.played_by[dealer] & upbit:
                 raise ValueError("the up-card the dealer took was played by someone else")
         else:
-            up_hidden = True
+            self.up_hidden = True
+        return known
 
+    def _check_hidden_acts(self) -> bool:
+        """Check the other players' hidden discard and swap against the view; whether the
+        dealer's discard is hidden from the seat."""
+        view = self.view
+        seat = view.seat
+        hist = view.history
         hidden_discard = any(a == HIDDEN_DISCARD for _, a in hist)
         hidden_swapper = next((w for w, a in hist if a == HIDDEN_SWAP), -1)
-        if hidden_discard and (dealer == seat or not taken):
+        if hidden_discard and (view.dealer == seat or not self.taken):
             raise ValueError("a hidden discard by a seat that did not take the up-card")
         if hidden_swapper >= 0 and (hidden_swapper == seat or hidden_swapper != view.swapper):
             raise ValueError("a hidden farmer's swap that does not match the view's swapper")
         if view.swapper == seat and len(view.swapped_out) != 3:
             raise ValueError("the seat swapped but its view holds no three swapped-out cards")
+        return hidden_discard
 
-        unknown = all_mask & ~known
-
-        # ---- hidden locations: (kind, seat, capacity)
+    def _hidden_places(self, unknown: int, hidden_discard: bool) -> list[tuple[int, int, int]]:
+        """The hidden locations as (kind, seat, capacity), checked to hold exactly the unknown
+        cards and to give every seat a deal of five."""
+        view = self.view
+        r = view.rules
+        n = self.n
+        seat = view.seat
+        dealer = view.dealer
         locs: list[tuple[int, int, int]] = []
         for s in range(n):
             if s != seat:
@@ -219,16 +256,26 @@ class DealSampler:
                 f"but {unknown.bit_count()} cards are unaccounted for"
             )
         self.locs = locs
-        discarded = own_discard >= 0 or hidden_discard
+        discarded = self.own_discard >= 0 or hidden_discard
         for s in range(n):
-            dealt = view.hand_sizes[s] + played_by[s].bit_count()
-            if s == dealer and taken:
+            dealt = view.hand_sizes[s] + self.played_by[s].bit_count()
+            if s == dealer and self.taken:
                 dealt += (1 if discarded else 0) - 1
             if dealt != 5:
                 raise ValueError(f"no deal is consistent with this view: its hand sizes, plays "
                                  f"and discards give seat {s} a deal of {dealt} cards")
+        return locs
 
-        # ---- per-seat forbidden cards (in their hands as they are now)
+    def _forbidden(self, tricks: list[tuple[tuple[int, int], ...]], eff: tuple[int, ...],
+                   all_mask: int) -> list[int]:
+        """Per seat, the cards its hand as it is now cannot hold: shown voids, and what a
+        farmer's hand or a misdeal declared."""
+        view = self.view
+        r = view.rules
+        n = self.n
+        seat = view.seat
+        trump = view.trump
+        up = view.upcard
         forbidden = [0] * n
         fails = self._failures(tricks, eff, trump)
         if trump != NO_TRUMP and r.renege == "prevent":
@@ -238,35 +285,36 @@ class DealSampler:
         # Under "penalize" not following proves nothing. Renege claims come after the last
         # trick, when every card the players held is public, so they tell nothing hidden either.
         nanf = all_mask & ~HIGH_MASK & ~(SUIT_PLAIN_MASK[up >> 3] if up != JOKER else 0)
-        for w, a in hist:
+        for w, a in view.history:
             if w != seat and a == A.FARMER:
                 forbidden[w] |= all_mask & ~LOW_MASK
             elif w != seat and a == A.MISDEAL:
                 forbidden[w] |= all_mask & ~nanf
         # Every seat is asked about declarations, so being asked says nothing about a hand.
-        for s in range(n):
-            if s == seat and own & forbidden[s]:
-                raise ValueError("the seat's own hand breaks a void it showed")
+        if self.own & forbidden[seat]:
+            raise ValueError("the seat's own hand breaks a void it showed")
+        return forbidden
 
+    def _allowed(self, locs: list[tuple[int, int, int]], unknown: int,
+                 forbidden: list[int]) -> list[int]:
+        """Per hidden location, the unknown cards it may hold."""
+        view = self.view
+        upbit = 1 << view.upcard
+        up_hidden = self.up_hidden
         allowed: list[int] = []
         for kind, s, _ in locs:
             if kind == _HAND:
                 m = unknown & ~forbidden[s]
-                if up_hidden and s != dealer:
+                if up_hidden and s != view.dealer:
                     m &= ~upbit
             elif kind == _KITTY:
                 m = unknown & ~(upbit if up_hidden else 0)
             elif kind == _SWAP:
                 m = unknown & LOW_MASK & ~(upbit if up_hidden else 0)
             else:
-                m = unknown & ~(0 if r.dealer_may_discard_upcard else upbit)
+                m = unknown & ~(0 if view.rules.dealer_may_discard_upcard else upbit)
             allowed.append(m)
-        _keep_taken_back(hist, played_all, seat, locs, allowed)
-        self.played_by = played_by
-        self.own = own
-        self.own_discard = own_discard
-        self.up_hidden = up_hidden
-        self._setup_counts(unknown, locs, allowed)
+        return allowed
 
     def _setup_counts(self, unknown: int, locs: list[tuple[int, int, int]],
                       allowed: list[int]) -> None:
@@ -364,7 +412,7 @@ class DealSampler:
         private[opp] = mask_of(assignment[0]) | self._from_hand[opp]
         downs = {opp: list(assignment[1]), seat: list(assignment[2])}
         deck = [0] * v.rules.deck
-        for w, down_pos, up_pos, hand_pos in _rows_layout(v.dealer):
+        for w, down_pos, up_pos, hand_pos in rows_layout(v.dealer):
             hidden = downs[w]
             rng.shuffle(hidden)
             for c, (top, under) in enumerate(v.rows[w]):
@@ -566,7 +614,7 @@ class DealSampler:
         for cards in per_seat:
             rng.shuffle(cards)
         deck: list[int] = []
-        for s in _deal_map(n, dealer):
+        for s in deal_order(n, dealer):
             deck.append(per_seat[s].pop())
         deck.append(up)
         deck.extend(got)

@@ -8,6 +8,14 @@ actions. Hands are bitmasks and every trump-dependent question is a table lookup
 
 The state is the whole truth, hidden cards included. Players, bots and UIs get
 :meth:`HandState.view`, which holds only what one seat may know.
+
+How it is laid out: each phase (:mod:`euchre.phases`) has one method listing its actions
+(``_legal_<phase>``) and one applying an action in it (``_on_<phase>``), looked up by phase number
+in the tables at the end of this module; card play, the hot path, stays inline in
+``legal_actions`` and ``apply_action``. What differs between games that are more than a rule
+toggle (the deal, the opening bid, the tricks a hand, the contract) is a :class:`Variant`. The
+words of a refusal are :mod:`euchre.explain`'s, the score table :mod:`euchre.scoring`'s and the
+seat facts :mod:`euchre.seats`'.
 """
 
 from __future__ import annotations
@@ -16,9 +24,11 @@ import operator
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from euchre import actions as A
+from euchre import explain
+from euchre.actions import Action
 from euchre.cards import (
     ACE,
     EFFECTIVE_SUIT,
@@ -31,71 +41,57 @@ from euchre.cards import (
     STRENGTH,
     SUIT_MASK,
     SUIT_PLAIN_MASK,
-    SUIT_SYMBOLS,
     SUITS,
+    Card,
     card,
-    card_symbol,
     cards_of,
     deck_cards,
+    lawful_mask,
     mask_of,
-    sort_hand,
 )
 from euchre.errors import IllegalActionError, quote
+from euchre.phases import (
+    ALONE,
+    AUCTION,
+    BID1,
+    BID2,
+    CLAIM,
+    DEALER_TAKE,
+    DECLARE,
+    DEFEND,
+    DISCARD,
+    FIX,
+    MISDEAL_REDEAL,
+    OVER,
+    PHASE_NAMES,
+    PHASE_TASKS,
+    PLAY,
+    SCORED,
+    TERMINAL,
+    THROWN_IN,
+    TRUMP,
+    UP_FACE,
+    UP_LEFT,
+    UP_NONE,
+    UP_TAKEN,
+    UP_TURNED_DOWN,
+    UPCARD_STATUS_NAMES,
+)
 from euchre.rules import Rules
+from euchre.scoring import ROWS_TRICKS_PER_HAND, TRICKS_PER_HAND, hand_points, renege_points
+from euchre.seats import SEAT_NAMES_4, Seat, deal_order, is_maker_side, partner, seat_name, side_of
 from euchre.view import SeatView, make_view
 
-# Phases
-DECLARE: Final = 0
-BID1: Final = 1
-BID2: Final = 2
-DEALER_TAKE: Final = 3
-DISCARD: Final = 4
-ALONE: Final = 5
-DEFEND: Final = 6
-PLAY: Final = 7
-CLAIM: Final = 8
-OVER: Final = 9
-FIX: Final = 10
-AUCTION: Final = 11
-"""Two-handed with rows: each player in turn bids a number of tricks (``bid 7``..``bid 12``)
-or passes, the non-dealer first."""
-TRUMP: Final = 12
-"""Two-handed with rows: the higher bidder names trump."""
-PHASE_NAMES: Final = (
-    "declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend", "play", "claim", "over",
-    "fix", "auction", "trump",
-)
-
-#: What the player to act is asked to do in each phase, for error messages.
-PHASE_TASKS: Final = (
-    "declare before bidding", "order up or pass", "name trump or pass",
-    "take or decline the up-card", "discard", "decide whether to go alone",
-    "decide whether to defend alone", "play a card", "claim a renege or pass", "",
-    "fix a renege or let the trick stand", "bid a number of tricks or pass", "name trump",
-)
-
-# Outcomes of a finished hand
-SCORED: Final = "scored"
-THROWN_IN: Final = "thrown_in"
-MISDEAL_REDEAL: Final = "misdeal"
-
-# Where the up-card is
-UP_FACE: Final = 0
-UP_TAKEN: Final = 1
-UP_TURNED_DOWN: Final = 2
-UP_LEFT: Final = 3
-UP_NONE: Final = 4
-UPCARD_STATUS_NAMES: Final = (
-    "face up", "taken by the dealer", "turned down", "left in the kitty", "none (rows)",
-)
+__all__ = [
+    "ALONE", "AUCTION", "BID1", "BID2", "CLAIM", "DEALER_TAKE", "DECLARE", "DEFEND", "DISCARD",
+    "FIX", "HIGH_MASK", "LOW_MASK", "MISDEAL_REDEAL", "OVER", "PHASE_NAMES", "PHASE_TASKS", "PLAY",
+    "ROWS", "ROW_COLUMNS", "SCORED", "SEAT_NAMES_4", "STANDARD", "TERMINAL", "THROWN_IN", "TRUMP",
+    "UPCARD_STATUS_NAMES", "UP_FACE", "UP_LEFT", "UP_NONE", "UP_TAKEN", "UP_TURNED_DOWN",
+    "HandState", "RowsVariant", "Variant", "deal_order", "rows_layout", "seat_name", "variant_for",
+]
 
 ROW_COLUMNS: Final = 4
 """Two-handed with rows: columns of a face-down card under a face-up one, per player."""
-
-TERMINAL: Final = -4
-"""``current_player`` of a finished hand (OpenSpiel's marker)."""
-
-SEAT_NAMES_4: Final = ("North", "East", "South", "West")
 
 LOW_MASK: Final = mask_of(card(s, r) for s in SUITS for r in LOW_RANKS)
 HIGH_MASK: Final = mask_of(card(s, r) for s in SUITS for r in (JACK, QUEEN, KING, ACE)) | (
@@ -165,36 +161,16 @@ def _as_action(action: object) -> int:
         ) from None
 
 
-def seat_name(seat: int, players: int) -> str:
-    """North/East/South/West for four players; "Player N" otherwise."""
-    return SEAT_NAMES_4[seat] if players == 4 else f"Player {seat + 1}"
-
-
-def _packets(n: int) -> list[tuple[int, int]]:
-    """(offset from the dealer's left, packet size) in dealing order: 3-2 then 2-3 rounds."""
-    first = [(i, 3 if i % 2 == 0 else 2) for i in range(n)]
-    second = [(i, 5 - size) for i, size in first]
-    return first + second
-
-
-def _deal_map(n: int, dealer: int) -> tuple[int, ...]:
-    """Seat receiving each of the first 5n cards of the deck."""
-    out: list[int] = []
-    for offset, size in _packets(n):
-        out.extend([(dealer + 1 + offset) % n] * size)
-    return tuple(out)
-
-
 _ALL_SEATS: Final = {n: tuple(range(n)) for n in (2, 3, 4)}
 _NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
 _NO_POINTS: Final = {n: (0,) * (2 if n == 4 else n) for n in (2, 3, 4)}
-_DEAL_MAPS: Final = {(n, d): _deal_map(n, d) for n in (2, 3, 4) for d in range(n)}
+_DEAL_MAPS: Final = {(n, d): deal_order(n, d) for n in (2, 3, 4) for d in range(n)}
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
 _SHUFFLE_STEPS: Final = {size: tuple((i, i + 1) for i in range(size - 1, 0, -1)) for size in _DECKS}
 
 
-def _rows_layout(dealer: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...],
-                                              tuple[int, ...]], ...]:
+def rows_layout(dealer: Seat) -> tuple[tuple[Seat, tuple[int, ...], tuple[int, ...],
+                                             tuple[int, ...]], ...]:
     """Two-handed with rows: (seat, face-down positions, face-up positions, hand positions) in
     the deck. The dealer deals alternately from the non-dealer: a row of four face down each,
     four face up on top of them (column by column), then four to each hand."""
@@ -215,20 +191,138 @@ _SEAT_POSITIONS: Final = {
 }
 
 
+class Variant:
+    """The hooks in which one game differs from the shared hand: how a deck is dealt, which
+    phase the bidding opens with, how many tricks are played and what was contracted.
+
+    Every game that only toggles a rule (cutthroat, two-handed, the Joker, stick the dealer...)
+    is this standard deal of five cards a seat with an up-card; two-handed with rows, which deals
+    every card into hands and rows and bids a number of tricks, is :class:`RowsVariant`. The
+    state asks its variant and carries no flag of its own for the game being played."""
+
+    __slots__ = ()
+
+    name: ClassVar[str] = "standard"
+    tricks_per_hand: ClassVar[int] = TRICKS_PER_HAND
+
+    def deal(self, state: HandState) -> None:
+        """Deal ``state.deck`` in packets of 3 and 2 from the dealer's left; the next card is the
+        up-card, the rest the face-down kitty in order."""
+        n, dealer, deck = state.n, state.dealer, state.deck
+        state.deal_seats = _DEAL_MAPS[(n, dealer)]
+        hands = [0] * n
+        for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS[(n, dealer)]:
+            hands[seat] = (
+                1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
+            )
+        state.initial_hands = tuple(hands)
+        state.hands = hands
+        k = 5 * n
+        state.upcard = deck[k]
+        state.kitty = tuple(deck[k + 1 :])
+        state.up_status = UP_FACE
+        state.columns = ()
+        state.under = ()
+
+    def bidding_phase(self) -> int:
+        """The phase the bidding opens with."""
+        return BID1
+
+    def high_bid(self, state: HandState) -> tuple[int, Seat]:
+        """(tricks, seat) of the highest bid of tricks so far: (0, -1) in games without one."""
+        return 0, -1
+
+    def face_down(self, state: HandState, seat: Seat) -> list[Card]:
+        """The cards still face down in ``seat``'s row (none in games without rows)."""
+        return []
+
+    def face_up(self, state: HandState, seat: Seat) -> list[Card]:
+        """The cards ``seat`` has lying face up on the table (none in games without rows)."""
+        return []
+
+
+class RowsVariant(Variant):
+    """Two-handed with rows: every card is dealt (no up-card, no kitty), a row of four face-up
+    cards on four face-down ones a player, and the bidding is an auction of tricks of twelve."""
+
+    __slots__ = ()
+
+    name: ClassVar[str] = "rows"
+    tricks_per_hand: ClassVar[int] = ROWS_TRICKS_PER_HAND
+
+    def deal(self, state: HandState) -> None:
+        """A seat may play what it holds in hand and its face-up cards, so ``hands`` holds both;
+        a face-down card joins ``hands`` when the card on it is played (``under``)."""
+        deck = state.deck
+        hands = [0, 0]
+        initial = [0, 0]
+        seats = [0] * len(deck)
+        under = [-1] * 33
+        columns: list[tuple[tuple[int, int], ...]] = [(), ()]
+        for seat, down, up, hand in rows_layout(state.dealer):
+            for pos in (*down, *up, *hand):
+                seats[pos] = seat
+                initial[seat] |= 1 << deck[pos]
+            for pos in (*up, *hand):
+                hands[seat] |= 1 << deck[pos]
+            columns[seat] = tuple((deck[u], deck[d]) for u, d in zip(up, down, strict=True))
+            for u, d in zip(up, down, strict=True):
+                under[deck[u]] = deck[d]
+        state.deal_seats = tuple(seats)
+        state.initial_hands = tuple(initial)
+        state.hands = hands
+        state.columns = tuple(columns)
+        state.under = tuple(under)
+        state.upcard = -1
+        state.kitty = ()
+        state.up_status = UP_NONE
+
+    def bidding_phase(self) -> int:
+        return AUCTION
+
+    def high_bid(self, state: HandState) -> tuple[int, Seat]:
+        """Read from the history (two entries at most), so undo and copies need nothing more."""
+        best, who = 0, -1
+        for seat, a in state.history[state.bid_start:state.bid_start + 2]:
+            if A.is_bid(a) and A.bid_tricks(a) > best:
+                best, who = A.bid_tricks(a), seat
+        return best, who
+
+    def face_down(self, state: HandState, seat: Seat) -> list[Card]:
+        hand = state.hands[seat]
+        return [d for u, d in state.columns[seat] if hand >> u & 1]
+
+    def face_up(self, state: HandState, seat: Seat) -> list[Card]:
+        hand = state.hands[seat]
+        out = []
+        for u, d in state.columns[seat]:
+            if hand >> u & 1:
+                out.append(u)
+            elif hand >> d & 1:
+                out.append(d)
+        return out
+
+
+STANDARD: Final = Variant()
+ROWS: Final = RowsVariant()
+
+
+def variant_for(rules: Rules) -> Variant:
+    """The game ``rules`` describe: two-handed with rows, or the standard deal."""
+    return ROWS if rules.rows else STANDARD
+
+
 class HandState:
     """A single deal, from the declarations before bidding to the score."""
 
     __slots__ = (
         "_bids",
         "_fix",
-        "_need",
         "_ntricks",
         "_prevent",
-        "_rows",
         "_stack",
         "_strength",
         "_suit_mask",
-        "_under",
         "active",
         "alone",
         "bid_start",
@@ -264,13 +358,17 @@ class HandState:
         "tricks",
         "tricks_won",
         "trump",
+        "under",
         "up_status",
         "upcard",
+        "variant",
         "win_seat",
         "win_str",
     )
 
     rules: Rules
+    variant: Variant
+    """The game being dealt (:func:`variant_for` the rules)."""
     n: int
     dealer: int
     deck: tuple[int, ...]
@@ -309,16 +407,16 @@ class HandState:
     columns: tuple[tuple[tuple[int, int], ...], ...]
     """Two-handed with rows: per seat, the four (face-up card, face-down card under it) as
     dealt; empty otherwise."""
+    under: tuple[int, ...]
+    """Two-handed with rows: by card id, the face-down card a row card lies on (-1: none), which
+    turns up when the card on it is played; empty in games without rows."""
     renege_claimed: int
     history: list[tuple[int, int]]
     outcome: str | None
     points: tuple[int, ...]
     _bids: _BidTables
     _fix: bool
-    _need: int
     _ntricks: int
-    _rows: bool
-    _under: tuple[int, ...]
     _prevent: bool
     _stack: list[tuple[Any, ...]]
     _strength: tuple[tuple[int, ...], ...]
@@ -330,15 +428,16 @@ class HandState:
     def __init__(
         self,
         rules: Rules,
-        dealer: int,
-        deck: list[int] | tuple[int, ...],
+        dealer: Seat,
+        deck: list[Card] | tuple[Card, ...],
         *,
         _trusted: bool = False,
     ) -> None:
         """Deal ``deck`` (top card first) in packets of 3 and 2 from the dealer's left.
 
         The first ``5 * players`` cards go to the hands, the next is the up-card, the rest are
-        the face-down kitty in order. Use :meth:`deal` for a seeded random deck.
+        the face-down kitty in order (two-handed with rows deals them as
+        :class:`RowsVariant` says). Use :meth:`deal` for a seeded random deck.
         """
         n = rules.players
         if not _trusted:
@@ -354,26 +453,9 @@ class HandState:
         self.n = n
         self.dealer = dealer
         self.deck = tuple(deck)
-        self._rows = rules.rows
-        if rules.rows:
-            self._deal_rows(dealer)
-        else:
-            self.deal_seats = _DEAL_MAPS[(n, dealer)]
-            hands = [0] * n
-            for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS[(n, dealer)]:
-                hands[seat] = (
-                    1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
-                )
-            self.initial_hands = tuple(hands)
-            self.hands = hands
-            k = 5 * n
-            self.upcard = deck[k]
-            self.kitty = tuple(deck[k + 1 :])
-            self.up_status = UP_FACE
-            self.columns = ()
-            self._under = ()
-        self._ntricks = 12 if rules.rows else 5
-        self._need = 7 if rules.rows else 3
+        variant = self.variant = ROWS if rules.rows else STANDARD
+        variant.deal(self)
+        self._ntricks = variant.tricks_per_hand
         self._fix = rules.renege_fix
         self.forced = 0
         self.trump = NO_TRUMP
@@ -412,55 +494,17 @@ class HandState:
         else:
             self._start_bidding()
 
-    def _deal_rows(self, dealer: int) -> None:
-        """Two-handed with rows: every card is dealt (no up-card, no kitty). A seat may play
-        what it holds in hand and its face-up cards, so ``hands`` holds both; a face-down card
-        joins ``hands`` when the card on it is played (``_under``)."""
-        deck = self.deck
-        hands = [0, 0]
-        initial = [0, 0]
-        seats = [0] * len(deck)
-        under = [-1] * 33
-        columns: list[tuple[tuple[int, int], ...]] = [(), ()]
-        for seat, down, up, hand in _rows_layout(dealer):
-            for pos in (*down, *up, *hand):
-                seats[pos] = seat
-                initial[seat] |= 1 << deck[pos]
-            for pos in (*up, *hand):
-                hands[seat] |= 1 << deck[pos]
-            columns[seat] = tuple((deck[u], deck[d]) for u, d in zip(up, down, strict=True))
-            for u, d in zip(up, down, strict=True):
-                under[deck[u]] = deck[d]
-        self.deal_seats = tuple(seats)
-        self.initial_hands = tuple(initial)
-        self.hands = hands
-        self.columns = tuple(columns)
-        self._under = tuple(under)
-        self.upcard = -1
-        self.kitty = ()
-        self.up_status = UP_NONE
-
-    def face_down(self, seat: int) -> list[int]:
+    def face_down(self, seat: Seat) -> list[Card]:
         """Two-handed with rows: the cards still face down in ``seat``'s row (hidden from
         everyone, the seat itself included)."""
-        hand = self.hands[seat]
-        return [d for u, d in self.columns[seat] if hand >> u & 1] if self._rows else []
+        return self.variant.face_down(self, seat)
 
-    def face_up(self, seat: int) -> list[int]:
+    def face_up(self, seat: Seat) -> list[Card]:
         """Two-handed with rows: ``seat``'s cards lying face up on the table (public)."""
-        if not self._rows:
-            return []
-        hand = self.hands[seat]
-        out = []
-        for u, d in self.columns[seat]:
-            if hand >> u & 1:
-                out.append(u)
-            elif hand >> d & 1:
-                out.append(d)
-        return out
+        return self.variant.face_up(self, seat)
 
     @classmethod
-    def deal(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
+    def deal(cls, rules: Rules, dealer: Seat, rng: random.Random) -> HandState:
         """Shuffle with ``rng`` (never the global generator) and deal."""
         deck = list(_DECKS[rules.deck])
         rnd = rng.random
@@ -475,7 +519,7 @@ class HandState:
     # Queries
 
     @property
-    def current_player(self) -> int:
+    def current_player(self) -> Seat:
         return self.cur
 
     def is_terminal(self) -> bool:
@@ -485,20 +529,24 @@ class HandState:
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
-    def side_of(self, seat: int) -> int:
+    @property
+    def undo_depth(self) -> int:
+        """How many :meth:`push` calls :meth:`pop` can still undo."""
+        return len(self._stack)
+
+    def side_of(self, seat: Seat) -> int:
         """The scoring side of a seat: its partnership (seat % 2) with four players, else itself."""
-        return seat & 1 if self.n == 4 else seat
+        return side_of(seat, self.n)
 
-    def partner(self, seat: int) -> int:
+    def partner(self, seat: Seat) -> Seat:
         """The partner across the table (four players only; otherwise the seat itself)."""
-        return (seat + 2) % 4 if self.n == 4 else seat
+        return partner(seat, self.n)
 
-    def is_maker_side(self, seat: int) -> bool:
-        if self.maker < 0:
-            return False
-        return seat == self.maker or (self.n == 4 and seat == (self.maker + 2) % 4)
+    def is_maker_side(self, seat: Seat) -> bool:
+        """Whether ``seat`` plays for the makers (the maker, or the maker's partner)."""
+        return is_maker_side(seat, self.maker, self.n)
 
-    def eldest(self) -> int:
+    def eldest(self) -> Seat:
         return (self.dealer + 1) % self.n
 
     def returns(self) -> list[float]:
@@ -515,7 +563,7 @@ class HandState:
             out.append(float(mine - (total - mine) / (sides - 1)))
         return out
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[Action]:
         """Sorted action ids the current player may take (empty when the hand is over).
 
         A fresh list on every call, so a caller may keep or change it without harm."""
@@ -526,55 +574,76 @@ class HandState:
                 if follow:
                     hand = follow
             return cards_of(hand)
-        return list(self._legal_non_play())
+        return list(_LEGAL[self.phase](self))
 
-    def _legal_non_play(self) -> Sequence[int]:
-        r = self.rules
-        p = self.phase
-        cur = self.cur
-        if p == BID1:
-            bids = self._bids
-            if self.upcard == JOKER:
-                return bids[2]  # a turned-up Joker: the dealer names trump (002)
-            if bids[5] and cur == (self.dealer + 2) % 4:
-                return bids[1]  # Canadian loner: the dealer's partner orders only alone
-            return bids[0]
-        if p == BID2:
-            dead = self.upcard >> 3 if self.upcard >= 0 else NO_TRUMP
-            return (self._bids[4] if cur == self.dealer else self._bids[3])[dead]
-        if p == DISCARD:
-            hand = self.hands[cur]
-            if not r.dealer_may_discard_upcard:
-                hand &= ~(1 << self.upcard)
-            return [A.DISCARD_BASE + c for c in cards_of(hand)]
-        if p == DEFEND:
-            return [A.PASS, A.DEFEND_ALONE]
-        if p == ALONE:
-            return [A.GO_ALONE, A.WITH_PARTNER]
-        if p == DEALER_TAKE:
-            return [A.DECLINE, A.TAKE]
-        if p == CLAIM:
-            return [A.PASS, A.CLAIM_RENEGE]
-        if p == FIX:
-            ti = len(self.tricks)
-            if any(w == cur and t == ti for w, t, _ in self.reneges):
-                return [A.FIX_RENEGE, A.PASS]
-            return [A.PASS]
-        if p == DECLARE:
-            return self._declarations(cur) or [A.PASS]
-        if p == AUCTION:
-            standing = self.contract
-            offers = [A.bid(k) for k in range(max(A.BID_MIN, standing + 1), A.BID_MAX + 1)]
-            stuck = r.stick_the_dealer and cur == self.dealer and not standing
-            return offers if stuck else [*offers, A.PASS]  # sorted ids: bids 73.., pass 80
-        if p == TRUMP:
-            return [A.CALL_BASE + s for s in SUITS]
+    def lawful_cards(self) -> list[Card]:
+        """The cards the player to move may play without reneging: those of the led suit when
+        it holds any, else its whole hand.
+
+        Under ``renege="prevent"`` these are exactly the legal actions of card play; under
+        ``"penalize"`` the engine also lets a player fail to follow (to be claimed later), and
+        the solvers and the rollout policy play lawfully only."""
+        return cards_of(lawful_mask(self.hands[self.cur], self.trump,
+                                    self.led if self.trick else -1))
+
+    # One method per phase: the actions it offers (card play is inline in legal_actions).
+
+    def _legal_declare(self) -> Sequence[Action]:
+        return self._declarations(self.cur) or [A.PASS]
+
+    def _legal_bid1(self) -> Sequence[Action]:
+        bids = self._bids
+        if self.upcard == JOKER:
+            return bids[2]  # a turned-up Joker: the dealer names trump
+        if bids[5] and self.cur == partner(self.dealer, 4):
+            return bids[1]  # Canadian loner: the dealer's partner orders only alone
+        return bids[0]
+
+    def _legal_bid2(self) -> Sequence[Action]:
+        dead = self.upcard >> 3 if self.upcard >= 0 else NO_TRUMP
+        return (self._bids[4] if self.cur == self.dealer else self._bids[3])[dead]
+
+    def _legal_dealer_take(self) -> Sequence[Action]:
+        return [A.DECLINE, A.TAKE]
+
+    def _legal_discard(self) -> Sequence[Action]:
+        hand = self.hands[self.cur]
+        if not self.rules.dealer_may_discard_upcard:
+            hand &= ~(1 << self.upcard)
+        return [A.DISCARD_BASE + c for c in cards_of(hand)]
+
+    def _legal_alone(self) -> Sequence[Action]:
+        return [A.GO_ALONE, A.WITH_PARTNER]
+
+    def _legal_defend(self) -> Sequence[Action]:
+        return [A.PASS, A.DEFEND_ALONE]
+
+    def _legal_none(self) -> Sequence[Action]:
         return []
+
+    def _legal_claim(self) -> Sequence[Action]:
+        return [A.PASS, A.CLAIM_RENEGE]
+
+    def _legal_fix(self) -> Sequence[Action]:
+        ti = len(self.tricks)
+        cur = self.cur
+        if any(w == cur and t == ti for w, t, _ in self.reneges):
+            return [A.FIX_RENEGE, A.PASS]
+        return [A.PASS]
+
+    def _legal_auction(self) -> Sequence[Action]:
+        standing = self.contract
+        offers = [A.bid(k) for k in range(max(A.BID_MIN, standing + 1), A.BID_MAX + 1)]
+        stuck = self.rules.stick_the_dealer and self.cur == self.dealer and not standing
+        return offers if stuck else [*offers, A.PASS]  # sorted ids: bids 73.., pass 80
+
+    def _legal_trump(self) -> Sequence[Action]:
+        return [A.CALL_BASE + s for s in SUITS]
 
     # -----------------------------------------------------------------------------------------
     # Declarations before bidding (farmer's hand, no ace no face no trump)
 
-    def _declarations(self, seat: int) -> list[int]:
+    def _declarations(self, seat: Seat) -> list[Action]:
         r = self.rules
         hand = self.hands[seat]
         out = []
@@ -595,7 +664,7 @@ class HandState:
             return True
         return not hand & SUIT_PLAIN_MASK[self.upcard >> 3]
 
-    def _declarers(self) -> tuple[int, ...]:
+    def _declarers(self) -> tuple[Seat, ...]:
         """Every seat from the dealer's left, when a declaration option is on.
 
         Asking only the seats whose hands qualify would tell the table who holds a farmer's hand:
@@ -608,16 +677,17 @@ class HandState:
     # -----------------------------------------------------------------------------------------
     # Applying actions
 
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: Action) -> None:
         """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
         if type(action) is not int:
             action = _as_action(action)
         seat = self.cur
-        if self.phase != PLAY:
-            if action not in self._legal_non_play():
+        phase = self.phase
+        if phase != PLAY:
+            if action not in _LEGAL[phase](self):
                 raise IllegalActionError(self.explain_illegal(action))
             self.history.append((seat, action))
-            self._apply_other(seat, action)
+            _APPLY[phase](self, seat, action)
             return
         # Playing a card: the hot path, validated by masks and kept inline.
         hand = self.hands[seat]
@@ -634,8 +704,8 @@ class HandState:
         entry = (seat, action)
         self.history.append(entry)
         self.hands[seat] = hand ^ bit
-        if self._rows:  # a row card played turns up the card under it
-            under = self._under[action]
+        if self.under:  # a row card played turns up the card under it
+            under = self.under[action]
             if under >= 0:
                 self.hands[seat] |= 1 << under
         if not trick:
@@ -712,7 +782,7 @@ class HandState:
         self.phase = PLAY
         self.cur = seat
 
-    def push(self, action: int) -> None:
+    def push(self, action: Action) -> None:
         """Apply ``action`` after saving a snapshot that :meth:`pop` restores."""
         self._stack.append(self._snapshot())
         try:
@@ -721,7 +791,7 @@ class HandState:
             self._stack.pop()
             raise
 
-    def pop(self) -> int:
+    def pop(self) -> Action:
         """Undo back to the state before the latest :meth:`push`; returns that push's action."""
         if not self._stack:
             raise IllegalActionError("nothing to undo: pop() follows push()")
@@ -730,150 +800,151 @@ class HandState:
         self._restore(snap)
         return action
 
-    def _apply_other(self, seat: int, a: int) -> None:
-        p = self.phase
-        n = self.n
-        if p == BID1:
-            if a == A.PASS:
-                self.bids += 1
-                if self.bids == n:
-                    self.up_status = UP_TURNED_DOWN
-                    self.phase = BID2
-                    self.bids = 0
-                    self.cur = self.eldest()
-                else:
-                    self.cur = (seat + 1) % n
-                return
-            if a >= A.CALL_BASE:  # Joker up-card: the dealer names the suit.
-                alone = a >= A.CALL_ALONE_BASE
-                self._make(seat, a - (A.CALL_ALONE_BASE if alone else A.CALL_BASE), alone)
-            else:
-                self._make(seat, self.upcard >> 3, a == A.ORDER_ALONE)
-            if n == 2 and seat != self.dealer:
-                self.phase = DEALER_TAKE
-                self.cur = self.dealer
-                return
-            self._dealer_picks_up()
+
+    # One method per phase: what an action (already checked legal and logged) does in it.
+
+    def _on_declare(self, seat: Seat, a: Action) -> None:
+        if a == A.FARMER or a == A.MISDEAL:
+            self.outcome = MISDEAL_REDEAL
+            self._finish()
             return
-        if p == BID2:
-            if a == A.PASS:
-                self.bids += 1
-                if self.bids == n:
-                    self.outcome = THROWN_IN
-                    self._finish()
-                else:
-                    self.cur = (seat + 1) % n
-                return
+        if a >= A.SWAP_BASE:
+            given = A.SWAP_SETS[a - A.SWAP_BASE]
+            got = self.kitty[:3]
+            hand = self.hands[seat]
+            for c in given:
+                hand ^= 1 << c
+            for c in got:
+                hand |= 1 << c
+            self.hands[seat] = hand
+            self.kitty = (*given, *self.kitty[3:])
+            self.swapper = seat
+            self.swap_given = given
+        if not self._ask_next():
+            self._start_bidding()
+
+    def _ask_next(self) -> bool:
+        """The seat asked (first in ``decl_queue``) has answered: ask the next; False when
+        nobody is left to ask."""
+        rest = self.decl_queue[1:]
+        self.decl_queue = rest
+        if rest:
+            self.cur = rest[0]
+        return bool(rest)
+
+    def _on_bid1(self, seat: Seat, a: Action) -> None:
+        n = self.n
+        if a == A.PASS:
+            self.bids += 1
+            if self.bids == n:
+                self.up_status = UP_TURNED_DOWN
+                self.phase = BID2
+                self.bids = 0
+                self.cur = self.eldest()
+            else:
+                self.cur = (seat + 1) % n
+            return
+        if a >= A.CALL_BASE:  # Joker up-card: the dealer names the suit.
             alone = a >= A.CALL_ALONE_BASE
             self._make(seat, a - (A.CALL_ALONE_BASE if alone else A.CALL_BASE), alone)
-            self._after_trump()
+        else:
+            self._make(seat, self.upcard >> 3, a == A.ORDER_ALONE)
+        if n == 2 and seat != self.dealer:
+            self.phase = DEALER_TAKE
+            self.cur = self.dealer
             return
-        if p == DISCARD:
-            c = a - A.DISCARD_BASE
-            self.hands[seat] ^= 1 << c
-            self.discarded = c
-            self._after_trump()
-            return
-        if p == DEALER_TAKE:
-            if a == A.TAKE:
-                self._dealer_picks_up()
-            else:
-                self.up_status = UP_LEFT
-                self._after_trump()
-            return
-        if p == ALONE:
-            if a == A.GO_ALONE:
-                self._set_alone()
-            self._start_defence()
-            return
-        if p == DEFEND:
-            if a == A.DEFEND_ALONE:
-                self.lone_defender = seat
-                self._sit_out((seat + 2) % 4)
-                self._start_play()
-                return
-            later = [s for s in self.decl_queue if s != seat]
-            self.decl_queue = tuple(later)
-            if later:
-                self.cur = later[0]
-            else:
-                self._start_play()
-            return
-        if p == FIX:
-            if a == A.FIX_RENEGE:
-                self._take_back(seat)
-                return
-            rest = self.decl_queue[1:]
-            self.decl_queue = rest
-            if rest:
-                self.cur = rest[0]
-            else:
-                self._close_trick(self.trick)
-            return
-        if p == CLAIM:
-            if a == A.CLAIM_RENEGE:
-                claimant_makers = self.is_maker_side(seat)
-                offenders = [s for s, _, _ in self.reneges
-                             if self.is_maker_side(s) != claimant_makers]
-                if offenders:
-                    self.renege_claimed = seat
-                    self._score_renege(seat, claimant_makers)
-                    return
-            rest = self.claimants[1:]
-            self.claimants = rest
-            if rest:
-                self.cur = rest[0]
-            else:
-                self._score()
-            return
-        if p == AUCTION:
-            if seat != self.dealer:  # the non-dealer bid first; now the dealer
-                self.cur = self.dealer
-                return
-            bidder = self.bidder
-            if bidder < 0:
+        self._dealer_picks_up()
+
+    def _on_bid2(self, seat: Seat, a: Action) -> None:
+        if a == A.PASS:
+            self.bids += 1
+            if self.bids == self.n:
                 self.outcome = THROWN_IN
                 self._finish()
-                return
-            self.phase = TRUMP
-            self.cur = bidder
-            return
-        if p == TRUMP:
-            self._make(seat, a - A.CALL_BASE, False)
-            self._after_trump()
-            return
-        if p == DECLARE:
-            if a == A.FARMER or a == A.MISDEAL:
-                self.outcome = MISDEAL_REDEAL
-                self._finish()
-                return
-            if a >= A.SWAP_BASE:
-                given = A.SWAP_SETS[a - A.SWAP_BASE]
-                got = self.kitty[:3]
-                hand = self.hands[seat]
-                for c in given:
-                    hand ^= 1 << c
-                for c in got:
-                    hand |= 1 << c
-                self.hands[seat] = hand
-                self.kitty = (*given, *self.kitty[3:])
-                self.swapper = seat
-                self.swap_given = given
-            rest = self.decl_queue[1:]
-            self.decl_queue = rest
-            if rest:
-                self.cur = rest[0]
             else:
-                self._start_bidding()
+                self.cur = (seat + 1) % self.n
             return
-        raise AssertionError(f"no action applies in phase {PHASE_NAMES[p]}")  # pragma: no cover
+        alone = a >= A.CALL_ALONE_BASE
+        self._make(seat, a - (A.CALL_ALONE_BASE if alone else A.CALL_BASE), alone)
+        self._after_trump()
 
-    # -----------------------------------------------------------------------------------------
+    def _on_dealer_take(self, seat: Seat, a: Action) -> None:
+        if a == A.TAKE:
+            self._dealer_picks_up()
+        else:
+            self.up_status = UP_LEFT
+            self._after_trump()
+
+    def _on_discard(self, seat: Seat, a: Action) -> None:
+        c = a - A.DISCARD_BASE
+        self.hands[seat] ^= 1 << c
+        self.discarded = c
+        self._after_trump()
+
+    def _on_alone(self, seat: Seat, a: Action) -> None:
+        if a == A.GO_ALONE:
+            self._set_alone()
+        self._start_defence()
+
+    def _on_defend(self, seat: Seat, a: Action) -> None:
+        if a == A.DEFEND_ALONE:
+            self.lone_defender = seat
+            self._sit_out(partner(seat, 4))
+            self._start_play()
+            return
+        later = [s for s in self.decl_queue if s != seat]
+        self.decl_queue = tuple(later)
+        if later:
+            self.cur = later[0]
+        else:
+            self._start_play()
+
+    def _on_none(self, seat: Seat, a: Action) -> None:  # pragma: no cover
+        raise AssertionError(f"no action applies in phase {PHASE_NAMES[self.phase]}")
+
+    def _on_claim(self, seat: Seat, a: Action) -> None:
+        if a == A.CLAIM_RENEGE:
+            claimant_makers = self.is_maker_side(seat)
+            offenders = [s for s, _, _ in self.reneges
+                         if self.is_maker_side(s) != claimant_makers]
+            if offenders:
+                self.renege_claimed = seat
+                self._score_renege(seat, claimant_makers)
+                return
+        rest = self.claimants[1:]
+        self.claimants = rest
+        if rest:
+            self.cur = rest[0]
+        else:
+            self._score()
+
+    def _on_fix(self, seat: Seat, a: Action) -> None:
+        if a == A.FIX_RENEGE:
+            self._take_back(seat)
+            return
+        if not self._ask_next():
+            self._close_trick(self.trick)
+
+    def _on_auction(self, seat: Seat, a: Action) -> None:
+        if seat != self.dealer:  # the non-dealer bid first; now the dealer
+            self.cur = self.dealer
+            return
+        bidder = self.bidder
+        if bidder < 0:
+            self.outcome = THROWN_IN
+            self._finish()
+            return
+        self.phase = TRUMP
+        self.cur = bidder
+
+    def _on_trump(self, seat: Seat, a: Action) -> None:
+        self._make(seat, a - A.CALL_BASE, False)
+        self._after_trump()
+
     # Transitions
 
     def _start_bidding(self) -> None:
-        # Rows has no up-card: an auction of tricks, then the higher bidder names trump.
-        self.phase = AUCTION if self._rows else BID1
+        self.phase = self.variant.bidding_phase()
         self.bids = 0
         self.bid_start = len(self.history)
         self.decl_queue = ()
@@ -889,7 +960,7 @@ class HandState:
 
     def _set_alone(self) -> None:
         self.alone = True
-        self._sit_out((self.maker + 2) % 4)
+        self._sit_out(partner(self.maker, 4))
 
     def _sit_out(self, seat: int) -> None:
         active = tuple(s for s in self.active if s != seat)
@@ -956,80 +1027,41 @@ class HandState:
             return
         self._score()
 
-    def _high_bid(self) -> tuple[int, int]:
-        """Two-handed with rows: (tricks, seat) of the highest bid so far, (0, -1) if none.
-        Read from the history (two entries at most), so undo and copies need nothing more."""
-        best, who = 0, -1
-        for seat, a in self.history[self.bid_start:self.bid_start + 2]:
-            if A.is_bid(a) and A.bid_tricks(a) > best:
-                best, who = A.bid_tricks(a), seat
-        return best, who
-
     @property
     def contract(self) -> int:
         """Two-handed with rows: the tricks the maker bid (the highest bid), 0 before any."""
-        return self._high_bid()[0] if self._rows else 0
+        return self.variant.high_bid(self)[0]
 
     @property
-    def bidder(self) -> int:
+    def bidder(self) -> Seat:
         """Two-handed with rows: the seat holding the highest bid, -1 before any."""
-        return self._high_bid()[1] if self._rows else -1
+        return self.variant.high_bid(self)[1]
 
     def maker_tricks(self) -> int:
+        """Tricks the makers' side has taken so far (0 before trump is made)."""
         m = self.maker
         if m < 0:
             return 0
         won = self.tricks_won
-        return won[m] + won[(m + 2) % 4] if self.n == 4 else won[m]
+        return won[m] + won[partner(m, 4)] if self.n == 4 else won[m]
+
+    def points_for(self, maker_tricks: int) -> tuple[int, ...]:
+        """What this hand scores, per side, if the makers finish with ``maker_tricks`` tricks
+        and no renege is claimed (:func:`euchre.scoring.hand_points`)."""
+        return hand_points(self.rules, self.maker, maker_tricks, alone=self.alone,
+                           lone_defender=self.lone_defender >= 0, contract=self.contract)
 
     def _score(self, made: int | None = None) -> None:
         """Score the hand on the makers' tricks (``made``: after a renege's trick penalty)."""
-        sc = self.rules.scoring
-        if made is None:
-            made = self.maker_tricks()
-        pts = [0] * self.rules.num_sides
-        if self._rows:
-            # Only the maker scores (docs/rules.md, euchre.com): one point per trick past six
-            # when it takes the tricks it bid, nothing otherwise (rows_euchre: euchred).
-            if made >= self.contract:
-                pts[self.maker] = sc.make * (made - 6)
-            elif self.rules.rows_euchre:
-                pts[1 - self.maker] = sc.euchre
-        elif made >= self._need:
-            value = sc.make if made < self._ntricks else (
-                sc.lone_march if self.alone else sc.march)
-            pts[self.side_of(self.maker)] = value
-        else:
-            value = sc.euchre_lone_defender if self.lone_defender >= 0 else sc.euchre
-            for side in range(self.rules.num_sides):
-                if side != self.side_of(self.maker):
-                    pts[side] = value
-        self.points = tuple(pts)
+        self.points = self.points_for(self.maker_tricks() if made is None else made)
         self.outcome = SCORED
         self._finish()
 
-    def _score_renege(self, claimant: int, claimant_makers: bool) -> None:
-        """A true renege claim, settled as ``rules.renege_penalty`` says (docs/rules.md)."""
-        sc = self.rules.scoring
-        mode = self.rules.renege_penalty
-        if mode == "tricks":
-            # The offending side gives two of its tricks (all, if fewer) to the other side.
-            made = self.maker_tricks()
-            if claimant_makers:
-                made += min(2, self._ntricks - made)
-            else:
-                made -= min(2, made)
-            self._score(made)
-            return
-        lone_beaten = claimant_makers and self.alone and self.maker_tricks() < self._ntricks
-        value = sc.renege_lone if lone_beaten else sc.renege
-        pts = [0] * self.rules.num_sides
-        for s in range(self.n):
-            if mode == "points" and self.is_maker_side(s) == claimant_makers:
-                pts[self.side_of(s)] = value
-            elif mode == "deduct" and self.is_maker_side(s) != claimant_makers:
-                pts[self.side_of(s)] = -value  # the offending side loses them: below zero
-        self.points = tuple(pts)
+    def _score_renege(self, claimant: Seat, claimant_makers: bool) -> None:
+        """A true renege claim, settled as ``rules.renege_penalty`` says."""
+        self.points = renege_points(
+            self.rules, self.maker, self.maker_tricks(), claimant_makers=claimant_makers,
+            alone=self.alone, lone_defender=self.lone_defender >= 0, contract=self.contract)
         self.outcome = SCORED
         self._finish()
 
@@ -1081,90 +1113,38 @@ class HandState:
         ``copy = clone``: mypyc compiles such an alias into a class that cannot be built."""
         return self.clone()
 
-    def view(self, seat: int, scores: tuple[int, ...] = ()) -> SeatView:
+    def view(self, seat: Seat, scores: tuple[int, ...] = ()) -> SeatView:
         """What ``seat`` may know now: the only thing to hand a bot or a user interface."""
         return make_view(self, seat, scores)
 
     # -----------------------------------------------------------------------------------------
     # Explanations
 
-    def explain_illegal(self, action: int) -> str:
-        """Why ``action`` is not allowed now, and what is: the text of IllegalActionError."""
-        from euchre.actions import action_label
-
-        if self.phase == OVER:
-            return "the hand is over: no action is allowed"
-        try:
-            label = action_label(action)
-        except Exception:
-            label = quote(action)
-        who = seat_name(self.cur, self.n)
-        allowed = ", ".join(action_label(a) for a in self.legal_actions())
-        if self.phase == PLAY:
-            if not isinstance(action, int) or not 0 <= action <= 32:
-                return f"{who} must play a card now, not {label}; allowed: {allowed}"
-            hand = self.hands[self.cur]
-            if not hand >> action & 1:
-                return (f"{who} does not hold {card_symbol(action)}; playable: {allowed}")
-            led = self.led
-            follow = hand & SUIT_MASK[self.trump][led]
-            held = " ".join(card_symbol(c) for c in sort_hand(cards_of(follow), self.trump))
-            sym = SUIT_SYMBOLS[led]
-            extra = ""
-            if EFFECTIVE_SUIT[self.trump][action] != EFFECTIVE_SUIT[NO_TRUMP][action]:
-                extra = f"; {card_symbol(action)} is a trump here"
-            elif EFFECTIVE_SUIT[self.trump][action] == self.trump:
-                extra = f"; {card_symbol(action)} is a trump"
-            return f"must follow {sym}: you hold {held}{extra}"
-        doing = "name trump" if self.upcard == JOKER and self.phase == BID1 else (
-            PHASE_TASKS[self.phase]
-        )
-        why = self._rule_against(action)
-        return f"{label} is not allowed now ({who} to {doing}){why}; allowed: {allowed}"
-
-    def _rule_against(self, action: int) -> str:
-        """The table rule that forbids ``action`` when one does, so a refusal of a bid that is
-        legal elsewhere (a pass, ordering up, a suit) says why, not only what is allowed."""
-        r = self.rules
-        p = self.phase
-        cur = self.cur
-        if p == BID1 and self.upcard == JOKER and action in (A.PASS, A.ORDER, A.ORDER_ALONE):
-            return ": the Joker was turned up, so the dealer names trump"
-        alone_bids = (A.ORDER_ALONE, *range(A.CALL_ALONE_BASE, A.CALL_ALONE_BASE + 4))
-        if p in (BID1, BID2) and action in alone_bids:
-            if not r.going_alone:
-                return ": going alone is off in these rules"
-            if r.alone_timing == "after_discard":
-                return ": in these rules the maker is asked about going alone once trump is fixed"
-        if p == BID1 and action == A.ORDER and r.canadian_loner and self.n == 4 \
-                and cur == (self.dealer + 2) % 4:
-            return (": under the Canadian loner the dealer's partner may order up only by going "
-                    "alone")
-        if p == BID2 and action == A.PASS and r.stick_the_dealer and cur == self.dealer:
-            return ": under stick the dealer the dealer must name trump in round two"
-        if p == BID2 and A.CALL_BASE <= action < A.DEFEND_ALONE \
-                and (action - A.CALL_BASE) % 4 == self.upcard >> 3:
-            return f": {SUIT_SYMBOLS[self.upcard >> 3]} was turned down, name another suit"
-        if p == AUCTION:
-            if action == A.PASS and r.stick_the_dealer:
-                return ": under stick the dealer the dealer must bid when the non-dealer passed"
-            if isinstance(action, int) and A.is_bid(action):
-                return f": a bid must beat the standing bid of {self.contract} tricks"
-            if isinstance(action, int) and A.CALL_BASE <= action < A.DEFEND_ALONE:
-                return (": with rows each player first bids tricks (bid 7 to bid 12); the higher "
-                        "bidder then names trump")
-        if p == TRUMP and action == A.PASS:
-            return ": the higher bidder must name trump"
-        if p == DISCARD and A.is_discard(action):
-            c = action - A.DISCARD_BASE
-            if not self.hands[cur] >> c & 1:
-                return f": the dealer does not hold {card_symbol(c)}"
-            if c == self.upcard:
-                return ": in these rules the dealer may not bury the up-card just picked up"
-        return ""
+    def explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not allowed now, and what is: the text of IllegalActionError
+        (:func:`euchre.explain.why_illegal`)."""
+        return explain.why_illegal(self, action)
 
     def __repr__(self) -> str:
         return (
             f"<HandState {PHASE_NAMES[self.phase]} dealer={self.dealer} "
             f"cur={self.cur} trump={'CDHS-'[self.trump]} tricks={self.tricks_won}>"
         )
+
+
+_LEGAL: Final = (
+    HandState._legal_declare, HandState._legal_bid1, HandState._legal_bid2,
+    HandState._legal_dealer_take, HandState._legal_discard, HandState._legal_alone,
+    HandState._legal_defend, HandState._legal_none, HandState._legal_claim,
+    HandState._legal_none, HandState._legal_fix, HandState._legal_auction,
+    HandState._legal_trump,
+)
+"""By phase: the method listing its actions (card play, PLAY, is inline in legal_actions)."""
+_APPLY: Final = (
+    HandState._on_declare, HandState._on_bid1, HandState._on_bid2, HandState._on_dealer_take,
+    HandState._on_discard, HandState._on_alone, HandState._on_defend, HandState._on_none,
+    HandState._on_claim, HandState._on_none, HandState._on_fix, HandState._on_auction,
+    HandState._on_trump,
+)
+"""By phase: the method applying an action in it (card play is inline in apply_action)."""
+assert len(_LEGAL) == len(_APPLY) == len(PHASE_NAMES)

@@ -10,10 +10,18 @@ or a declaration another player silently declined.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from euchre import actions as A
-from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, cards_of
+from euchre.actions import Action
+from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, Card, Suit, cards_of
+from euchre.errors import IllegalActionError, quote
+from euchre.phases import DECLARE, MISDEAL_REDEAL, PHASE_NAMES, UPCARD_STATUS_NAMES
 from euchre.rules import Rules
+from euchre.seats import Seat, is_maker_side, partner, side_of
+
+if TYPE_CHECKING:
+    from euchre.state import HandState
 
 HIDDEN_DISCARD = -1
 """Stands in a view's history for another player's face-down discard."""
@@ -31,14 +39,14 @@ class SeatView:
     """Everything ``seat`` may know about the current hand (and the match score, if any)."""
 
     rules: Rules
-    seat: int
-    dealer: int
+    seat: Seat
+    dealer: Seat
     phase: str
     current_player: int
-    hand: tuple[int, ...]
-    upcard: int
+    hand: tuple[Card, ...]
+    upcard: Card
     upcard_status: str
-    trump: int
+    trump: Suit
     """Trump suit 0..3, or 4 (``NO_TRUMP``) while bidding."""
     maker: int
     alone: bool
@@ -55,7 +63,7 @@ class SeatView:
     swapped_out: tuple[int, ...]
     """The low cards this seat gave to the kitty in a farmer's swap."""
     swapper: int
-    legal_actions: tuple[int, ...]
+    legal_actions: tuple[Action, ...]
     """Empty unless it is this seat's turn."""
     outcome: str | None
     points: tuple[int, ...]
@@ -102,7 +110,35 @@ class SeatView:
             return -1
         return EFFECTIVE_SUIT[self.trump][self.current_trick[0][1]]
 
-    def played_cards(self) -> list[int]:
+    def partner(self, seat: Seat | None = None) -> Seat:
+        """The partner across the table of ``seat`` (default: this seat); with two or three
+        players, the seat itself."""
+        return partner(self.seat if seat is None else seat, self.rules.players)
+
+    def side_of(self, seat: Seat | None = None) -> int:
+        """The scoring side of ``seat`` (default: this seat): the index into ``points`` and
+        ``scores``. Partners share a side with four players; otherwise each seat is one."""
+        return side_of(self.seat if seat is None else seat, self.rules.players)
+
+    def is_maker_side(self, seat: Seat | None = None) -> bool:
+        """Whether ``seat`` (default: this seat) plays for the makers: the maker and, with
+        four players, the maker's partner. False before trump is made."""
+        return is_maker_side(self.seat if seat is None else seat, self.maker, self.rules.players)
+
+    def lawful_cards(self) -> list[Card]:
+        """The cards this seat may play now without reneging: its legal actions that follow
+        the suit led, when any does. Under renege "penalize" the legal actions also allow a
+        renege (to be claimed later); the solvers and searching players play lawfully only.
+        Outside its turn at card play, the legal actions as they are."""
+        legal = list(self.legal_actions)
+        if self.current_trick and self.trump < 4:
+            led = self.led_suit
+            follow = [c for c in legal if EFFECTIVE_SUIT[self.trump][c] == led]
+            if follow:
+                return follow
+        return legal
+
+    def played_cards(self) -> list[Card]:
         out = [c for _, cards, _ in self.tricks for _, c in cards]
         out += [c for _, c in self.current_trick]
         return out
@@ -134,19 +170,14 @@ def public_history(history: list[tuple[int, int]], seat: int) -> tuple[tuple[int
     )
 
 
-def make_view(state: object, seat: int, scores: tuple[int, ...] = ()) -> SeatView:
+def make_view(state: HandState, seat: Seat, scores: tuple[int, ...] = ()) -> SeatView:
     """Build ``seat``'s view of a :class:`~euchre.state.HandState`."""
-    from euchre.state import MISDEAL_REDEAL, PHASE_NAMES, UPCARD_STATUS_NAMES, HandState
-
-    assert isinstance(state, HandState)
     s = state
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
-        from euchre.errors import IllegalActionError, quote
-
         raise IllegalActionError(f"seat must be 0..{s.n - 1}, not {quote(seat)}")
     hist = s.history
     # A misdeal ends the hand during the declarations, before bidding ever begins.
-    n_decl = len(hist) if s.phase == 0 or s.outcome == MISDEAL_REDEAL else s.bid_start
+    n_decl = len(hist) if s.phase == DECLARE or s.outcome == MISDEAL_REDEAL else s.bid_start
     decl = tuple(
         (w, a if (w == seat or a < A.SWAP_BASE) else HIDDEN_SWAP)
         for w, a in hist[:n_decl]

@@ -586,7 +586,7 @@ HOSTILE_RULES = sorted(RECORD_RULES)
 
 def _state_key(h: HandState) -> tuple[Any, ...]:
     return (list(h.hands), list(h.history), h.phase, h.cur, h.trick, list(h.tricks),
-            h.trump, h.maker, h.outcome, h.points, len(h._stack))
+            h.trump, h.maker, h.outcome, h.points, h.undo_depth)
 
 
 @settings(max_examples=300, deadline=None)

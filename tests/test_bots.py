@@ -14,7 +14,8 @@ from euchre import actions as A
 from euchre.bots import BOT_NAMES, BeginnerBot, Bot, RandomBot, RuleBasedBot, make_bot
 from euchre.bots.rule_based import estimate, visible_reneges
 from euchre.cards import HEARTS, deck_cards, parse_card
-from euchre.state import HandState, _deal_map
+from euchre.seats import deal_order
+from euchre.state import HandState
 from euchre.tournament import PlayerSpec, TournamentSpec, run, summarize, think_times
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +41,7 @@ def deck_for(rules: Rules, dealer: int, hands: dict[int, list[str]], upcard: str
     """A deck order that deals ``hands`` (seat -> cards) and turns ``upcard``; the rest of the
     cards fill the other hands and the kitty in id order."""
     n = rules.players
-    seats = _deal_map(n, dealer)
+    seats = deal_order(n, dealer)
     wanted = {s: [parse_card(c) for c in cs] for s, cs in hands.items()}
     used = {c for cs in wanted.values() for c in cs} | {parse_card(upcard)}
     spare = [c for c in deck_cards(rules.deck) if c not in used]

@@ -100,7 +100,7 @@ def test_random_card_play_picks_each_playable_card_equally_often() -> None:
     xs = rng.integers(0, 2**63, size=draws, dtype=np.int64).astype(np.uint64) * np.uint64(2)
     for mask in (0b1, 0b1000_0010, 0x0101_0101, 0x0A_0400_11, (1 << 31) | 0x1E, 0x3E00_0000):
         cards = [c for c in range(32) if mask >> c & 1]
-        counts = np.bincount([B._pick(np.int64(mask), x) for x in xs[:draws // 6]],
+        counts = np.bincount([B.pick_card(np.int64(mask), x) for x in xs[:draws // 6]],
                              minlength=32)
         assert set(np.flatnonzero(counts).tolist()) == set(cards), hex(mask)
         expected = draws // 6 / len(cards)

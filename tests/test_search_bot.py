@@ -16,7 +16,7 @@ from euchre.bots.equity import win_probability
 from euchre.bots.search import BID_DEALS, SearchBot, Think, parse_think
 from euchre.cards import parse_card
 from euchre.sampling import sample_hand_states
-from euchre.state import _deal_map
+from euchre.seats import deal_order
 
 THINK = 4
 
@@ -125,7 +125,7 @@ def _dealt(hand: list[str], up: str, seat: int, dealer: int, seed: int) -> HandS
     upc = parse_card(up)
     rest = [c for c in range(32) if c & 7 >= 2 and c not in mine and c != upc]
     random.Random(seed).shuffle(rest)
-    deck = [mine.pop() if s == seat else rest.pop() for s in _deal_map(4, dealer)]
+    deck = [mine.pop() if s == seat else rest.pop() for s in deal_order(4, dealer)]
     return HandState(Rules(), dealer, [*deck, upc, *rest])
 
 
@@ -178,19 +178,19 @@ def test_bidding_rollouts_can_stop_early_for_the_solver() -> None:
 
 
 def test_textbook_pimc_backs_up_each_later_bid_as_best_for_its_bidder() -> None:
-    from euchre.bots.search import _back_up, _Node
+    from euchre.bots.search import BidNode, back_up
 
     # Points by side (North-South, East-West) of four solved positions.
     solved: list[tuple[int, ...]] = [(0, 2), (1, 0), (2, 0), (0, 4)]
     # North (side 0) picks leaf 2 (+2 for its side) over leaf 3 (-4); West (side 1), before
     # North, picks leaf 0 (+2 for its side) over passing on to North's choice (-2).
-    north = _Node(seat=0, children=(_Node(leaf=2), _Node(leaf=3)))
-    west = _Node(seat=3, children=(north, _Node(leaf=0)))
-    assert _back_up(north, solved, 4) == (2, 0)
-    assert _back_up(west, solved, 4) == (0, 2)
+    north = BidNode(seat=0, children=(BidNode(leaf=2), BidNode(leaf=3)))
+    west = BidNode(seat=3, children=(north, BidNode(leaf=0)))
+    assert back_up(north, solved, 4) == (2, 0)
+    assert back_up(west, solved, 4) == (0, 2)
     # A tie goes to the first choice (passing comes first in the legal actions).
-    tie = _Node(seat=1, children=(_Node(points=(0, 0)), _Node(leaf=1), _Node(leaf=0)))
-    assert _back_up(tie, [(0, 0), (0, 0)], 4) == (0, 0)
+    tie = BidNode(seat=1, children=(BidNode(points=(0, 0)), BidNode(leaf=1), BidNode(leaf=0)))
+    assert back_up(tie, [(0, 0), (0, 0)], 4) == (0, 0)
 
 
 def test_textbook_pimc_differs_from_the_naive_twin_only_through_later_bids() -> None:

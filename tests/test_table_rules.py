@@ -18,7 +18,7 @@ from helpers import act, build, cards, deck_for, hand_cards
 
 from euchre import actions as A
 from euchre.bots import make_bot
-from euchre.cards import deck_cards
+from euchre.cards import SUIT_MASK, deck_cards
 from euchre.cli import build_parser
 from euchre.cli.play import build_rules
 from euchre.cli.replay import describe_record
@@ -48,7 +48,7 @@ def follow_first(h: HandState) -> int:
     """A legal action that follows suit when it can (so no other renege happens)."""
     legal = h.legal_actions()
     if h.phase == PLAY and h.trick:
-        follow = h.hands[h.cur] & h._suit_mask[h.led]
+        follow = h.hands[h.cur] & SUIT_MASK[h.trump][h.led]
         for a in legal:
             if follow >> a & 1:
                 return a
@@ -348,9 +348,7 @@ def rows_scored(bid: str, won: int, rules: Rules = ROWS) -> tuple[int, ...]:
     """The points when the non-dealer (seat 1) bids ``bid``, names spades and takes ``won``."""
     h = HandState(rules, 0, deck_cards(24))
     act(h, bid, "pass", "call S")
-    h.tricks_won = [12 - won, won]
-    h._score()
-    return h.points
+    return h.points_for(won)
 
 
 def test_two_handed_rows_scores_from_exact_hands() -> None:

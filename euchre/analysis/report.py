@@ -12,7 +12,7 @@ from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
 from euchre.analysis.values import Estimate
 from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
-from euchre.state import seat_name
+from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
 
 
@@ -42,7 +42,7 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
     hand = " ".join(card_symbol(c) for c in sort_hand(adv.hand, up_suit))
     score = at = ""
     if adv.scores:
-        side = adv.seat & 1 if n == 4 else adv.seat
+        side = side_of(adv.seat, n)
         others = [v for s, v in enumerate(adv.scores) if s != side]
         at = f"{adv.scores[side]}-{'-'.join(map(str, others))}"
         score = f", score {at} (us-them)"

@@ -218,7 +218,7 @@ def _partner_winning(view: SeatView) -> int:
     for s, c in view.current_trick[1:]:
         if st[c] > st[win_card]:
             win_seat, win_card = s, c
-    return win_card if win_seat == (view.seat + 2) % 4 else -1
+    return win_card if win_seat == view.partner() else -1
 
 
 def play_context(view: SeatView, choice: int, best: int) -> str:

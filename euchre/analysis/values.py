@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from euchre.bots import rollout
 from euchre.bots.equity import win_probability
 from euchre.bots.rollout import bidding_likelihood
-from euchre.cards import EFFECTIVE_SUIT
 from euchre.sampling import DealSampler
 from euchre.state import HandState
 from euchre.view import SeatView
@@ -68,7 +67,7 @@ class Estimate:
 
 def my_side(view: SeatView) -> int:
     """The index into ``points``/``scores`` of the deciding seat's side."""
-    return view.seat & 1 if view.players == 4 else view.seat
+    return view.side_of()
 
 
 def net_points(view: SeatView, points: Sequence[int]) -> float:
@@ -105,13 +104,7 @@ def sample_worlds(view: SeatView, deals: int, rng: random.Random,
 
 def lawful_cards(view: SeatView) -> list[int]:
     """The cards the seat may play without reneging (what the solver values)."""
-    legal = list(view.legal_actions)
-    if view.current_trick and view.trump < 4:
-        led = view.led_suit
-        follow = [c for c in legal if EFFECTIVE_SUIT[view.trump][c] == led]
-        if follow:
-            return follow
-    return legal
+    return view.lawful_cards()
 
 
 def _wmean(xs: Sequence[float], ws: Sequence[float]) -> float:

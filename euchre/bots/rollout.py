@@ -23,11 +23,11 @@ import math
 from typing import Final
 
 from euchre import actions as A
+from euchre.bots import rule_based
+from euchre.bots.rule_based import FULL_ACES, card_value
 from euchre.cards import (
-    ACE,
     EFFECTIVE_SUIT,
     JOKER,
-    KING,
     NUM_CARD_IDS,
     POWER,
     STRENGTH,
@@ -53,8 +53,6 @@ from euchre.state import (
     HandState,
 )
 
-#: Expected tricks of a trump outside the top run, by trump rank (Joker 10 .. 7 as 0).
-TRUMP_VALUE: Final = (0.3, 0.3, 0.33, 0.36, 0.0, 0.42, 0.5, 0.65, 0.8, 0.95, 1.0)
 #: Expected tricks needed to make trump, by number of players.
 CALL_THRESHOLD: Final = {4: 2.2, 3: 2.9, 2: 2.4}
 ALONE_THRESHOLD: Final = 4.0
@@ -66,10 +64,6 @@ DEFEND_ALONE_VS_PAIR_THRESHOLD: Final = 3.6
 BID_TEMPERATURE: Final = 0.5
 #: No observed bid makes a deal less likely than this (other players are not this model).
 BID_FLOOR: Final = 0.05
-
-_TRUMP_ORDER: Final = {24: (9, 8, 7, 6, 5, 3, 2), 25: (10, 9, 8, 7, 6, 5, 3, 2),
-                       32: (9, 8, 7, 6, 5, 3, 2, 1, 0)}
-
 
 def _higher_masks() -> tuple[tuple[int, ...], ...]:
     """HIGHER[trump][card]: cards of the same effective suit that rank above it."""
@@ -102,58 +96,15 @@ _DECK_MASK: Final = {size: deck_mask(size) for size in (24, 25, 32)}
 
 
 def estimate(hand: int, trump: int, deck: int = 24) -> float:
-    """Expected tricks of a hand (a mask) with ``trump``: the rule-based player's count (top run
-    of trumps one trick each, other trumps by rank, length, off-suit aces, a king behind its
-    ace, voids a hand with trumps can ruff)."""
-    eff = EFFECTIVE_SUIT[trump]
-    pw = POWER[trump]
-    cs = cards_of(hand)
-    ranks = sorted((pw[c] - 100 for c in cs if eff[c] == trump), reverse=True)
-    run = 0
-    for r in _TRUMP_ORDER[deck]:
-        if r not in ranks:
-            break
-        run += 1
-    est = run + sum(TRUMP_VALUE[r] for r in ranks[run:])
-    n_tr = len(ranks)
-    if n_tr >= 3:
-        est += 0.25 * (n_tr - 2)
-    for s in SUITS:
-        if s == trump:
-            continue
-        side = sorted((c & 7 for c in cs if eff[c] == s), reverse=True)
-        if not side:
-            if n_tr >= 2:
-                est += 0.3
-            continue
-        if side[0] == ACE:
-            est += 0.75 if len(side) <= 2 else 0.5
-            if len(side) > 1 and side[1] == KING:
-                est += 0.3
-        elif side[0] == KING and len(side) >= 2:
-            est += 0.15
-        elif len(side) == 1 and n_tr >= 2:
-            est += 0.1
-    return est
+    """Expected tricks of a hand (a mask) with ``trump``: the rule-based player's count
+    (:func:`euchre.bots.rule_based.estimate`) with every side ace counted fully, as the first
+    rule bot counted."""
+    return rule_based.estimate(cards_of(hand), trump, deck, FULL_ACES)
 
 
 def best_discard(hand: int, trump: int, deck: int, keep: int = -1) -> tuple[float, int]:
     """(count of the best five, the card to bury) for a six-card hand; ``keep`` may not go."""
-    best = (-1.0, -1)
-    for c in sorted(cards_of(hand), key=lambda x: POWER[trump][x]):
-        if c == keep:
-            continue
-        e = estimate(hand & ~(1 << c), trump, deck)
-        if e > best[0]:
-            best = (e, c)
-    return best
-
-
-def _card_value(c: int, trump: int) -> float:
-    """Tricks the up-card adds to whoever picks it up, as a trump."""
-    if EFFECTIVE_SUIT[trump][c] != trump:
-        return 0.0
-    return TRUMP_VALUE[POWER[trump][c] - 100]
+    return rule_based.best_discard(cards_of(hand), trump, deck, keep, FULL_ACES)
 
 
 def _sigmoid(x: float) -> float:
@@ -175,8 +126,8 @@ def bid1_counts(st: HandState, seat: int) -> tuple[float, float]:
         est, _ = best_discard(hand | 1 << up, t, r.deck, keep)
         return est, est
     base = estimate(hand, t, r.deck)
-    value = _card_value(up, t)
-    if st.n == 4 and st.dealer == (seat + 2) % 4:
+    value = card_value(up, t)
+    if st.n == 4 and st.dealer == st.partner(seat):
         return base + 0.6 * value, base
     est = base - 0.5 * value
     return est, est
@@ -325,19 +276,9 @@ def swap_cost(a: int, upcard: int) -> tuple[int, int]:
     return (sum(1 for c in cards if c >> 3 == up_suit), sum(c & 7 for c in cards))
 
 
-def lawful(st: HandState) -> list[int]:
-    """Cards the player to move may play without reneging (the policy never reneges)."""
-    hand = st.hands[st.cur]
-    if st.trick:
-        follow = hand & SUIT_MASK[st.trump][st.led]
-        if follow:
-            hand = follow
-    return cards_of(hand)
-
-
 def _allies(st: HandState, me: int) -> tuple[int, ...]:
     if st.n == 4:
-        return (me, (me + 2) % 4)
+        return (me, st.partner(me))
     if st.n == 3 and st.maker >= 0 and st.maker != me:
         return tuple(s for s in range(3) if s != st.maker)
     return (me,)
@@ -362,7 +303,7 @@ def play_card(st: HandState) -> int:
     if st.up_status != UP_TAKEN and st.upcard >= 0:  # rows has no up-card
         seen |= 1 << st.upcard
     out = _DECK_MASK[st.rules.deck] & ~seen
-    legal = lawful(st)
+    legal = st.lawful_cards()  # the policy never reneges
     if len(legal) == 1:
         return legal[0]
     eff = EFFECTIVE_SUIT[t]
@@ -462,7 +403,6 @@ __all__ = [
     "best_discard",
     "bid_probabilities",
     "estimate",
-    "lawful",
     "play_card",
     "play_out",
     "play_tricks",

@@ -36,6 +36,7 @@ from euchre.cards import (
     deck_mask,
     mask_of,
 )
+from euchre.seats import seat_name
 from euchre.view import SeatView
 
 #: Expected tricks from a trump that is not part of the top run, by trump rank
@@ -55,6 +56,9 @@ ALONE_THRESHOLD = 3.3
 ALONE_MAX_LOSERS = 2.0
 #: Off-suit aces count fully only with two or more trumps in hand (index: trumps held, max 2).
 ACE_SCALE = (0.45, 0.7, 1.0)
+#: Off-suit aces counted fully whatever the trumps: the first rule bot's count, which the
+#: rollout policy (:mod:`euchre.bots.rollout`) keeps.
+FULL_ACES = (1.0, 1.0, 1.0)
 #: A round-two suit this many expected tricks better than the up-card's suit is worth passing
 #: round one for (when it is worth a call on its own).
 ROUND_TWO_MARGIN = 0.8
@@ -95,10 +99,12 @@ def _trump_order(deck: int) -> list[int]:
     return [*top, 9, 8, 7, 6, 5, 3, 2, *low]
 
 
-def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
+def estimate(cards: Iterable[int], trump: int, deck: int = 24,
+             ace_scale: tuple[float, float, float] = ACE_SCALE) -> float:
     """Expected tricks a hand takes with ``trump``: the run of top trumps counts one trick each,
-    other trumps by rank, length beyond two, off-suit aces (less in long suits), a king behind
-    its ace, and voids or singletons that a hand with trumps can ruff."""
+    other trumps by rank, length beyond two, off-suit aces (less in long suits, and scaled by
+    ``ace_scale`` for the trumps held), a king behind its ace, and voids or singletons that a
+    hand with trumps can ruff."""
     cs = list(cards)
     eff = EFFECTIVE_SUIT[trump]
     pw = POWER[trump]
@@ -116,7 +122,7 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
     # A side ace wins only until someone trumps it, and a hand short of trumps cannot draw the
     # opponents' trumps first: with none or one trump an ace is a weak trick (measured: such
     # orders into an opponent dealer were euchred more often than not).
-    ace_scale = ACE_SCALE[min(n_tr, 2)]
+    scale = ace_scale[min(n_tr, 2)]
     for s in SUITS:
         if s == trump:
             continue
@@ -126,9 +132,9 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24) -> float:
                 est += 0.3
             continue
         if side[0] == ACE:
-            est += ace_scale * (0.75 if len(side) <= 2 else 0.5)
+            est += scale * (0.75 if len(side) <= 2 else 0.5)
             if len(side) > 1 and side[1] == KING:
-                est += ace_scale * 0.3
+                est += scale * 0.3
         elif side[0] == KING and len(side) >= 2:
             est += 0.15
         elif len(side) == 1 and n_tr >= 2:
@@ -176,7 +182,7 @@ def score_sense(view: SeatView) -> tuple[float, bool]:
         return 0.0, True
     sc = view.rules.scoring
     target = view.rules.target
-    me = view.seat & 1 if view.players == 4 else view.seat
+    me = view.side_of()
     mine = view.scores[me]
     theirs = max(v for side, v in enumerate(view.scores) if side != me)
     # A euchre hands them the game, yet passing does not: they cannot win by making one point.
@@ -191,7 +197,8 @@ def score_sense(view: SeatView) -> tuple[float, bool]:
 
 
 def best_discard(
-    cards: Sequence[int], trump: int, deck: int, keep: int = -1
+    cards: Sequence[int], trump: int, deck: int, keep: int = -1,
+    ace_scale: tuple[float, float, float] = ACE_SCALE,
 ) -> tuple[float, int]:
     """(estimate of the best five, the card to bury) for a six-card hand; ``keep`` may not go."""
     best = (-1.0, -1)
@@ -199,7 +206,7 @@ def best_discard(
         if c == keep:
             continue
         rest = [x for x in cards if x != c]
-        e = estimate(rest, trump, deck)
+        e = estimate(rest, trump, deck, ace_scale)
         if e > best[0]:
             best = (e, c)
     return best
@@ -361,8 +368,8 @@ class RuleBasedBot:
             who = "me picking up the " + sym(up)
         else:
             base = estimate(hand, t, deck)
-            value = _card_value(up, t)
-            if n == 4 and dealer == (me + 2) % 4:
+            value = card_value(up, t)
+            if n == 4 and dealer == view.partner():
                 est = base + 0.6 * value
                 who = f"my partner picking up the {sym(up)}"
                 alone_est = base  # the partner sits out: the up-card helps nobody
@@ -479,11 +486,11 @@ class RuleBasedBot:
 
     def _claim(self, view: SeatView) -> Decision:
         offenders = visible_reneges(view)
-        mine = _maker_side(view, view.seat)
-        against = [s for s in offenders if _maker_side(view, s) != mine]
+        mine = view.is_maker_side()
+        against = [s for s in offenders if view.is_maker_side(s) != mine]
         if against and A.CLAIM_RENEGE in view.legal_actions:
             return A.CLAIM_RENEGE, (
-                f"{_seat_name(against[0], view.players)} failed to follow suit and later "
+                f"{seat_name(against[0], view.players)} failed to follow suit and later "
                 "showed that suit: I claim the renege.")
         return A.PASS, "No renege by the other side shows in the tricks, so I do not claim."
 
@@ -508,23 +515,11 @@ class RuleBasedBot:
         return A.PASS, "Nothing to declare."
 
 
-def _seat_name(seat: int, players: int) -> str:
-    """As the table names seats: North/East/South/West, or Player N."""
-    return ("North", "East", "South", "West")[seat] if players == 4 else f"Player {seat + 1}"
-
-
-def _card_value(c: int, trump: int) -> float:
+def card_value(c: int, trump: int) -> float:
     """Tricks a card adds to whoever holds it as a trump (used for the up-card)."""
     if EFFECTIVE_SUIT[trump][c] != trump:
         return 0.0
     return TRUMP_VALUE[POWER[trump][c] - 100]
-
-
-def _maker_side(view: SeatView, seat: int) -> bool:
-    m = view.maker
-    if m < 0:
-        return False
-    return seat == m or (view.players == 4 and seat == (m + 2) % 4)
 
 
 def visible_reneges(view: SeatView) -> list[int]:
@@ -569,7 +564,7 @@ class _Play:
         self.outstanding = deck_mask(view.rules.deck) & ~seen
         me = view.seat
         if view.players == 4:
-            self.allies = {me, (me + 2) % 4}
+            self.allies = {me, view.partner()}
         elif view.players == 3 and view.maker >= 0 and view.maker != me:
             self.allies = {s for s in range(3) if s != view.maker}
         else:

@@ -37,8 +37,9 @@ from euchre.bots import rollout
 from euchre.bots.base import require_turn
 from euchre.bots.equity import win_probability
 from euchre.bots.rule_based import visible_reneges
-from euchre.cards import EFFECTIVE_SUIT, JOKER, POWER, SUIT_SYMBOLS, card_symbol, mask_of
+from euchre.cards import JOKER, POWER, SUIT_SYMBOLS, card_symbol, mask_of
 from euchre.sampling import DealSampler
+from euchre.seats import seat_name, side_of
 from euchre.solver import move_values_batch, points_for
 from euchre.state import BID1, BID2, DEFEND, OVER, PLAY, HandState
 from euchre.view import SeatView
@@ -204,7 +205,7 @@ class SearchBot:
         if view.phase == "claim":
             result = self._claim(view)
         elif view.phase == "play":
-            cands = _lawful(view)
+            cands = view.lawful_cards()  # the search never reneges on purpose
             if len(cands) == 1:
                 result = Analysis(cands[0], "rule", (), 0, False,
                                   "It is the only card I may play.")
@@ -379,7 +380,7 @@ class SearchBot:
         with every card seen, and the cards are solved double-dummy. This is the bidder the
         strategy-fusion argument is about (passing hands a seeing opponent exactly the
         contracts that make); ``pimc-naive`` lets the later bids be honest instead."""
-        trees: list[list[_Node]] = []
+        trees: list[list[BidNode]] = []
         leaves: list[HandState] = []
         for w in worlds:
             row = []
@@ -396,7 +397,7 @@ class SearchBot:
         for k, a in enumerate(options):
             acc = [0.0, 0.0, 0.0]
             for row, wt in zip(trees, weights, strict=True):
-                net, u, wp = _value(view, _back_up(row[k], solved, view.players))
+                net, u, wp = _value(view, back_up(row[k], solved, view.players))
                 acc[0] += wt * net
                 acc[1] += wt * u
                 acc[2] += wt * (wp or 0.0)
@@ -407,10 +408,10 @@ class SearchBot:
 
     def _claim(self, view: SeatView) -> Analysis:
         offenders = visible_reneges(view)
-        mine = _maker_side(view, view.seat)
-        against = [s for s in offenders if _maker_side(view, s) != mine]
+        mine = view.is_maker_side()
+        against = [s for s in offenders if view.is_maker_side(s) != mine]
         if against and A.CLAIM_RENEGE in view.legal_actions:
-            who = _seat_name(against[0], view.players)
+            who = seat_name(against[0], view.players)
             return Analysis(A.CLAIM_RENEGE, "rule", (), 0, False,
                             f"{who} failed to follow suit and later showed that suit: a true "
                             "claim scores the renege penalty for us.")
@@ -423,32 +424,32 @@ class SearchBot:
 
 
 @dataclass(frozen=True, slots=True)
-class _Node:
+class BidNode:
     """A perfect-information bidding tree: a choice by ``seat`` among ``children``, a hand
     over (``points``), or a position to solve (``leaf``, an index into the solved leaves)."""
 
     seat: int = -1
     leaf: int = -1
     points: tuple[int, ...] = ()
-    children: tuple[_Node, ...] = ()
+    children: tuple[BidNode, ...] = ()
 
 
-def _expand(st: HandState, leaves: list[HandState]) -> _Node:
+def _expand(st: HandState, leaves: list[HandState]) -> BidNode:
     """The rest of the bidding of ``st`` as a tree: every bid and defend-alone answer
     branches; the dealer's discard and anything else before the cards follow the policy."""
     while st.phase != PLAY and st.phase != OVER and st.phase not in (BID1, BID2, DEFEND):
         st.apply_action(rollout.policy_action(st))
     if st.phase == OVER:
-        return _Node(points=tuple(st.points))
+        return BidNode(points=tuple(st.points))
     if st.phase == PLAY:
         leaves.append(st)
-        return _Node(leaf=len(leaves) - 1)
+        return BidNode(leaf=len(leaves) - 1)
     children = []
     for a in st.legal_actions():
         nxt = st.clone()
         nxt.apply_action(a)
         children.append(_expand(nxt, leaves))
-    return _Node(seat=st.cur, children=tuple(children))
+    return BidNode(seat=st.cur, children=tuple(children))
 
 
 def _leaf_points(st: HandState, vals: dict[int, int]) -> tuple[int, ...]:
@@ -456,18 +457,18 @@ def _leaf_points(st: HandState, vals: dict[int, int]) -> tuple[int, ...]:
     return tuple(points_for(st, team if st.is_maker_side(st.cur) else 5 - team))
 
 
-def _back_up(node: _Node, solved: list[tuple[int, ...]], players: int) -> tuple[int, ...]:
+def back_up(node: BidNode, solved: list[tuple[int, ...]], players: int) -> tuple[int, ...]:
     """The points a tree comes to when every chooser takes the best for its own side (the
     first such choice on a tie: passing comes first)."""
     if node.leaf >= 0:
         return solved[node.leaf]
     if not node.children:
         return node.points
-    side = node.seat & 1 if players == 4 else node.seat
+    side = side_of(node.seat, players)
     best: tuple[int, ...] = ()
     best_net = -math.inf
     for child in node.children:
-        pts = _back_up(child, solved, players)
+        pts = back_up(child, solved, players)
         others = [p for s, p in enumerate(pts) if s != side]
         net = pts[side] - sum(others) / len(others)
         if net > best_net:
@@ -481,13 +482,9 @@ def _score_aware(view: SeatView) -> bool:
             and r.target <= 200)
 
 
-def _my_side(view: SeatView) -> int:
-    return view.seat & 1 if view.players == 4 else view.seat
-
-
 def _value(view: SeatView, points: Sequence[int]) -> tuple[float, float, float | None]:
     """(net points for my side, utility, game-winning chance or None) of a hand's points."""
-    mine = _my_side(view)
+    mine = view.side_of()
     others = [p for s, p in enumerate(points) if s != mine]
     net = points[mine] - sum(others) / len(others)
     if not _score_aware(view):
@@ -509,17 +506,6 @@ def _rank(opts: list[OptionValue], preferred: int, trump: int) -> list[OptionVal
                 int(o.action == preferred), cheap)
 
     return sorted(opts, key=key, reverse=True)
-
-
-def _lawful(view: SeatView) -> list[int]:
-    """The cards the seat may play without reneging (the search never reneges on purpose)."""
-    legal = list(view.legal_actions)
-    if view.current_trick and view.trump < 4:
-        led = view.led_suit
-        follow = [c for c in legal if EFFECTIVE_SUIT[view.trump][c] == led]
-        if follow:
-            return follow
-    return legal
 
 
 def _bid_options(view: SeatView, world: HandState) -> list[int]:
@@ -552,17 +538,6 @@ def _bid_options(view: SeatView, world: HandState) -> list[int]:
         if alone < MIN_ALONE_COUNT:
             return [a for a in legal if a != A.ORDER_ALONE]
     return legal
-
-
-def _maker_side(view: SeatView, seat: int) -> bool:
-    m = view.maker
-    if m < 0:
-        return False
-    return seat == m or (view.players == 4 and seat == (m + 2) % 4)
-
-
-def _seat_name(seat: int, players: int) -> str:
-    return ("North", "East", "South", "West")[seat] if players == 4 else f"Player {seat + 1}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -645,7 +620,7 @@ def describe(an: Analysis, view: SeatView) -> str:
                          for o in rest)
     text += f"; {alts}." if alts else "."
     if best.win is not None:
-        mine = _my_side(view)
+        mine = view.side_of()
         text += (f" At {view.scores[mine]}-{view.scores[1 - mine]}: "
                  f"{100 * best.win:.0f}% to win the game")
         if rest and rest[0].win is not None:

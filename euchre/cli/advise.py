@@ -15,6 +15,7 @@ import time
 from euchre.cli import Subparsers
 from euchre.cli.play import add_rules_arguments, build_rules
 from euchre.errors import RulesError
+from euchre.seats import side_of
 
 #: Seat names accepted besides numbers (four players).
 _SEAT_WORDS = {"north": 0, "n": 0, "east": 1, "e": 1, "south": 2, "s": 2, "west": 3, "w": 3}
@@ -114,7 +115,7 @@ def _run(args: argparse.Namespace) -> int:
         scores: tuple[int, ...] = ()
         if args.score is not None:
             mine = parse_score(args.score, rules.num_sides, rules.target)
-            side = seat & 1 if rules.players == 4 else seat
+            side = side_of(seat, rules.players)
             # "us-them": ours first, then the other sides in seat order from ours.
             order = [side] + [s for s in range(rules.num_sides) if s != side]
             by_side = [0] * rules.num_sides

@@ -153,7 +153,7 @@ def report(state: HandState, ascii_only: bool = False) -> str:
     n = state.n
     trump = state.trump
     who = seat_name(state.maker, n)
-    makers = f"{who} and {seat_name((state.maker + 2) % 4, n)}" if n == 4 and not state.alone \
+    makers = f"{who} and {seat_name(state.partner(state.maker), n)}" if n == 4 and not state.alone \
         else who
     lines = [f"Trump {_SUIT_NAMES[trump]}, made by {who}" + (" alone" if state.alone else "")
              + (f" against {seat_name(state.lone_defender, n)} defending alone"

@@ -16,7 +16,8 @@ from typing import Any
 from euchre import actions as A
 from euchre.cards import NINE, SUITS, card, deck_cards
 from euchre.rules import Rules, preset
-from euchre.state import ALONE, BID1, BID2, DEFEND, DISCARD, PLAY, HandState, _deal_map
+from euchre.seats import deal_order
+from euchre.state import ALONE, BID1, BID2, DEFEND, DISCARD, PLAY, HandState
 
 OS_NUM_CARDS = 24
 OS_PASS = 24
@@ -57,7 +58,7 @@ def deck_for_deal(dealer: int, hands: list[list[int]], upcard: int,
     queues = [sorted(h) for h in hands]
     if any(len(q) != 5 for q in queues):
         raise ValueError("each of the four hands must hold five cards")
-    top = [queues[seat].pop(0) for seat in _deal_map(4, dealer)]
+    top = [queues[seat].pop(0) for seat in deal_order(4, dealer)]
     used = {*top, upcard}
     if rest is None:
         rest = [c for c in deck_cards(24) if c not in used]

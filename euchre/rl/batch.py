@@ -19,8 +19,8 @@ that loops over rows in compiled code. Two ways to drive it:
 Speed choices from PERFORMANCE-NOTES.md: an inline xorshift generator (numpy's generator inside
 the kernel was half the run time), int8 tables, ``cache=True`` so the JIT cost (seconds) is paid
 once per machine, every literal int an int64, and random card play in locals with a branch-free
-pick of the r-th playable card (:func:`_pick`): mispredicted branches, not arithmetic, were most
-of a hand's time. Correctness: the tests replay the recorded
+pick of the r-th playable card (:func:`pick_card`): mispredicted branches, not arithmetic, were
+most of a hand's time. Correctness: the tests replay the recorded
 random streams through :class:`~euchre.state.HandState` move by move (same player, same legal
 actions, same points), and check the kernel's observations equal the encoder's from the view.
 """
@@ -46,7 +46,7 @@ from euchre.cards import EFFECTIVE_SUIT, STRENGTH, SUIT_MASK, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.rl import encoding as E
 from euchre.rules import Rules, Scoring
-from euchre.state import _deal_map
+from euchre.seats import deal_order
 
 # Cached kernels compiled against other versions of the modules they read are dropped first.
 _jitcache.forget_if_changed(
@@ -97,7 +97,7 @@ STICK, GOING_ALONE, DEFEND_ALONE = 1, 2, 4
 STR_T = np.array(STRENGTH, dtype=np.int8)  # [trump][led][card]
 SMASK_T = np.array(SUIT_MASK, dtype=np.int64)  # [trump][suit]
 EFF_T = np.array(EFFECTIVE_SUIT, dtype=np.int8)  # [trump][card]
-DEAL_T = np.array([_deal_map(4, d) for d in range(4)], dtype=np.int8)  # [dealer][position]
+DEAL_T = np.array([deal_order(4, d) for d in range(4)], dtype=np.int8)  # [dealer][position]
 DECK_T = np.array(deck_cards(24), dtype=np.int8)
 NEXT_T = np.array([[next(((seat + k) & 3 for k in range(1, 5) if active >> ((seat + k) & 3) & 1),
                           -1) for seat in range(4)] for active in range(16)], dtype=np.int8)
@@ -181,7 +181,7 @@ trailing_zeros: Any = _trailing_zeros
 
 
 @_inline
-def _pick(hand: Any, x: Any) -> Any:
+def pick_card(hand: Any, x: Any) -> Any:
     """A uniformly random card of the mask ``hand`` from generator output ``x``: the r-th
     lowest set bit, found by clearing r low bits under a mask instead of a loop whose
     data-dependent exit mispredicts on most cards (this and ctpop halved the card-play time of
@@ -575,7 +575,7 @@ def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, deale
             for _t in range(5):
                 seat = leader
                 x = _xs(x)
-                c = _pick(hands[seat], x)
+                c = pick_card(hands[seat], x)
                 hands[seat] ^= np.int64(1) << c
                 if record:
                     actions[i, k] = c
@@ -589,7 +589,7 @@ def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, deale
                     x = _xs(x)
                     hand = hands[seat]
                     f = hand & follow
-                    c = _pick(f if f != 0 else hand, x)
+                    c = pick_card(f if f != 0 else hand, x)
                     hands[seat] ^= np.int64(1) << c
                     if record:
                         actions[i, k] = c

@@ -20,7 +20,8 @@ import numpy.typing as npt
 
 from euchre import actions as A
 from euchre.cards import EFFECTIVE_SUIT
-from euchre.state import PHASE_NAMES, UPCARD_STATUS_NAMES
+from euchre.phases import PHASE_NAMES, UPCARD_STATUS_NAMES
+from euchre.seats import side_of
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 NUM_CARDS = 33
@@ -287,7 +288,7 @@ def encode(view: SeatView, out: Observation | None = None) -> Observation:
         o[O_TRICKS_WON + rel(s)] = won / per_hand
     if view.scores:
         sides = len(view.scores)
-        my_side = me & 1 if n == 4 else me
+        my_side = side_of(me, n)
         target = view.rules.target
         for side, score in enumerate(view.scores):
             at = (side - my_side) % sides

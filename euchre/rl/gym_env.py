@@ -27,9 +27,10 @@ from euchre.bots.base import Bot
 from euchre.errors import IllegalActionError
 from euchre.match import Match
 from euchre.rl.encoding import action_mask, encode
-from euchre.rl.pettingzoo_env import Mode, Reward, observation_space, resolve_rules, side_of
+from euchre.rl.pettingzoo_env import Mode, Reward, observation_space, resolve_rules
 from euchre.rl.pettingzoo_env import win_rewards as _win_rewards
 from euchre.rules import Rules
+from euchre.seats import side_of
 
 Obs = dict[str, Any]
 

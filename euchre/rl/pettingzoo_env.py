@@ -26,6 +26,7 @@ from euchre import actions as A
 from euchre.match import Match
 from euchre.rl.encoding import OBS_SIZE, action_mask, encode
 from euchre.rules import Rules, preset
+from euchre.seats import side_of
 from euchre.state import TERMINAL
 
 Mode = Literal["match", "hand"]
@@ -48,10 +49,6 @@ def resolve_rules(rules: Rules | str | None, mode: str) -> Rules:
     if not isinstance(r, Rules):
         raise TypeError(f"rules must be a Rules object or a preset name, not {rules!r}")
     return r.replace(single_hand=True) if mode == "hand" else r
-
-
-def side_of(seat: int, players: int) -> int:
-    return seat & 1 if players == 4 else seat
 
 
 def win_rewards(winner: int, players: int) -> list[float]:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from euchre import actions as A
 from euchre.cards import JOKER, card_str, deck_cards
 from euchre.rules import Rules
+from euchre.seats import partner
 from euchre.state import BID1, BID2, DEALER_TAKE, DEFEND, DISCARD, PLAY, HandState, seat_name
 
 __all__ = ["DealError", "play_state"]
@@ -54,7 +55,7 @@ def _check(rules: Rules, hands: Sequence[Sequence[int]], trump: int, maker: int,
     if alone and not rules.going_alone:
         raise DealError("going alone is off in these rules (with 2 or 3 players the maker "
                         "already plays alone)")
-    if alone and leader == (maker + 2) % 4:
+    if alone and leader == partner(maker, n):
         raise DealError(f"{seat_name(leader, n)} sits out (partner of a lone maker) and cannot "
                         "lead")
     if lone_defender is not None:
@@ -62,10 +63,10 @@ def _check(rules: Rules, hands: Sequence[Sequence[int]], trump: int, maker: int,
             raise DealError("defending alone is off in these rules (set defend_alone)")
         if not alone and not rules.defend_alone_vs_partners:
             raise DealError("a lone defender needs a lone maker in these rules")
-        if not 0 <= lone_defender < n or lone_defender in (maker, (maker + 2) % 4):
+        if not 0 <= lone_defender < n or lone_defender in (maker, partner(maker, n)):
             raise DealError(f"the lone defender must be a seat of the defending side, not "
                             f"{lone_defender}")
-        if leader == (lone_defender + 2) % 4:
+        if leader == partner(lone_defender, n):
             raise DealError(f"{seat_name(leader, n)} sits out (partner of the lone defender) "
                             "and cannot lead")
 

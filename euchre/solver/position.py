@@ -4,7 +4,7 @@ A solver does not need the bidding history, the kitty or the match: only who hol
 turn it is, the cards of the trick in progress, which seats play for the makers, and how many
 tricks the makers already took. :class:`Position` holds exactly that, so the reference solver,
 the compiled kernel and the brute-force check all start from the same facts, and the scoring of
-a final trick count (:func:`points_for`) follows ``HandState._score`` in one place.
+a final trick count (:func:`points_for`) is the engine's own (:mod:`euchre.scoring`).
 
 The makers' side is the whole "us" of the hand: the maker and partner with four players, the
 maker alone with two or three (the three-handed defenders team up for the hand). Every solver
@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from euchre.cards import EFFECTIVE_SUIT, SUIT_MASK, cards_of
+from euchre.cards import EFFECTIVE_SUIT, Card
+from euchre.scoring import TRICKS_PER_HAND
+from euchre.seats import Seat, partner
 from euchre.state import PLAY, HandState
 
-TRICKS_PER_HAND = 5
+__all__ = ["TRICKS_PER_HAND", "NotSolvableError", "Position", "lawful_cards", "points_for",
+           "position_of"]
 
 
 class NotSolvableError(ValueError):
@@ -50,12 +53,12 @@ class Position:
         """The effective suit led to the trick in progress (-1 before a lead)."""
         return EFFECTIVE_SUIT[self.trump][self.trick[0][1]] if self.trick else -1
 
-    def next_seat(self, seat: int) -> int:
+    def next_seat(self, seat: Seat) -> Seat:
         """The next active seat clockwise (seats sitting out are skipped)."""
         i = self.order.index(seat)
         return self.order[(i + 1) % len(self.order)]
 
-    def is_maker(self, seat: int) -> bool:
+    def is_maker(self, seat: Seat) -> bool:
         return seat in self.maker_seats
 
 
@@ -75,7 +78,7 @@ def position_of(state: HandState) -> Position:
                                "with rows")
     n = state.n
     maker = state.maker
-    makers = frozenset((maker, (maker + 2) % 4)) if n == 4 else frozenset((maker,))
+    makers = frozenset((maker, partner(maker, n)))
     active = tuple(sorted(state.active))  # seats in play, clockwise from seat 0
     hands = tuple(state.hands) if len(active) == n else tuple(
         h if s in active else 0 for s, h in enumerate(state.hands))
@@ -91,37 +94,18 @@ def position_of(state: HandState) -> Position:
     )
 
 
-def lawful_cards(state: HandState) -> list[int]:
+def lawful_cards(state: HandState) -> list[Card]:
     """The cards the player to move may play without reneging.
 
     Under ``renege="prevent"`` these are exactly ``legal_actions()``. Under ``"penalize"`` the
     engine also lets a player fail to follow suit (to be claimed later); the solvers value
     lawful play only, because a renege hands the other side a claim and the claim phase is
     outside card play (see the package docstring)."""
-    hand = state.hands[state.cur]
-    if state.trick:
-        follow = hand & SUIT_MASK[state.trump][state.led]
-        if follow:
-            hand = follow
-    return cards_of(hand)
+    return state.lawful_cards()
 
 
 def points_for(state: HandState, maker_tricks: int) -> tuple[int, ...]:
     """What the hand scores, per side (the layout of ``state.points``), when the makers finish
-    with ``maker_tricks`` tricks: the same table as ``HandState._score`` (march, lone march,
-    euchre, lone defender), without a renege claim."""
-    rules = state.rules
-    sc = rules.scoring
-    pts = [0] * rules.num_sides
-    maker_side = state.side_of(state.maker)
-    if maker_tricks >= 3:
-        if maker_tricks < TRICKS_PER_HAND:
-            pts[maker_side] = sc.make
-        else:
-            pts[maker_side] = sc.lone_march if state.alone else sc.march
-    else:
-        value = sc.euchre_lone_defender if state.lone_defender >= 0 else sc.euchre
-        for side in range(rules.num_sides):
-            if side != maker_side:
-                pts[side] = value
-    return tuple(pts)
+    with ``maker_tricks`` tricks: the engine's own table (:func:`euchre.scoring.hand_points`:
+    march, lone march, euchre, lone defender), without a renege claim."""
+    return state.points_for(maker_tricks)

@@ -20,7 +20,7 @@ the makers' seats maximise, the defenders' minimise. Three exact reductions keep
 
 from __future__ import annotations
 
-from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER, STRENGTH, SUIT_MASK
+from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER, STRENGTH, SUIT_MASK, lawful_mask
 from euchre.solver.position import Position
 
 
@@ -51,11 +51,7 @@ class ReferenceSolver:
 
     def lawful(self, hand: int, trick: tuple[tuple[int, int], ...]) -> int:
         """The cards of ``hand`` that may be played to ``trick``: follow the led suit if able."""
-        if trick:
-            follow = hand & self.suit_mask[self.suit_of[trick[0][1]]]
-            if follow:
-                return follow
-        return hand
+        return lawful_mask(hand, self.trump, self.suit_of[trick[0][1]] if trick else -1)
 
     def representatives(
         self, hands: list[int], seat: int, trick: tuple[tuple[int, int], ...]

@@ -28,6 +28,7 @@ from euchre.bots.protocol import BotFault, command_words, tell_game_over, tell_h
 from euchre.bots.registry import CMD_PREFIX, OPENSPIEL_PREFIX, openspiel_peer_name
 from euchre.match import Match
 from euchre.rules import Rules
+from euchre.seats import side_of
 from euchre.state import HandState
 
 #: The name that puts OpenSpiel's ISMCTS bot (through its own game as referee) in a seat.
@@ -299,7 +300,7 @@ def _entrant_points(points: Sequence[int], side_of: Sequence[int],
 
 
 def _side_of(players: int) -> list[int]:
-    return [s & 1 if players == 4 else s for s in range(players)]
+    return [side_of(s, players) for s in range(players)]
 
 
 def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
