@@ -72,7 +72,7 @@ def test_bench_server_measures_a_row_and_names_the_largest_passing_count() -> No
 
 
 def test_bench_server_refines_between_the_largest_pass_and_the_smallest_failure() -> None:
-    from euchre.cli.bench_server import Row, next_refinement
+    from euchre.web.loadgen import Row, next_refinement
 
     def row(n: int, p99: float) -> Row:
         return Row(n, 100, 1.0, p99, 0.5, 1.0, 0, 1.0, 5.0, 1.0)

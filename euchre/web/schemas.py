@@ -2,12 +2,13 @@
 
 msgspec decodes and validates in one step (wrong type, unknown tag, missing field, extra field,
 out-of-range value all raise ``msgspec.ValidationError`` with a path), so the server never looks
-at a message that is not one of these shapes. Server-to-client messages are plain dicts built in
-``euchre.web.table``; they are only ever produced by the server.
+at a message that is not one of these shapes. Server-to-client messages are the structs of
+``euchre.web.messages``.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated
 
 import msgspec
@@ -18,6 +19,15 @@ NAME_MAX = 24
 #: Largest websocket text frame the application reads, in bytes (larger ones are refused with an
 #: error event; frames above the protocol limit in ``app`` close the connection).
 MESSAGE_MAX_BYTES = 4096
+
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Plain text: control and format characters dropped, whitespace runs collapsed. Markup is
+    kept as typed (the client shows text with textContent, never as HTML)."""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return " ".join(kept.split())[:limit]
+
 
 ActionId = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 

@@ -1,0 +1,37 @@
+"""The server's settings (``euchre serve`` fills them from its flags)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from euchre.bots import make_bot
+from euchre.bots.base import Bot
+
+BotFactory = Callable[[str, int], Bot]
+
+#: Levels whose decisions take microseconds (the rule bot ~0.05 ms, profiled under load). They
+#: decide on the event loop: handing one to a worker thread cost ~0.2 ms of submit, wake-up and GIL
+#: traffic (20% of the server's time at 800 tables, the decision itself 1%), a worker process
+#: far more. Every other level, the search player included, runs in the worker pool, where however
+#: long it thinks it holds nothing the event loop needs.
+INLINE_LEVELS = frozenset({"random", "rule", "beginner"})
+
+
+@dataclass
+class ServerConfig:
+    db_url: str
+    workers: int = 2
+    pool: Literal["process", "thread"] = "process"
+    away_timeout: float = 45.0
+    """Seconds a person's seat may stay empty on its turn before a computer plays it."""
+    bot_factory: BotFactory = make_bot
+    hint_level: str | None = None
+    freeze_gc: bool = False
+    """Call ``freeze_startup_objects`` once started (for a process that is only the server)."""
+    inline_levels: frozenset[str] = INLINE_LEVELS
+    """Computer levels that decide on the event loop (see ``INLINE_LEVELS``)."""
+    rate: float = 10.0
+    """Messages a second one connection may send on average (bursts of ``burst``)."""
+    burst: float = 30.0
