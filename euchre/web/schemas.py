@@ -64,8 +64,15 @@ _decoder = msgspec.json.Decoder(ClientMessage)
 
 
 def decode_client(data: str | bytes) -> ClientMessage:
-    """Decode one client frame; raises ``msgspec.DecodeError``/``ValidationError``."""
-    return _decoder.decode(data)
+    """Decode one client frame; raises ``msgspec.DecodeError``/``ValidationError``.
+
+    Nesting deeper than the decoder can follow (a few kilobytes of brackets are enough) is a
+    decode error like any other, not a ``RecursionError`` escaping to the server."""
+    try:
+        return _decoder.decode(data)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply (a message is one flat object)") \
+            from None
 
 
 # HTTP request bodies --------------------------------------------------------------------------

@@ -29,7 +29,16 @@ from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, make_pool
 from euchre.web.store import Store
 from euchre.web.table import SPECTATOR, Seat, Table
-from euchre.web.transport import Conn, TokenBucket, close, messages, refuse, send, writer
+from euchre.web.transport import (
+    Conn,
+    TokenBucket,
+    close,
+    error,
+    messages,
+    refuse,
+    send,
+    writer,
+)
 
 log = logging.getLogger("euchre.web")
 
@@ -181,15 +190,24 @@ class Server:
         self.moves.schedule(table)
 
     async def _serve(self, conn: Conn) -> None:
-        assert self.moves is not None and self.hints is not None
         async for msg in messages(conn):
-            if isinstance(msg, S.Act):
-                await self.moves.act(conn, msg)
-            elif isinstance(msg, S.Chat):
-                await self.talk.chat(conn, msg)
-            elif isinstance(msg, S.Name):
-                await self.talk.rename(conn, msg)
-            elif isinstance(msg, S.Hint):
-                await self.hints.ask(conn)
-            else:
-                send(conn, M.Pong())
+            try:
+                await self._handle(conn, msg)
+            except Exception as exc:  # a fault of ours: the person hears of it, the socket lives
+                log.error("could not handle a %s message at table %s: %r",
+                          type(msg).__name__, conn.table.id, exc)
+                error(conn, "server_error", "the server could not handle that message; "
+                      "nothing changed")
+
+    async def _handle(self, conn: Conn, msg: S.ClientMessage) -> None:
+        assert self.moves is not None and self.hints is not None
+        if isinstance(msg, S.Act):
+            await self.moves.act(conn, msg)
+        elif isinstance(msg, S.Chat):
+            await self.talk.chat(conn, msg)
+        elif isinstance(msg, S.Name):
+            await self.talk.rename(conn, msg)
+        elif isinstance(msg, S.Hint):
+            await self.hints.ask(conn)
+        else:
+            send(conn, M.Pong())
