@@ -166,27 +166,19 @@ def test_deeply_nested_json_gets_an_error_event_and_the_socket_stays_open(
 
 def test_a_fault_while_handling_a_message_is_an_error_event_not_a_dropped_socket(
         sqlite_url: str) -> None:
-    """Whatever goes wrong inside the server while it handles a message (here the hint's
-    computer player raising), the sender gets an error event and the connection goes on."""
-    from euchre.bots import make_bot
+    """Whatever goes wrong inside the server while it handles a message (here the database
+    refusing a chat line), the sender gets an error event and the connection goes on."""
+    with LiveServer(db_url=sqlite_url) as srv:
+        store = srv.app.state.server.store
 
-    class Broken:
-        name = "broken"
+        def broken(*args: Any) -> None:
+            raise OSError("disk full")
 
-        def choose(self, view: Any) -> int:
-            raise ValueError("no idea")
-
-        def explain(self, view: Any) -> str:
-            return ""
-
-    def factory(level: str, seed: int) -> Any:
-        return Broken() if level == "search" else make_bot(level, seed)
-
-    with LiveServer(db_url=sqlite_url, bot_factory=factory, hint_level="search") as srv:
+        store.add_chat = broken
         t = srv.create()
         c = srv.connect(t["id"], t["token"])
         s = c.my_turn()
-        c.send({"type": "hint"})
+        c.send({"type": "chat", "text": "hello"})
         r = c.until(lambda m: m["type"] == "error")
         assert r["code"] == "server_error" and "nothing changed" in r["message"]
         c.send({"type": "ping"})

@@ -32,6 +32,11 @@ class ServerConfig:
     """Call ``freeze_startup_objects`` once started (for a process that is only the server)."""
     inline_levels: frozenset[str] = INLINE_LEVELS
     """Computer levels that decide on the event loop (see ``INLINE_LEVELS``)."""
+    hint_workers: int = 1
+    """Workers that work out hints, apart from the computer players' (a process each)."""
+    hint_rate: float = 0.5
+    """Hints a second one seat may ask for on average (bursts of three), all its connections
+    together."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0

@@ -95,7 +95,9 @@ class Server:
         log_writer = ActionLog(self.db)
         log_writer.start()
         self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout)
-        self.hints = Hints(self.rooms, self.bots, self.hint_level)
+        self.hints = Hints(self.rooms, self.bots, self.hint_level, cfg.bot_factory,
+                           make_pool(cfg.pool, cfg.hint_workers, "euchre-hint"),
+                           cfg.hint_workers, cfg.hint_rate)
         self.moves.start()
         rows = await self.db.run(lambda store: store.load_unfinished())
         for data in rows:
@@ -115,6 +117,8 @@ class Server:
                 await close(c, 1001)
         if self.bots is not None:
             self.bots.stop()
+        if self.hints is not None:
+            self.hints.stop()
         if self.moves is not None:
             await self.moves.away.flush_left()
         await self.db.close()
@@ -178,6 +182,8 @@ class Server:
         table = conn.table
         self.rooms.conns[table.id].discard(conn)
         self.talk.forget(conn)
+        if self.hints is not None:
+            self.hints.forget(conn)
         if seat is None:
             return
         seat.connections -= 1
