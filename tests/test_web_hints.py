@@ -79,7 +79,7 @@ def test_a_hint_flood_leaves_another_tables_search_computers_their_pace(
         spec = srv.connect(watched["id"])
         spec.until_state(lambda s: s["seq"] >= 12, timeout=120)
         quiet = move_intervals(spec, 60)
-        stop, answers = threading.Event(), {}
+        stop, answers = threading.Event(), dict[str, int]()
         runner = threading.Thread(target=flood, args=(flooders, stop, answers), daemon=True)
         runner.start()
         time.sleep(1.0)
