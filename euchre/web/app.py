@@ -21,6 +21,7 @@ from euchre.state import seat_name
 from euchre.web import schemas as S
 from euchre.web.config import ServerConfig
 from euchre.web.levels import default_level, offered_levels, strongest_level
+from euchre.web.limits import LimitError
 from euchre.web.replay import replay_frames
 from euchre.web.server import Server
 from euchre.web.table import Table
@@ -155,9 +156,13 @@ async def options(request: Request) -> Response:
 async def create(request: Request) -> Response:
     try:
         req = await body(request, S.CreateTable)
-        return JSONResponse(await server_of(request).create_table(req), status_code=201)
+        client = request.client.host if request.client else ""
+        return JSONResponse(await server_of(request).create_table(req, client),
+                            status_code=201)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return bad(f"invalid request: {exc}")
+    except LimitError as exc:
+        return bad(str(exc), 429)
     except ValueError as exc:
         return bad(str(exc))
 

@@ -6,32 +6,32 @@ import time
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
-from euchre.web.rooms import Rooms
+from euchre.web.rooms import Rooms, copied_name
 from euchre.web.table import SPECTATOR
 from euchre.web.transport import Conn, TokenBucket, error, send
 
-#: Chat lines a seat may send: one every two seconds on average, bursts of five.
-CHAT_RATE, CHAT_BURST = 0.5, 5.0
+#: Chat lines a seat may send in a burst (its rate is ``ServerConfig.chat_rate``).
+CHAT_BURST = 5.0
 #: Lines of a table's chat a new connection is shown.
 CHAT_KEPT = 50
 
 
 class TableTalk:
-    def __init__(self, rooms: Rooms) -> None:
-        self.rooms = rooms
-        self.buckets: dict[object, TokenBucket] = {}
-
-    def forget(self, conn: Conn) -> None:
-        self.buckets.pop(conn, None)
+    def __init__(self, rooms: Rooms, rate: float) -> None:
+        self.rooms, self.rate = rooms, rate
+        self.buckets: dict[tuple[str, int], TokenBucket] = {}
+        """Per seat, shared by every connection holding its link."""
 
     async def chat(self, conn: Conn, msg: S.Chat) -> None:
         table = conn.table
         if conn.seat == SPECTATOR:
             error(conn, "spectator", "only seated players can chat at this table")
             return
-        bucket = self.buckets.setdefault(conn, TokenBucket(CHAT_RATE, CHAT_BURST))
+        bucket = self.buckets.setdefault((table.id, conn.seat),
+                                         TokenBucket(self.rate, CHAT_BURST))
         if not bucket.take():
-            error(conn, "chat_rate", "slow down: at most one chat line every two seconds")
+            error(conn, "chat_rate", f"slow down: at most one chat line every "
+                  f"{1 / self.rate:g} seconds")
             return
         text = S.clean_text(msg.text, S.CHAT_MAX)
         if not text:
@@ -56,6 +56,10 @@ class TableTalk:
             error(conn, "bad_message", "a name needs some visible text")
             return
         async with self.rooms.locks[table.id]:
+            copied = copied_name(name, table.n, conn.seat, table.names())
+            if copied:
+                error(conn, "name_taken", copied)
+                return
             await self.rooms.db.run(lambda store: store.update_seat(table.id, conn.seat,
                                                                     name=name))
             table.seats[conn.seat].name = name

@@ -37,6 +37,22 @@ class ServerConfig:
     hint_rate: float = 0.5
     """Hints a second one seat may ask for on average (bursts of three), all its connections
     together."""
+    chat_rate: float = 0.5
+    """Chat lines a second one seat may send on average (bursts of five), all its connections
+    together."""
+    seat_connections: int = 4
+    """Connections one seat's link may have open at once (a phone and a laptop, say)."""
+    table_connections: int = 50
+    """Connections (seats and spectators) one table may have open at once."""
+    client_tables_per_minute: int = 10
+    """Tables one client address may create in a minute."""
+    tables_per_minute: int = 120
+    """Tables the whole server lets be created in a minute."""
+    computer_tables: int = 20
+    """Unfinished tables with no person's seat (computers only, to watch) at once."""
+    abandon_days: float = 30.0
+    """Days after its last move an unfinished table is closed and archived at start-up
+    instead of resumed."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0

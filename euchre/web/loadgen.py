@@ -113,7 +113,8 @@ class Server:
         exe = Path(sys.executable).parent / "euchre"
         self.proc = subprocess.Popen(
             [str(exe), "serve", "--port", "0", "--db", db, "--workers", str(workers),
-             "--away-timeout", "86400"],
+             "--away-timeout", "86400", "--client-tables-per-minute", "100000",
+             "--tables-per-minute", "1000000", "--computer-tables", "100000"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

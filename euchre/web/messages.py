@@ -150,6 +150,13 @@ class Chat(msgspec.Struct, tag="chat", tag_field="type"):
     at: float
 
 
+class Link(msgspec.Struct, tag="link", tag_field="type"):
+    """The seat's new link (its token), sent only to the connection that asked for it."""
+
+    token: str
+    url: str
+
+
 class Error(msgspec.Struct, tag="error", tag_field="type"):
     code: str
     message: str
@@ -159,7 +166,7 @@ class Pong(msgspec.Struct, tag="pong", tag_field="type"):
     pass
 
 
-ServerMessage = Welcome | State | Hint | Chat | Error | Pong
+ServerMessage = Welcome | State | Hint | Chat | Link | Error | Pong
 
 _encoder = msgspec.json.Encoder()
 

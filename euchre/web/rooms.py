@@ -13,6 +13,7 @@ from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import default_level, offered_levels
+from euchre.web.limits import LimitError
 from euchre.web.store import SeatData, TableData
 from euchre.web.table import Table
 from euchre.web.transport import Conn, deliver
@@ -52,13 +53,22 @@ class Rooms:
 
     # creating and joining -------------------------------------------------------------------
 
-    async def create(self, req: S.CreateTable) -> tuple[Table, int]:
+    async def create(self, req: S.CreateTable, computer_tables: int) -> tuple[Table, int]:
         """A new table as ``req`` asks (``ValueError`` says what is wrong with it); returns it
-        and the creator's seat (-1: watching)."""
+        and the creator's seat (-1: watching). At most ``computer_tables`` tables with no
+        person's seat play at once (``LimitError``)."""
         rules = table_rules(req)
         n = rules.players
         my_seat = req.my_seat if req.my_seat is not None else (2 if n == 4 else 0)
         seats = seat_plan(req, n, my_seat)
+        if all(sd.kind == "computer" for sd in seats):
+            playing = sum(1 for t in self.tables.values() if not t.finished
+                          and all(s.kind == "computer" for s in t.seats))
+            if playing >= computer_tables:
+                raise LimitError("computer_tables", f"{playing} tables of computers only "
+                                 f"are being played, the most this server runs at once "
+                                 "(at most "f"{computer_tables}); watch one of them or "
+                                 "take a seat at a new table")
         table_id = secrets.token_urlsafe(9)
         invite = secrets.token_urlsafe(12)
         seed = secrets.randbits(63)
@@ -81,7 +91,9 @@ class Rooms:
             if not free:
                 raise LookupError("every seat at this table is taken: you can watch instead")
             seat = free[0]
-            name = S.clean_text(req.name, S.NAME_MAX) or seat_name(seat.seat, table.n)
+            name = S.clean_text(req.name, S.NAME_MAX)
+            if not name or copied_name(name, table.n, seat.seat, table.names()):
+                name = seat_name(seat.seat, table.n)  # "Friend" twice: the seat's own name
             await self.db.run(lambda store: store.update_seat(table.id, seat.seat,
                                                               claimed=True, name=name))
             seat.claimed, seat.name = True, name
@@ -157,7 +169,24 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
             name = f"{seat_name(i, n)} ({level})"
         elif mine:
             name = S.clean_text(req.name, S.NAME_MAX) or "You"
+            copied = copied_name(name, n, i, [])
+            if copied:
+                raise ValueError(f"name: {copied}")
         else:
             name = seat_name(i, n)
         seats.append(SeatData(i, secrets.token_urlsafe(18), spec.kind, level, name, mine))
     return seats
+
+
+def copied_name(name: str, n: int, seat: int, names: list[str]) -> str | None:
+    """Why ``name`` may not be ``seat``'s (it copies another seat's name in ``names`` or a
+    computer's label, such as "East (rule)"), or None."""
+    key = name.casefold()
+    for i, other in enumerate(names):
+        if i != seat and other.casefold() == key:
+            return f"{other!r} is already the name of {seat_name(i, n)}; choose another"
+    for i in range(n):
+        for level in offered_levels():
+            if key == f"{seat_name(i, n)} ({level})".casefold():
+                return f"{name!r} is how a computer player is shown; choose another name"
+    return None

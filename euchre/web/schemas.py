@@ -58,7 +58,12 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     pass
 
 
-ClientMessage = Act | Chat | Name | Hint | Ping
+class NewLink(msgspec.Struct, tag="new_link", forbid_unknown_fields=True):
+    """Replace the seat's link with a new one: the old link (and every connection opened with
+    it) stops working, for a link that was shared by mistake."""
+
+
+ClientMessage = Act | Chat | Name | Hint | Ping | NewLink
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 
 from starlette.websockets import WebSocket
@@ -24,6 +25,7 @@ from euchre.web.chat import TableTalk
 from euchre.web.config import ServerConfig
 from euchre.web.hints import Hints
 from euchre.web.levels import offered_levels, strongest_level
+from euchre.web.limits import CreationLimits
 from euchre.web.moves import Moves
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, make_pool
@@ -34,6 +36,7 @@ from euchre.web.transport import (
     TokenBucket,
     close,
     error,
+    hang_up,
     messages,
     refuse,
     send,
@@ -72,7 +75,9 @@ class Server:
         self.bots: BotRunner | None = None
         self.moves: Moves | None = None
         self.hints: Hints | None = None
-        self.talk = TableTalk(self.rooms)
+        self.talk = TableTalk(self.rooms, config.chat_rate)
+        self.creations = CreationLimits(config.client_tables_per_minute,
+                                        config.tables_per_minute)
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -99,6 +104,11 @@ class Server:
                            make_pool(cfg.pool, cfg.hint_workers, "euchre-hint"),
                            cfg.hint_workers, cfg.hint_rate)
         self.moves.start()
+        before = time.time() - cfg.abandon_days * 86400
+        closed = await self.db.run(lambda store: store.close_abandoned(before))
+        if closed:
+            log.info("closed and archived %d table(s) without a move for %.0f days",
+                     len(closed), cfg.abandon_days)
         rows = await self.db.run(lambda store: store.load_unfinished())
         for data in rows:
             self.rooms.add(Table(data))
@@ -123,9 +133,11 @@ class Server:
             await self.moves.away.flush_left()
         await self.db.close()
 
-    async def create_table(self, req: S.CreateTable) -> dict[str, object]:
+    async def create_table(self, req: S.CreateTable, client: str = "") -> dict[str, object]:
+        """A new table (``client``: the creator's address, for the creation limits)."""
         assert self.moves is not None
-        table, my_seat = await self.rooms.create(req)
+        self.creations.take(client)
+        table, my_seat = await self.rooms.create(req, self.config.computer_tables)
         self.moves.schedule(table)
         out: dict[str, object] = {"id": table.id, "url": f"/t/{table.id}",
                                   "invite_url": f"/t/{table.id}#invite={table.invite}",
@@ -151,6 +163,16 @@ class Server:
             if seat is None:
                 await refuse(ws, "bad_token", "that seat link is not valid for this table", 4403)
                 return
+        if len(self.rooms.conns[table.id]) >= self.config.table_connections:
+            await refuse(ws, "table_connections", f"this table already has "
+                         f"{self.config.table_connections} connections open, the most it "
+                         "takes", 4429)
+            return
+        if seat is not None and seat.connections >= self.config.seat_connections:
+            await refuse(ws, "seat_connections", f"this seat's link is already open "
+                         f"{self.config.seat_connections} times, the most it may be: close "
+                         "one of them", 4429)
+            return
         conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
                     TokenBucket(self.config.rate, self.config.burst))
         out = asyncio.create_task(writer(conn))
@@ -181,7 +203,6 @@ class Server:
         assert self.moves is not None
         table = conn.table
         self.rooms.conns[table.id].discard(conn)
-        self.talk.forget(conn)
         if self.hints is not None:
             self.hints.forget(conn)
         if seat is None:
@@ -194,6 +215,24 @@ class Server:
         if not table.finished:
             await self.rooms.broadcast(table)
         self.moves.schedule(table)
+
+    async def new_link(self, conn: Conn) -> None:
+        """Give the seat a new token; every other connection of the old link is closed."""
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "spectators have no seat link to replace")
+            return
+        token = secrets.token_urlsafe(18)
+        async with self.rooms.locks[table.id]:
+            await self.db.run(lambda store: store.update_seat(table.id, conn.seat, token=token))
+            table.seats[conn.seat].token = token
+            others = [c for c in self.rooms.everyone(table)
+                      if c.seat == conn.seat and c is not conn]
+        send(conn, M.Link(token, f"/t/{table.id}#token={token}"))
+        for c in others:
+            error(c, "link_revoked", "this seat's link was replaced by its holder: it no "
+                  "longer opens the seat")
+            hang_up(c, 4403)
 
     async def _serve(self, conn: Conn) -> None:
         async for msg in messages(conn):
@@ -215,5 +254,7 @@ class Server:
             await self.talk.rename(conn, msg)
         elif isinstance(msg, S.Hint):
             await self.hints.ask(conn)
+        elif isinstance(msg, S.NewLink):
+            await self.new_link(conn)
         else:
             send(conn, M.Pong())

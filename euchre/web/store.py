@@ -29,6 +29,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -234,6 +235,23 @@ class Store:
             with contextlib.suppress(Exception):
                 conn.invalidate()
             raise
+
+    def close_abandoned(self, before: float) -> list[str]:
+        """Close every unfinished table whose last move (or, with none, its creation) was
+        before ``before``: it is archived as over with no winner, and no longer resumed.
+        Returns their ids."""
+        last = (select(ActionRow.table_id, func.max(ActionRow.at).label("at"))
+                .group_by(ActionRow.table_id).subquery())
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                select(TableRow.id, TableRow.created_at, last.c.at)
+                .outerjoin(last, last.c.table_id == TableRow.id)
+                .where(TableRow.finished_at.is_(None))).all()
+            stale = [r.id for r in rows if (r.at if r.at is not None else r.created_at) < before]
+            if stale:
+                conn.execute(update(TableRow).where(TableRow.id.in_(stale)).values(
+                    finished_at=time.time(), winner=-1, scores="[]"))
+        return stale
 
     def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
         with self.engine.begin() as conn:

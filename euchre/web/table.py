@@ -88,6 +88,8 @@ class Table:
         for seat, action in data.actions:
             self.apply(seat, action)
         self.chat: list[M.ChatLine] = [M.ChatLine(**c) for c in data.chat]
+        self.closed = data.finished_at is not None and not self.match.is_terminal()
+        """Archived unfinished (abandoned): over, with no winner and no more moves."""
 
     @property
     def n(self) -> int:
@@ -100,7 +102,7 @@ class Table:
 
     @property
     def finished(self) -> bool:
-        return self.match.is_terminal()
+        return self.closed or self.match.is_terminal()
 
     def seat_by_token(self, token: str) -> Seat | None:
         found = None
@@ -160,12 +162,12 @@ class Table:
 
     def facts(self) -> M.TableFacts:
         m = self.match
-        cur = m.current_player
+        cur = -1 if self.closed else m.current_player
         return M.TableFacts(
             table=self.id, seq=self.seq, seats=[s.public() for s in self.seats],
             seat_names=[seat_name(i, self.n) for i in range(self.n)], rules=self.rules_dict,
             target=self.rules.target, hand_no=len(m.finished) + (0 if m.is_terminal() else 1),
-            turn=cur if cur >= 0 else None, finished=m.is_terminal(), winner=m.winner,
+            turn=cur if cur >= 0 else None, finished=self.finished, winner=m.winner,
             scores=list(m.scores), last_event=self.last_event, last_hand=self.last_hand)
 
     def seen_by(self, viewer: int) -> SeatView:

@@ -62,6 +62,8 @@ class Conn:
     closing: bool = False
     server_closed: bool = False
     """Closed by the server's own shutdown: the person did not leave."""
+    close_code: int = 1008
+    """The code the writer closes with once the server hangs up (``hang_up``)."""
 
 
 def send(conn: Conn, msg: M.ServerMessage) -> None:
@@ -80,6 +82,15 @@ def put(conn: Conn, text: str) -> None:
         conn.closing = True
         conn.queue = asyncio.Queue(1)
         conn.queue.put_nowait("")  # wakes the writer, which closes the socket
+
+
+def hang_up(conn: Conn, code: int) -> None:
+    """Close the connection once what was queued for it is sent."""
+    if conn.closing:
+        return
+    conn.close_code = code
+    put(conn, "")
+    conn.closing = True
 
 
 def deliver(frames: list[tuple[Conn, str]]) -> None:
@@ -108,7 +119,7 @@ async def writer(conn: Conn) -> None:
         while True:
             text = await conn.queue.get()
             if conn.closing and not text:
-                await conn.ws.close(1008)
+                await conn.ws.close(conn.close_code)
                 return
             await conn.ws.send_text(text)
     except (WebSocketDisconnect, RuntimeError, OSError):
@@ -150,6 +161,6 @@ async def messages(conn: Conn) -> AsyncIterator[S.ClientMessage]:
             msg = S.decode_client(data)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             error(conn, "bad_message", f"not a valid message: {exc}. Messages are "
-                  "JSON objects with a type: act, chat, name, hint or ping")
+                  "JSON objects with a type: act, chat, name, hint, new_link or ping")
             continue
         yield msg
