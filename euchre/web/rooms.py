@@ -15,8 +15,8 @@ from euchre.web.actionlog import Database
 from euchre.web.levels import default_level, offered_levels
 from euchre.web.limits import LimitError
 from euchre.web.store import SeatData, TableData
-from euchre.web.table import Table
-from euchre.web.transport import Conn, deliver
+from euchre.web.table import SPECTATOR, Table
+from euchre.web.transport import Conn, deliver, error, hang_up, send
 
 #: Table ids are this long; a longer one in an address is no table (and no database read).
 TABLE_ID_MAX = 32
@@ -99,6 +99,24 @@ class Rooms:
             seat.claimed, seat.name = True, name
             self.broadcast_locked(table)
         return seat.seat, seat.token
+
+    async def replace_link(self, conn: Conn) -> None:
+        """Give the seat a new token; every other connection of the old link is closed."""
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "spectators have no seat link to replace")
+            return
+        token = secrets.token_urlsafe(18)
+        async with self.locks[table.id]:
+            await self.db.run(lambda store: store.update_seat(table.id, conn.seat, token=token))
+            table.seats[conn.seat].token = token
+            others = [c for c in self.everyone(table)
+                      if c.seat == conn.seat and c is not conn]
+        send(conn, M.Link(token, f"/t/{table.id}#token={token}"))
+        for c in others:
+            error(c, "link_revoked", "this seat's link was replaced by its holder: it no "
+                  "longer opens the seat")
+            hang_up(c, 4403)
 
     # sending --------------------------------------------------------------------------------
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 
 from starlette.websockets import WebSocket
@@ -36,7 +35,6 @@ from euchre.web.transport import (
     TokenBucket,
     close,
     error,
-    hang_up,
     messages,
     refuse,
     send,
@@ -216,24 +214,6 @@ class Server:
             await self.rooms.broadcast(table)
         self.moves.schedule(table)
 
-    async def new_link(self, conn: Conn) -> None:
-        """Give the seat a new token; every other connection of the old link is closed."""
-        table = conn.table
-        if conn.seat == SPECTATOR:
-            error(conn, "spectator", "spectators have no seat link to replace")
-            return
-        token = secrets.token_urlsafe(18)
-        async with self.rooms.locks[table.id]:
-            await self.db.run(lambda store: store.update_seat(table.id, conn.seat, token=token))
-            table.seats[conn.seat].token = token
-            others = [c for c in self.rooms.everyone(table)
-                      if c.seat == conn.seat and c is not conn]
-        send(conn, M.Link(token, f"/t/{table.id}#token={token}"))
-        for c in others:
-            error(c, "link_revoked", "this seat's link was replaced by its holder: it no "
-                  "longer opens the seat")
-            hang_up(c, 4403)
-
     async def _serve(self, conn: Conn) -> None:
         async for msg in messages(conn):
             try:
@@ -255,6 +235,6 @@ class Server:
         elif isinstance(msg, S.Hint):
             await self.hints.ask(conn)
         elif isinstance(msg, S.NewLink):
-            await self.new_link(conn)
+            await self.rooms.replace_link(conn)
         else:
             send(conn, M.Pong())
