@@ -34,6 +34,10 @@ def test_serve_refuses_bad_flags_with_a_message_not_a_traceback() -> None:
         (["--workers", "0"], "workers must be 1-64"),
         (["--away-timeout", "-5"], "between 0.1 and 86400 seconds"),
         (["--db", "mysql://x"], "--db must be a sqlite:/// or postgresql:// URL"),
+        (["--seat-connections", "0"], "must be a whole number 1..100"),
+        (["--hint-rate", "fast"], "is not a number of a second"),
+        (["--abandon-after", "-1"], "must be 0.001-36500 days"),
+        (["--chat-rate", "nan"], "must be 0.001-100 a second"),
     ]
     for args, why in cases:
         r = subprocess.run([EUCHRE, "serve", *args], capture_output=True, text=True,
@@ -72,7 +76,7 @@ def test_bench_server_measures_a_row_and_names_the_largest_passing_count() -> No
 
 
 def test_bench_server_refines_between_the_largest_pass_and_the_smallest_failure() -> None:
-    from euchre.cli.bench_server import Row, next_refinement
+    from euchre.web.loadgen import Row, next_refinement
 
     def row(n: int, p99: float) -> Row:
         return Row(n, 100, 1.0, p99, 0.5, 1.0, 0, 1.0, 5.0, 1.0)
@@ -83,3 +87,24 @@ def test_bench_server_refines_between_the_largest_pass_and_the_smallest_failure(
     assert next_refinement([row(200, 30), row(225, 150)], 25) is None  # close enough
     assert next_refinement([row(100, 20), row(200, 30)], 25) is None  # nothing failed
     assert next_refinement([row(100, 500)], 25) == 50  # below the smallest count
+
+
+def test_every_serve_limit_flag_reaches_the_server_with_its_default() -> None:
+    from euchre.cli import build_parser
+    from euchre.cli.serve import LIMITS, server_config
+    from euchre.web.config import ServerConfig
+
+    parser = build_parser()
+    defaults = server_config(parser.parse_args(["serve"]), "sqlite:///x")
+    for _, dest, _, _, _ in LIMITS:
+        assert getattr(defaults, dest) == ServerConfig("x").__dict__[dest], dest
+    given = ["--seat-connections", "2", "--table-connections", "9",
+             "--client-tables-per-minute", "3", "--tables-per-minute", "7",
+             "--computer-tables", "0", "--abandon-after", "2.5", "--hint-workers", "3",
+             "--hint-rate", "0.25", "--chat-rate", "2"]
+    cfg = server_config(parser.parse_args(["serve", *given]), "sqlite:///x")
+    assert (cfg.seat_connections, cfg.table_connections, cfg.client_tables_per_minute,
+            cfg.tables_per_minute, cfg.computer_tables, cfg.abandon_days, cfg.hint_workers,
+            cfg.hint_rate, cfg.chat_rate) == (2, 9, 3, 7, 0, 2.5, 3, 0.25, 2.0)
+    assert {flag for flag, *_ in LIMITS} == set(given[::2])
+

@@ -121,3 +121,68 @@ def test_a_frame_over_the_protocol_limit_closes_the_connection(sqlite_url: str) 
         c2.close()
 
 
+
+
+def test_deeply_nested_json_gets_an_error_event_and_the_socket_stays_open(
+        sqlite_url: str) -> None:
+    """Nesting under the size limit but past the decoder's depth (arrays, objects, inside a
+    field of a valid message or alone) is refused like any other bad message: an error event,
+    no traceback in the log, and the connection goes on working."""
+    import logging
+
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    keep = Keep(logging.ERROR)
+    loggers = [logging.getLogger(n) for n in ("uvicorn.error", "euchre.web", "")]
+    for lg in loggers:
+        lg.addHandler(keep)
+    try:
+        with LiveServer(db_url=sqlite_url) as srv:
+            t = srv.create()
+            c = srv.connect(t["id"], t["token"])
+            c.my_turn()
+            deep = ['{"x":' + "[" * 1000 + "]" * 1000 + ',"type":"ping"}',
+                    '{"type":"chat","text":"hi","x":' + "[" * 1500 + "]" * 1500 + "}",
+                    '{"type":"act","action":' + "[" * 1900 + "]" * 1900 + "}"]
+            for text in [*deep, "[" * 2000 + "]" * 2000, "[" * 4000,
+                         '{"a":' * 600 + "1" + "}" * 600]:
+                assert len(text.encode()) <= 4096
+                c.send(text)
+                r = c.recv()
+                assert r["type"] == "error" and r["code"] == "bad_message", r
+                assert text != deep[0] or "nested too deeply" in r["message"], r
+            c.send({"type": "ping"})
+            assert c.recv()["type"] == "pong"
+            c.close()
+    finally:
+        for lg in loggers:
+            lg.removeHandler(keep)
+    assert not records, [r.getMessage() for r in records]
+
+
+def test_a_fault_while_handling_a_message_is_an_error_event_not_a_dropped_socket(
+        sqlite_url: str) -> None:
+    """Whatever goes wrong inside the server while it handles a message (here the database
+    refusing a chat line), the sender gets an error event and the connection goes on."""
+    with LiveServer(db_url=sqlite_url) as srv:
+        store = srv.app.state.server.store
+
+        def broken(*args: Any) -> None:
+            raise OSError("disk full")
+
+        store.add_chat = broken
+        t = srv.create()
+        c = srv.connect(t["id"], t["token"])
+        s = c.my_turn()
+        c.send({"type": "chat", "text": "hello"})
+        r = c.until(lambda m: m["type"] == "error")
+        assert r["code"] == "server_error" and "nothing changed" in r["message"]
+        c.send({"type": "ping"})
+        assert c.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+        c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+        assert c.after(s["seq"])["seq"] == s["seq"] + 1
+        c.close()

@@ -12,12 +12,20 @@ import random
 import re
 from typing import Any
 
+import msgspec
 import pytest
 from webtools import Client, LiveServer
 
+from euchre import actions as A
+from euchre.bots import make_bot
 from euchre.cards import cards_of, parse_card
 from euchre.match import Match
 from euchre.record import replay_record
+from euchre.rules import PRESETS, Rules
+from euchre.state import PHASE_NAMES
+from euchre.web import messages as M
+from euchre.web.store import SeatData, TableData
+from euchre.web.table import SPECTATOR, Table
 
 ASCII_CARD = re.compile(r"(?<![A-Za-z0-9])([789TJQKA][CDHS]|JOKER)(?![A-Za-z0-9])")
 SYMBOL_CARD = re.compile(r"(?<![0-9])(10|[789JQKA])([♣♦♥♠])")
@@ -175,3 +183,82 @@ def test_the_leak_check_catches_another_seats_card() -> None:
         f"seat 0 got {[parse_card('JH')]} in a chat message at seq 0"]
     assert leaks(c, 1, seats_at, public_at) == [
         f"seat 1 got {[parse_card('9C')]} in a state message at seq 0"]
+
+
+# The typed builders themselves, every preset and every phase -------------------------------
+
+BUILDER_CASES: dict[str, dict[str, Any]] = {
+    **{f"preset {name}": PRESETS[name].to_dict() for name in PRESETS},
+    "renege claims and fixes": {**PRESETS["standard"].to_dict(), "target": 3,
+                                "renege": "penalize", "renege_fix": True},
+    "alone after the discard, defend alone":
+        {**PRESETS["standard"].to_dict(), "target": 3, "alone_timing": "after_discard",
+         "defend_alone": True, "defend_alone_vs_partners": True},
+    "farmer's swap, no ace no face": {**PRESETS["standard"].to_dict(), "target": 3,
+                                      "farmers_hand": "swap", "no_ace_no_face": True,
+                                      "deck": 32, "stick_the_dealer": True},
+}
+
+
+def builder_messages(table: Table, viewer: int, hint_bot: Any) -> list[Any]:
+    """Every message the server builds for ``viewer`` at this moment."""
+    out: list[Any] = [table.state_message(viewer)]
+    if viewer >= 0:
+        view = table.view(viewer)
+        if view.legal_actions:
+            out.append(M.hint(table.seq, hint_bot.choose(view), hint_bot.explain(view), "rule"))
+    out.append(M.Welcome(viewer, table.id, table.chat, ["rule"], "rule"))
+    return out
+
+
+def test_every_builder_names_only_cards_its_receiver_may_see() -> None:
+    """The typed builders alone, without a server: every message built for every seat and for
+    a spectator after every action of whole games of every preset (and the rule sets that reach
+    the remaining phases) names only cards that receiver may see."""
+    phases: set[str] = set()
+    hint_bot = make_bot("rule", 0)
+    for case, rules_dict in BUILDER_CASES.items():
+        rules = Rules.from_dict(rules_dict)
+        n = rules.players
+        for seed in range(2):
+            data = TableData(f"t{seed}", 0.0, rules.to_dict(), seed, "invite",
+                             [SeatData(i, f"tok{i}", "human", "rule", f"P{i}", True)
+                              for i in range(n)], [], None, [])
+            table = Table(data)
+            rng = random.Random(seed)
+            known: list[set[int]] = [set() for _ in range(n)]
+            public: set[int] = set()
+            for _ in range(300):
+                h = table.match.hand
+                phases.add(table.seen_by(SPECTATOR).phase)
+                if h.upcard >= 0:
+                    public.add(h.upcard)
+                for s in range(n):
+                    public.update(h.face_up(s))
+                    known[s] |= set(cards_of(h.hands[s]))
+                for viewer in [*range(n), SPECTATOR]:
+                    allowed = public | (known[viewer] if viewer >= 0 else set())
+                    for msg in builder_messages(table, viewer, hint_bot):
+                        bad = cards_named(msgspec.to_builtins(msg)) - allowed
+                        assert not bad, (case, seed, viewer, type(msg).__name__, sorted(bad))
+                if table.finished:
+                    break
+                legal = table.match.legal_actions()
+                a = rng.choice([x for x in legal if A.is_bid(x)] or legal)
+                if 0 <= a <= 32:
+                    public.add(a)
+                table.apply(table.match.current_player, a)
+    assert phases == set(PHASE_NAMES), set(PHASE_NAMES) - phases
+
+
+def test_the_builder_audit_catches_a_leaking_builder() -> None:
+    """Not vacuous: a state built from a seat's own view names cards a spectator may not
+    see."""
+    rules = PRESETS["standard"]
+    table = Table(TableData("t", 0.0, rules.to_dict(), 3, "invite",
+                            [SeatData(i, f"tok{i}", "human", "rule", f"P{i}", True)
+                             for i in range(4)], [], None, []))
+    leaked = M.state(table.facts(), table.view(0))
+    public = {table.match.hand.upcard}
+    assert cards_named(msgspec.to_builtins(leaked)) - public
+    assert not cards_named(msgspec.to_builtins(table.state_message(SPECTATOR))) - public

@@ -15,8 +15,9 @@ from euchre.cards import parse_card
 from euchre.match import Match
 from euchre.rules import PRESETS, Rules
 from euchre.web.app import rules_options
+from euchre.web.replay import replay_frames
 from euchre.web.store import SeatData, TableData
-from euchre.web.table import Table, replay_frames
+from euchre.web.table import Table
 
 ROWS = PRESETS["two-handed-rows"]
 BIDS = ["bid 7", "bid 8", "bid 9", "bid 10", "bid 11", "bid 12"]
@@ -153,7 +154,7 @@ def test_a_rows_table_rebuilt_from_its_log_gives_the_same_picture() -> None:
     rng = random.Random(2)
     for _ in range(12):
         cur = t.match.current_player
-        t.apply(cur, rng.choice(t.state_message(cur)["legal"])["id"])
+        t.apply(cur, rng.choice(t.state_message(cur).legal).id)
     again = Table(TableData(**{**data.__dict__, "actions": list(t.log)}))
     for seat in (0, 1, -1):
-        assert again.state_message(seat)["rows"] == t.state_message(seat)["rows"]
+        assert again.state_message(seat).rows == t.state_message(seat).rows

@@ -115,6 +115,8 @@ class LiveServer:
         # scripted clients move far faster than people: the rate limit has its own test
         config.setdefault("rate", 1000.0)
         config.setdefault("burst", 1000.0)
+        # and they create tables far faster than people: the creation limits have their tests
+        config.setdefault("client_tables_per_minute", 100000)
         self.app = make_app(ServerConfig(**config))
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))

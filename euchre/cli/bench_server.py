@@ -1,49 +1,13 @@
-"""``euchre bench server``: action round-trip times of the table server under load.
-
-Starts ``euchre serve`` as its own process on loopback (a temporary SQLite database unless
-``--db`` names one) and drives N concurrent tables from simulated websocket people in this
-process (uvloop and msgspec where installed, so the clients cost the shared cores little): at each
-table one scripted person (South) plays against three computers at the ``rule`` level. The person
-waits a think time, sends a legal move and times the round trip until the state that includes it
-comes back (the move was validated by the engine and committed to the database before that state
-was sent). Each person also sends a ``ping`` after each move; its round trip through the same
-server and client is the peer printed beside the action round trip, so a figure read on a busy
-shared machine can be told apart from the transport's own cost. A person whose game ends starts
-a new table, so N tables stay in play.
-
-The people stay connected from one row to the next: a row adds (or, when refining, removes)
-people, lets the new ones settle for one think time and measures for ``--seconds``. After the
-sweep the boundary between the largest passing and the smallest failing N is bisected
-(``--refine`` rows), and counts far past a failure are skipped. Each row also shows the server's
-CPU time per person move (its process and its workers, read from /proc): unlike a latency, that
-figure barely depends on how busy the rest of the machine is. The load average is printed with
-every row because the latency figures do depend on it.
-
-Then it prints the p99 of ``--strong-tables`` tables whose computers are the strongest level
-(measured for twice ``--seconds``: those tables move only as fast as their computers think).
-"""
+"""``euchre bench server``: action round-trip times of the table server under load (the load
+generator itself is ``euchre.web.loadgen``)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import random
-import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from euchre.cli import Subparsers, positive_seconds, whole_number
-
-#: A row passes when its action p99 is under this.
-LIMIT_MS = 100.0
-#: Table counts whose neighbour below failed by this factor are skipped, not measured.
-HOPELESS = 3.0
 
 
 def table_counts(text: str) -> list[int]:
@@ -90,254 +54,13 @@ def register(sub: Subparsers) -> None:
     p.set_defaults(func=_run)
 
 
-def pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return float("nan")
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(q * len(s)))]
-
-
-@dataclass
-class Samples:
-    """Round trips as (send time, seconds), so a row takes those sent in its window."""
-
-    action: list[tuple[float, float]] = field(default_factory=list)
-    ping: list[tuple[float, float]] = field(default_factory=list)
-    errors: list[float] = field(default_factory=list)
-    games: int = 0
-
-    def window(self, kind: str, start: float, stop: float) -> list[float]:
-        xs: list[tuple[float, float]] = getattr(self, kind)
-        return [rt for at, rt in xs if start <= at < stop]
-
-
-@dataclass
-class Row:
-    tables: int
-    moves: int
-    p50: float
-    p99: float
-    ping50: float
-    ping99: float
-    errors: int
-    cpu_ms: float
-    """Server CPU time (process and workers) per person move, ms."""
-    client_cpu: float
-    """This process's CPU use over the window, % of one core."""
-    load: float
-
-    @property
-    def passed(self) -> bool:
-        return self.moves > 0 and self.p99 < LIMIT_MS and self.errors == 0
-
-
-# the server -----------------------------------------------------------------------------------
-
-
-def proc_cpu_seconds(pid: int) -> float | None:
-    """CPU time of ``pid`` and its live children (the bot workers), from /proc (Linux)."""
-    try:
-        tick = os.sysconf("SC_CLK_TCK")
-        total = 0.0
-        pids = [pid]
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            pids += [int(x) for x in f.read().split()]
-        for p in pids:
-            try:
-                with open(f"/proc/{p}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += (int(fields[11]) + int(fields[12])) / tick
-        return total
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-class Server:
-    def __init__(self, db: str, workers: int) -> None:
-        exe = Path(sys.executable).parent / "euchre"
-        self.proc = subprocess.Popen(
-            [str(exe), "serve", "--port", "0", "--db", db, "--workers", str(workers),
-             "--away-timeout", "86400"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if "serving at http://" not in line:
-            self.stop()
-            raise RuntimeError(f"euchre serve did not start: {line.strip() or 'no output'}")
-        self.base = line.split("serving at ")[1].split()[0].rstrip("/")
-        self.ws = self.base.replace("http://", "ws://")
-
-    def cpu(self) -> float | None:
-        return proc_cpu_seconds(self.proc.pid)
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
-# the simulated people -------------------------------------------------------------------------
-
-
-def _decoder() -> Callable[[str | bytes], Any]:
-    try:
-        import msgspec
-
-        return msgspec.json.Decoder().decode
-    except ImportError:  # pragma: no cover - msgspec comes with the web extra
-        import json
-
-        return json.loads
-
-
-class Load:
-    """The simulated people of one computer level, kept connected across rows."""
-
-    def __init__(self, server: Server, level: str, think: tuple[float, float], seed: int,
-                 http: Any) -> None:
-        self.server, self.level, self.think, self.seed = server, level, think, seed
-        self.http = http
-        self.samples = Samples()
-        self.people: list[asyncio.Task[None]] = []
-        self.decode = _decoder()
-
-    async def new_table(self) -> str:
-        seats = [{"kind": "computer", "level": self.level}] * 2 + [{"kind": "human"}] \
-            + [{"kind": "computer", "level": self.level}]
-        r = await self.http.post("/api/tables", json={"seats": seats})
-        r.raise_for_status()
-        body = r.json()
-        return f"{self.server.ws}/ws/{body['id']}?token={body['token']}"
-
-    async def resize(self, n: int) -> None:
-        """``n`` people at ``n`` tables: new tables for the added ones (created a few at a
-        time, as a busy server would see them arrive), the removed ones disconnect."""
-        while len(self.people) > n:
-            task = self.people.pop()
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-        sem = asyncio.Semaphore(8)
-
-        async def one() -> str:
-            async with sem:
-                return await self.new_table()
-
-        urls = await asyncio.gather(*(one() for _ in range(n - len(self.people))))
-        for url in urls:
-            i = len(self.people)
-            self.people.append(asyncio.create_task(
-                self.person(url, random.Random(self.seed * 100003 + i))))
-
-    async def close(self) -> None:
-        await self.resize(0)
-
-    async def person(self, url: str, rng: random.Random) -> None:
-        import websockets
-
-        await asyncio.sleep(rng.uniform(0, self.think[1]))  # people do not all arrive at once
-        while True:
-            try:
-                async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-                    await self.play(ws, rng)
-                self.samples.games += 1
-                url = await self.new_table()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                self.samples.errors.append(time.monotonic())
-                await asyncio.sleep(1.0)
-
-    async def play(self, ws: Any, rng: random.Random) -> None:
-        """One game: think, move, time the round trip, then a ping, timed too."""
-        out = self.samples
-        state: dict[str, Any] = {"legal": [], "finished": False, "seq": -1}
-        while not state["finished"]:
-            if not state["legal"]:
-                msg = self.decode(await ws.recv())
-                if msg["type"] == "state":
-                    state = msg
-                elif msg["type"] == "error":
-                    out.errors.append(time.monotonic())
-                continue
-            await asyncio.sleep(rng.uniform(*self.think))
-            move = rng.choice(state["legal"])
-            sent = time.monotonic()
-            await ws.send(f'{{"type":"act","action":{move["id"]},"seq":{state["seq"]}}}')
-            while True:  # until the state that holds this move
-                msg = self.decode(await ws.recv())
-                if msg["type"] == "state" and msg["seq"] > state["seq"]:
-                    state = msg
-                    break
-                if msg["type"] == "error":
-                    out.errors.append(sent)
-                    state = {**state, "legal": []}
-                    break
-            out.action.append((sent, time.monotonic() - sent))
-            sent = time.monotonic()  # the peer: a bare round trip through the same path
-            await ws.send('{"type":"ping"}')
-            while True:
-                msg = self.decode(await ws.recv())
-                if msg["type"] == "pong":
-                    break
-                if msg["type"] == "state":
-                    state = msg
-            out.ping.append((sent, time.monotonic() - sent))
-
-    async def measure(self, seconds: float) -> Row:
-        """Let the newest people settle for one think time, then measure for ``seconds``."""
-        await asyncio.sleep(self.think[1] + 0.5)
-        cpu0, own0, start = self.server.cpu(), time.process_time(), time.monotonic()
-        await asyncio.sleep(seconds)
-        cpu1, own1, stop = self.server.cpu(), time.process_time(), time.monotonic()
-        s = self.samples
-        act, ping = s.window("action", start, stop), s.window("ping", start, stop)
-        errors = sum(1 for at in s.errors if start <= at < stop)
-        cpu = (cpu1 - cpu0) / len(act) * 1000 if cpu0 is not None and cpu1 is not None \
-            and act else float("nan")
-        return Row(len(self.people), len(act), pct(act, 0.5) * 1000, pct(act, 0.99) * 1000,
-                   pct(ping, 0.5) * 1000, pct(ping, 0.99) * 1000, errors, cpu,
-                   (own1 - own0) / (stop - start) * 100, os.getloadavg()[0])
-
-
-# the command ----------------------------------------------------------------------------------
-
-HEADER = (f"{'tables':>6} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'ping p50':>8} "
-          f"{'ping p99':>8} {'errors':>6} {'srv CPU ms/move':>15} {'client CPU':>10} "
-          f"{'load':>5}")
-
-
-def row_line(r: Row) -> str:
-    return (f"{r.tables:>6} {r.moves:>6} {r.p50:>7.1f} {r.p99:>7.1f} {r.ping50:>8.1f} "
-            f"{r.ping99:>8.1f} {r.errors:>6} {r.cpu_ms:>15.2f} {r.client_cpu:>9.0f}% "
-            f"{r.load:>5.1f}  {'pass' if r.passed else 'FAIL'}")
-
-
-def next_refinement(rows: list[Row], step: int) -> int | None:
-    """The midpoint between the largest passing count and the smallest failing count above it,
-    if they are more than ``step`` apart."""
-    passed = [r.tables for r in rows if r.passed]
-    best = max(passed, default=0)
-    above = [r.tables for r in rows if not r.passed and r.tables > best]
-    if not above:
-        return None
-    worst = min(above)
-    if worst - best <= step:
-        return None
-    mid = (best + worst) // 2
-    return max(step, mid // step * step)
-
-
 def _run(args: argparse.Namespace) -> int:
     try:
         import httpx  # noqa: F401
         import websockets  # noqa: F401
 
-        from euchre.web.app import strongest_level
+        from euchre.web.levels import strongest_level
+        from euchre.web.loadgen import BenchPlan, run_bench
     except ImportError as exc:
         print(f"euchre bench server: needs the web extra ({exc.name} is missing): "
               "pip install 'euchre[web]'", file=sys.stderr)
@@ -347,96 +70,12 @@ def _run(args: argparse.Namespace) -> int:
         print(f"euchre bench server: --db must be a sqlite:/// or postgresql:// URL, not "
               f"{args.db!r}", file=sys.stderr)
         return 2
-    main = _bench(args, strongest_level())
+    plan = BenchPlan(args.tables, args.seconds, args.think, args.refine, args.workers,
+                     args.strong_tables, args.db, args.seed)
+    main = run_bench(plan, strongest_level())
     try:
         import uvloop
 
         return uvloop.run(main)
     except ImportError:
         return asyncio.run(main)
-
-
-async def _bench(args: argparse.Namespace, strong: str) -> int:
-    with tempfile.TemporaryDirectory(prefix="euchre-bench-") as tmp:
-        db = args.db or f"sqlite:///{tmp}/bench.sqlite3"
-        try:
-            server = Server(db, args.workers)
-        except RuntimeError as exc:
-            print(f"euchre bench server: {exc}", file=sys.stderr)
-            return 1
-        try:
-            return await _sweep(args, strong, server, "SQLite (temporary)" if args.db is None
-                                else db.split("://")[0])
-        finally:
-            server.stop()
-
-
-async def _sweep(args: argparse.Namespace, strong: str, server: Server, db: str) -> int:
-    import httpx
-
-    started = time.monotonic()
-    limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=server.base, timeout=60, limits=limits) as http:
-        for _ in range(400):
-            try:
-                await http.get("/api/options")
-                break
-            except httpx.HTTPError:
-                await asyncio.sleep(0.05)
-        print(f"euchre bench server: {server.base}, {db}, {args.workers} worker process(es); "
-              f"computers 'rule'; think {args.think[0]:g}-{args.think[1]:g} s; "
-              f"{args.seconds:g} s per row; pass = p99 under {LIMIT_MS:g} ms, no errors; "
-              f"{os.cpu_count()} cores", flush=True)
-        print(HEADER, flush=True)
-        load = Load(server, "rule", args.think, args.seed, http)
-        rows: list[Row] = []
-        try:
-            for n in args.tables:
-                worst = max((r.p99 for r in rows if r.tables < n and not r.passed),
-                            default=0.0)
-                if worst > HOPELESS * LIMIT_MS:
-                    print(f"{n:>6}  skipped: a smaller count already had p99 {worst:.0f} ms")
-                    continue
-                await load.resize(n)
-                rows.append(await load.measure(args.seconds))
-                print(row_line(rows[-1]), flush=True)
-            step = 10 if max(args.tables) <= 200 else 25
-            for _ in range(args.refine):
-                n_mid = next_refinement(rows, step)
-                if n_mid is None:
-                    break
-                await load.resize(n_mid)
-                rows.append(await load.measure(args.seconds))
-                print(row_line(rows[-1]) + "  (refining)", flush=True)
-        finally:
-            await load.close()
-        passed = [r.tables for r in rows if r.passed]
-        failed = [r.tables for r in rows if not r.passed]
-        best = max(passed, default=0)
-        above = [f for f in failed if f > best]
-        if not passed:
-            verdict = "none (the smallest count measured failed)"
-        elif above:
-            verdict = f"{best} (the next count measured, {min(above)}, failed)"
-        else:
-            verdict = f"{best}, the largest measured: the limit may be higher"
-        if any(f < best for f in failed):
-            verdict += "; a smaller count failed (a busy machine?)"
-        print(f"largest table count with p99 under {LIMIT_MS:g} ms: {verdict}; "
-              f"{load.samples.games} games finished", flush=True)
-        if args.strong_tables:
-            note = "" if strong == "search" else \
-                " (no 'search' level is installed: 'rule' is the strongest there is)"
-            sload = Load(server, strong, args.think, args.seed + 1, http)
-            try:
-                await sload.resize(args.strong_tables)
-                # twice as long: these tables move only as fast as the search computers think
-                r = await sload.measure(2 * args.seconds)
-            finally:
-                await sload.close()
-            print(f"{args.strong_tables} tables with '{strong}' computers{note}: "
-                  f"p50 {r.p50:.1f} ms, p99 {r.p99:.1f} ms over {r.moves} moves, "
-                  f"ping p99 {r.ping99:.1f} ms, {r.errors} errors, load {r.load:.1f}",
-                  flush=True)
-    print(f"({time.monotonic() - started:.0f} s in all)")
-    return 0

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from euchre.cli import Subparsers
+from euchre.cli import Subparsers, whole_number
+
+if TYPE_CHECKING:
+    from euchre.web.config import ServerConfig
 
 
 def port_number(text: str) -> int:
@@ -39,6 +44,47 @@ def seconds(text: str) -> float:
     return value
 
 
+def number_in(lo: float, hi: float, what: str) -> Callable[[str], float]:
+    """An argparse type: a number ``lo``..``hi`` (a rate, a count of days)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {what}") from None
+        if not lo <= value <= hi:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be {lo:g}-{hi:g} {what}, not {text}")
+        return value
+
+    return parse
+
+
+#: The operator's limits: (flag, ServerConfig field, argparse type, metavar, help); each
+#: default is the ServerConfig field's. Each is checked by the server and refused with a
+#: message saying which limit it was.
+LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
+    ("--seat-connections", "seat_connections", whole_number(1, 100), "N",
+     "connections one seat's link may have open at once"),
+    ("--table-connections", "table_connections", whole_number(1, 10000), "N",
+     "connections, seats and spectators, one table may have open at once"),
+    ("--client-tables-per-minute", "client_tables_per_minute", whole_number(1, 100000), "N",
+     "tables one client address may create in a minute"),
+    ("--tables-per-minute", "tables_per_minute", whole_number(1, 1000000), "N",
+     "tables the whole server lets be created in a minute"),
+    ("--computer-tables", "computer_tables", whole_number(0, 100000), "N",
+     "tables of computers only (nobody seated, to watch) played at once; 0 refuses them"),
+    ("--abandon-after", "abandon_days", number_in(0.001, 36500, "days"), "DAYS",
+     "at start-up, an unfinished table without a move for this many days is closed and "
+     "archived instead of resumed"),
+    ("--hint-workers", "hint_workers", whole_number(1, 64), "N",
+     "worker processes that work out hints, apart from the computer players'"),
+    ("--hint-rate", "hint_rate", number_in(0.001, 100, "a second"), "PER_SECOND",
+     "hints a second one seat may ask for, on average (bursts of 3)"),
+    ("--chat-rate", "chat_rate", number_in(0.001, 100, "a second"), "PER_SECOND",
+     "chat lines a second one seat may send, on average (bursts of 5)"),
+]
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("serve", help="serve the browser card table (play computers or friends)")
     p.add_argument("--host", default="127.0.0.1",
@@ -57,6 +103,14 @@ def register(sub: Subparsers) -> None:
                         "package.module:factory, file.py:factory or 'cmd:COMMAND LINE' "
                         "(docs/writing-a-bot.md); repeatable. It decides in the worker "
                         "processes, and a cmd: bot that breaks down hands its move to rule")
+    from euchre.web.config import ServerConfig
+
+    defaults = ServerConfig.__dataclass_fields__
+    limits = p.add_argument_group("limits")
+    for flag, dest, kind, metavar, text in LIMITS:
+        default = defaults[dest].default
+        limits.add_argument(flag, dest=dest, type=kind, default=default, metavar=metavar,
+                            help=f"{text} (default {default:g})")
     p.set_defaults(func=_run)
 
 
@@ -79,15 +133,24 @@ def named_bot(text: str) -> tuple[str, str]:
     return name, spec.strip()
 
 
+def server_config(args: argparse.Namespace, url: str) -> ServerConfig:
+    """The server's settings from the command line; the --bot levels are registered here, so
+    the web form lists them, and the worker processes build them from the config's factory."""
+    from euchre.bots import NamedSpecs
+    from euchre.web.config import ServerConfig
+
+    bots = NamedSpecs(dict(getattr(args, "bot", [])), fallback="rule")
+    bots.register_all()
+    limits = {dest: getattr(args, dest) for _, dest, _, _, _ in LIMITS}
+    return ServerConfig(db_url=url, workers=args.workers, away_timeout=args.away_timeout,
+                        bot_factory=bots, freeze_gc=True, **limits)
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from euchre.web.app import (
-            WS_PROTOCOL_MAX_BYTES,
-            ServerConfig,
-            make_app,
-        )
+        from euchre.web.app import WS_PROTOCOL_MAX_BYTES, make_app
         from euchre.web.store import default_db_url
     except ImportError as exc:
         print(f"euchre serve: the web extra is not installed ({exc.name} is missing); "
@@ -125,12 +188,7 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    from euchre.bots import NamedSpecs
-
-    bots = NamedSpecs(dict(args.bot), fallback="rule")
-    bots.register_all()  # the web form lists them; the workers build them from `bots`
-    app = make_app(ServerConfig(db_url=url, workers=args.workers, bot_factory=bots,
-                                away_timeout=args.away_timeout, freeze_gc=True))
+    app = make_app(server_config(args, url))
     # No per-message deflate: a state message is ~2 KB on loopback or a LAN, and compressing
     # every one cost more server time than everything else together (profiled under load).
     config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES,

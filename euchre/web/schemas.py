@@ -2,12 +2,13 @@
 
 msgspec decodes and validates in one step (wrong type, unknown tag, missing field, extra field,
 out-of-range value all raise ``msgspec.ValidationError`` with a path), so the server never looks
-at a message that is not one of these shapes. Server-to-client messages are plain dicts built in
-``euchre.web.table``; they are only ever produced by the server.
+at a message that is not one of these shapes. Server-to-client messages are the structs of
+``euchre.web.messages``.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated
 
 import msgspec
@@ -18,6 +19,15 @@ NAME_MAX = 24
 #: Largest websocket text frame the application reads, in bytes (larger ones are refused with an
 #: error event; frames above the protocol limit in ``app`` close the connection).
 MESSAGE_MAX_BYTES = 4096
+
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Plain text: control and format characters dropped, whitespace runs collapsed. Markup is
+    kept as typed (the client shows text with textContent, never as HTML)."""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return " ".join(kept.split())[:limit]
+
 
 ActionId = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
@@ -48,14 +58,26 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     pass
 
 
-ClientMessage = Act | Chat | Name | Hint | Ping
+class NewLink(msgspec.Struct, tag="new_link", forbid_unknown_fields=True):
+    """Replace the seat's link with a new one: the old link (and every connection opened with
+    it) stops working, for a link that was shared by mistake."""
+
+
+ClientMessage = Act | Chat | Name | Hint | Ping | NewLink
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 
 
 def decode_client(data: str | bytes) -> ClientMessage:
-    """Decode one client frame; raises ``msgspec.DecodeError``/``ValidationError``."""
-    return _decoder.decode(data)
+    """Decode one client frame; raises ``msgspec.DecodeError``/``ValidationError``.
+
+    Nesting deeper than the decoder can follow (a few kilobytes of brackets are enough) is a
+    decode error like any other, not a ``RecursionError`` escaping to the server."""
+    try:
+        return _decoder.decode(data)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply (a message is one flat object)") \
+            from None
 
 
 # HTTP request bodies --------------------------------------------------------------------------

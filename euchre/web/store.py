@@ -29,6 +29,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -199,25 +200,13 @@ class Store:
                  "left_at": now if s.kind == "human" else None} for s in seats])
         return now
 
-    def append_action(self, table_id: str, seq: int, seat: int, action: int,
-                      finished: tuple[int, list[int]] | None = None) -> None:
-        """Log action number ``seq`` (0-based); with ``finished`` (winner, scores) also mark the
-        game over, in the same transaction. A duplicate ``seq`` violates the primary key, so
-        two writers can never both extend one log."""
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(insert(ActionRow).values(
-                table_id=table_id, seq=seq, seat=seat, action=action, at=now))
-            if finished is not None:
-                winner, scores = finished
-                conn.execute(update(TableRow).where(TableRow.id == table_id).values(
-                    finished_at=now, winner=winner, scores=json.dumps(scores)))
-
     def append_actions(self, rows: list[tuple[str, int, int, int,
                                               tuple[int, list[int]] | None]]) -> None:
         """Several tables' actions in one transaction (the server's group commit): under load
         one commit carries every action that arrived while the previous one was being
-        written, instead of one commit each.
+        written, instead of one commit each. A row whose ``finished`` is set (winner, scores)
+        also marks its game over, in the same transaction; a duplicate ``seq`` violates the
+        primary key, so two writers can never both extend one log.
 
         This is the server's hottest write, so it goes straight to the driver on a connection
         kept for it (a plain executemany and commit): through SQLAlchemy's statement layer the
@@ -246,6 +235,23 @@ class Store:
             with contextlib.suppress(Exception):
                 conn.invalidate()
             raise
+
+    def close_abandoned(self, before: float) -> list[str]:
+        """Close every unfinished table whose last move (or, with none, its creation) was
+        before ``before``: it is archived as over with no winner, and no longer resumed.
+        Returns their ids."""
+        last = (select(ActionRow.table_id, func.max(ActionRow.at).label("at"))
+                .group_by(ActionRow.table_id).subquery())
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                select(TableRow.id, TableRow.created_at, last.c.at)
+                .outerjoin(last, last.c.table_id == TableRow.id)
+                .where(TableRow.finished_at.is_(None))).all()
+            stale = [r.id for r in rows if (r.at if r.at is not None else r.created_at) < before]
+            if stale:
+                conn.execute(update(TableRow).where(TableRow.id.in_(stale)).values(
+                    finished_at=time.time(), winner=-1, scores="[]"))
+        return stale
 
     def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
         with self.engine.begin() as conn:

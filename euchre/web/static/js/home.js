@@ -211,7 +211,8 @@ async function loadFinished() {
     const tr = make("tr");
     tr.append(make("td", "", new Date(t.finished_at * 1000).toLocaleString()));
     tr.append(make("td", "", t.names.join(", ")));
-    tr.append(make("td", "", t.scores.join(" – ")));
+    // no scores: closed unfinished after being abandoned
+    tr.append(make("td", "", t.scores.length ? t.scores.join(" – ") : "abandoned"));
     const links = make("td");
     const rep = make("a", "", "replay");
     rep.href = `/replay/${encodeURIComponent(t.id)}`;

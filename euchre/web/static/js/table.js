@@ -131,6 +131,10 @@ function onMessage(msg) {
     case "hint":
       showHint(msg);
       break;
+    case "link":  // this seat's new link: the old one no longer opens it
+      localStorage.setItem(SEAT_KEY, msg.token);
+      showError(`Your seat's new link: ${location.origin}${msg.url}`);
+      break;
     default:
       break;
   }

@@ -1,0 +1,97 @@
+"""The action log's writer: group commit of every table's moves, one transaction at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from euchre.web.store import Store
+
+T = TypeVar("T")
+
+LogRow = tuple[str, int, int, int, tuple[int, list[int]] | None]
+"""(table id, seq, seat, action, (winner, scores) when the action ended the game)"""
+
+#: At most this many waiting writes go into one transaction.
+BATCH_MAX = 500
+
+
+class Database:
+    """The store, reached from the event loop through one thread (its calls block)."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="euchre-db")
+        self.store: Store | None = None
+
+    async def open(self, url: str) -> Store:
+        self.store = await self.call(lambda: Store(url))
+        return self.store
+
+    async def call(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn)
+
+    async def run(self, fn: Callable[[Store], T]) -> T:
+        """``fn(store)`` in the database thread."""
+        store = self.store
+        assert store is not None
+        return await self.call(lambda: fn(store))
+
+    async def close(self) -> None:
+        if self.store is not None:
+            await self.call(self.store.close)
+        self.pool.shutdown(wait=True)
+
+
+class ActionLog:
+    """Returns from ``write`` once the rows are committed; rows that arrive while a write is
+    under way go together into the next transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.queue: asyncio.Queue[tuple[list[LogRow], asyncio.Future[None]]] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._write_all())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def write(self, rows: list[LogRow]) -> None:
+        """Returns once ``rows`` are committed, all in one transaction."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((rows, done))
+        await done
+
+    async def _write_all(self) -> None:
+        """Group commit: every action waiting when a write starts goes into that one
+        transaction; each waiter hears only after its own actions are committed."""
+        queue, store = self.queue, self.db.store
+        assert store is not None
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty() and len(batch) < BATCH_MAX:
+                batch.append(queue.get_nowait())
+            rows = [row for item, _ in batch for row in item]
+            try:
+                await self.db.call(functools.partial(store.append_actions, rows))
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_result(None)
+            except Exception:
+                # one bad entry must not fail the others: write them one by one
+                for item, fut in batch:
+                    try:
+                        await self.db.call(functools.partial(store.append_actions, item))
+                        if not fut.done():
+                            fut.set_result(None)
+                    except Exception as exc:
+                        if not fut.done():
+                            fut.set_exception(exc)

@@ -1,0 +1,66 @@
+"""Table talk: chat lines and seat names, each kept in the database and sent to everyone."""
+
+from __future__ import annotations
+
+import time
+
+from euchre.web import messages as M
+from euchre.web import schemas as S
+from euchre.web.rooms import Rooms, copied_name
+from euchre.web.table import SPECTATOR
+from euchre.web.transport import Conn, TokenBucket, error, send
+
+#: Chat lines a seat may send in a burst (its rate is ``ServerConfig.chat_rate``).
+CHAT_BURST = 5.0
+#: Lines of a table's chat a new connection is shown.
+CHAT_KEPT = 50
+
+
+class TableTalk:
+    def __init__(self, rooms: Rooms, rate: float) -> None:
+        self.rooms, self.rate = rooms, rate
+        self.buckets: dict[tuple[str, int], TokenBucket] = {}
+        """Per seat, shared by every connection holding its link."""
+
+    async def chat(self, conn: Conn, msg: S.Chat) -> None:
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "only seated players can chat at this table")
+            return
+        bucket = self.buckets.setdefault((table.id, conn.seat),
+                                         TokenBucket(self.rate, CHAT_BURST))
+        if not bucket.take():
+            error(conn, "chat_rate", f"slow down: at most one chat line every "
+                  f"{1 / self.rate:g} seconds")
+            return
+        text = S.clean_text(msg.text, S.CHAT_MAX)
+        if not text:
+            error(conn, "bad_message", "a chat line needs some visible text")
+            return
+        seat = table.seats[conn.seat]
+        line = M.ChatLine(conn.seat, seat.name, text, time.time())
+        await self.rooms.db.run(lambda store: store.add_chat(table.id, line.seat, line.name,
+                                                             line.text, line.at))
+        table.chat = [*table.chat[-(CHAT_KEPT - 1):], line]
+        out = M.Chat(line.seat, line.name, line.text, line.at)
+        for c in self.rooms.everyone(table):
+            send(c, out)
+
+    async def rename(self, conn: Conn, msg: S.Name) -> None:
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "spectators have no seat to name")
+            return
+        name = S.clean_text(msg.name, S.NAME_MAX)
+        if not name:
+            error(conn, "bad_message", "a name needs some visible text")
+            return
+        async with self.rooms.locks[table.id]:
+            copied = copied_name(name, table.n, conn.seat, table.names())
+            if copied:
+                error(conn, "name_taken", copied)
+                return
+            await self.rooms.db.run(lambda store: store.update_seat(table.id, conn.seat,
+                                                                    name=name))
+            table.seats[conn.seat].name = name
+            self.rooms.broadcast_locked(table)

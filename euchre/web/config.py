@@ -1,0 +1,58 @@
+"""The server's settings (``euchre serve`` fills them from its flags)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from euchre.bots import make_bot
+from euchre.bots.base import Bot
+
+BotFactory = Callable[[str, int], Bot]
+
+#: Levels whose decisions take microseconds (the rule bot ~0.05 ms, profiled under load). They
+#: decide on the event loop: handing one to a worker thread cost ~0.2 ms of submit, wake-up and GIL
+#: traffic (20% of the server's time at 800 tables, the decision itself 1%), a worker process
+#: far more. Every other level, the search player included, runs in the worker pool, where however
+#: long it thinks it holds nothing the event loop needs.
+INLINE_LEVELS = frozenset({"random", "rule", "beginner"})
+
+
+@dataclass
+class ServerConfig:
+    db_url: str
+    workers: int = 2
+    pool: Literal["process", "thread"] = "process"
+    away_timeout: float = 45.0
+    """Seconds a person's seat may stay empty on its turn before a computer plays it."""
+    bot_factory: BotFactory = make_bot
+    hint_level: str | None = None
+    freeze_gc: bool = False
+    """Call ``freeze_startup_objects`` once started (for a process that is only the server)."""
+    inline_levels: frozenset[str] = INLINE_LEVELS
+    """Computer levels that decide on the event loop (see ``INLINE_LEVELS``)."""
+    hint_workers: int = 1
+    """Workers that work out hints, apart from the computer players' (a process each)."""
+    hint_rate: float = 0.5
+    """Hints a second one seat may ask for on average (bursts of three), all its connections
+    together."""
+    chat_rate: float = 0.5
+    """Chat lines a second one seat may send on average (bursts of five), all its connections
+    together."""
+    seat_connections: int = 4
+    """Connections one seat's link may have open at once (a phone and a laptop, say)."""
+    table_connections: int = 50
+    """Connections (seats and spectators) one table may have open at once."""
+    client_tables_per_minute: int = 10
+    """Tables one client address may create in a minute."""
+    tables_per_minute: int = 120
+    """Tables the whole server lets be created in a minute."""
+    computer_tables: int = 20
+    """Unfinished tables with no person's seat (computers only, to watch) at once."""
+    abandon_days: float = 30.0
+    """Days after its last move an unfinished table is closed and archived at start-up
+    instead of resumed."""
+    rate: float = 10.0
+    """Messages a second one connection may send on average (bursts of ``burst``)."""
+    burst: float = 30.0

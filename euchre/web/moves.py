@@ -1,0 +1,172 @@
+"""Moves: a person's act and the computers' answers, each applied by the engine, committed to
+the action log and only then sent, and the computer players driven whenever it is their turn.
+
+Order of an accepted action, always: under the table's lock, check the turn and let the engine
+apply it -> commit it to the action log -> only then send each connection its own picture of the
+table. A failed commit rebuilds the table from the log and the player is told, so what the
+browsers saw is always what the database holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from euchre.errors import EuchreError
+from euchre.web import schemas as S
+from euchre.web.actionlog import ActionLog, LogRow
+from euchre.web.away import AwayTimers
+from euchre.web.rooms import Rooms
+from euchre.web.runner import BotRunner
+from euchre.web.table import SPECTATOR, Table, TurnError
+from euchre.web.transport import Conn, deliver, error
+
+log = logging.getLogger("euchre.web")
+
+#: At most this many quick computer moves are committed together (an all-computer table would
+#: otherwise play its whole game in one go, holding the loop and its lock).
+INLINE_RUN_MAX = 8
+
+Frames = list[tuple[Conn, str]]
+
+
+def bot_seed(table: Table, seq: int) -> int:
+    """The seed of the computer's decision at move ``seq``: a pure function of the table."""
+    return (table.seed * 1_000_003 + seq) % (1 << 62)
+
+
+class Moves:
+    def __init__(self, rooms: Rooms, log_writer: ActionLog, bots: BotRunner,
+                 away_timeout: float) -> None:
+        self.rooms, self.log, self.bots = rooms, log_writer, bots
+        self.away = AwayTimers(rooms, log_writer.db, away_timeout, self.schedule)
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.running = False
+
+    def start(self) -> None:
+        self.running = True
+        self.away.start()
+
+    def halt(self) -> None:
+        """No more computer moves or away timers (the server is stopping)."""
+        self.running = False
+        for task in self.drivers.values():
+            task.cancel()
+        self.away.halt()
+
+    async def act(self, conn: Conn, msg: S.Act) -> None:
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "spectators watch: only a seated player can move")
+            return
+        async with self.rooms.locks[table.id]:
+            try:
+                table.check_turn(conn.seat, msg.seq)
+                await self.commit_action(table, conn.seat, msg.action)
+            except TurnError as exc:
+                error(conn, exc.code, str(exc))
+                return
+            except EuchreError as exc:
+                error(conn, "illegal", str(exc))
+                return
+            except Exception:
+                log.exception("could not store an action")
+                error(conn, "storage", "the move could not be saved; it was not made")
+                return
+        self.schedule(table)
+
+    async def commit_action(self, table: Table, seat: int, action: int) -> None:
+        """Engine first (raises on an illegal action, changing nothing), then the log, then
+        the broadcast. The quick computers whose turns follow move too, in the same
+        transaction: a person's move and the computers' answers cost one commit, and every
+        one of those states is sent once it is committed. Caller holds the table's lock."""
+        table.apply(seat, action)
+        rows: list[LogRow] = [(table.id, table.seq - 1, seat, action, table.finished_result())]
+        frames = self.rooms.frames(table)
+        try:
+            await self._apply_inline(table, rows, frames)
+        except Exception:  # a failing computer does not cost the person their own move
+            log.exception("computer player failed at table %s", table.id)
+        await self._commit(table, rows, frames)
+
+    async def _commit(self, table: Table, rows: list[LogRow], frames: Frames) -> None:
+        """Commit ``rows`` (already applied) in one transaction, then send ``frames``; if the
+        commit fails, none of them happened. Caller holds the table's lock."""
+        if not rows:
+            return
+        try:
+            await self.log.write(rows)
+        except Exception:
+            table.undo(len(rows))
+            raise
+        deliver(frames)
+
+    def schedule(self, table: Table) -> None:
+        """After any change: start the computer for a computer's turn, or the away timer for a
+        person's seat that nobody is connected to."""
+        if table.finished or not self.running:
+            return
+        seat = table.seats[table.match.current_player]
+        if seat.computer_plays:
+            task = self.drivers.get(table.id)
+            if task is None or task.done():
+                self.drivers[table.id] = asyncio.create_task(self._drive(table))
+        elif seat.connections == 0:
+            self.away.watch(table)
+
+    async def _drive(self, table: Table) -> None:
+        lock = self.rooms.locks[table.id]
+        try:
+            while True:
+                async with lock:
+                    if table.finished:
+                        return
+                    cur = table.match.current_player
+                    seat = table.seats[cur]
+                    if not seat.computer_plays:
+                        break
+                    if self.bots.is_inline(seat.level):
+                        await self._inline_run(table)
+                        continue
+                    seq, view, level = table.seq, table.view(cur), seat.level
+                action, _ = await self.bots.run(level, bot_seed(table, seq), view)
+                async with lock:
+                    if table.seq != seq or not table.seats[cur].computer_plays:
+                        continue
+                    await self.commit_action(table, cur, action)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player failed at table %s", table.id)
+            return
+        self.schedule(table)
+
+    async def _inline_run(self, table: Table) -> None:
+        """Consecutive moves of quick computers, committed together and then sent (see
+        ``_apply_inline``). Caller holds the lock; if the commit fails, none of them
+        happened."""
+        rows: list[LogRow] = []
+        frames: Frames = []
+        try:
+            await self._apply_inline(table, rows, frames)
+        except Exception:
+            table.undo(len(rows))
+            raise
+        await self._commit(table, rows, frames)
+
+    async def _apply_inline(self, table: Table, rows: list[LogRow], frames: Frames) -> None:
+        """Consecutive moves of quick computers (up to ``INLINE_RUN_MAX``), each decided and
+        applied on the loop, added to ``rows`` with the state each connection sees after it
+        added to ``frames``: nothing is committed or sent here. Caller holds the lock."""
+        for _ in range(INLINE_RUN_MAX):
+            if table.finished:
+                return
+            cur = table.match.current_player
+            seat = table.seats[cur]
+            if not seat.computer_plays or not self.bots.is_inline(seat.level):
+                return
+            action, _ = await self.bots.run(seat.level, bot_seed(table, table.seq),
+                                            table.view(cur))
+            table.apply(cur, action)
+            rows.append((table.id, table.seq - 1, cur, action, table.finished_result()))
+            frames += self.rooms.frames(table)

@@ -1,0 +1,207 @@
+"""The live tables: creating and joining them, their locks and connections, and sending each
+connection its own picture of a table."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from euchre.errors import RulesError
+from euchre.rules import PRESETS, Rules
+from euchre.state import seat_name
+from euchre.web import messages as M
+from euchre.web import schemas as S
+from euchre.web.actionlog import Database
+from euchre.web.levels import accepted_level, default_level, offered_levels
+from euchre.web.limits import LimitError
+from euchre.web.store import SeatData, TableData
+from euchre.web.table import SPECTATOR, Table
+from euchre.web.transport import Conn, deliver, error, hang_up, send
+
+#: Table ids are this long; a longer one in an address is no table (and no database read).
+TABLE_ID_MAX = 32
+
+
+class Rooms:
+    """Every live table with its lock and connections. Callers hold a table's lock around each
+    change of it."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.tables: dict[str, Table] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.conns: dict[str, set[Conn]] = {}
+
+    def add(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.locks[table.id] = asyncio.Lock()
+        self.conns[table.id] = set()
+
+    async def get(self, table_id: str) -> Table | None:
+        """A live table, or a finished one loaded from the database on demand."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        if len(table_id) > TABLE_ID_MAX:
+            return None
+        data = await self.db.run(lambda store: store.load_table(table_id))
+        if data is None:
+            return None
+        if table_id not in self.tables:
+            self.add(Table(data))
+        return self.tables[table_id]
+
+    # creating and joining -------------------------------------------------------------------
+
+    async def create(self, req: S.CreateTable, computer_tables: int) -> tuple[Table, int]:
+        """A new table as ``req`` asks (``ValueError`` says what is wrong with it); returns it
+        and the creator's seat (-1: watching). At most ``computer_tables`` tables with no
+        person's seat play at once (``LimitError``)."""
+        rules = table_rules(req)
+        n = rules.players
+        my_seat = req.my_seat if req.my_seat is not None else (2 if n == 4 else 0)
+        seats = seat_plan(req, n, my_seat)
+        if all(sd.kind == "computer" for sd in seats):
+            playing = sum(1 for t in self.tables.values() if not t.finished
+                          and all(s.kind == "computer" for s in t.seats))
+            if playing >= computer_tables:
+                raise LimitError("computer_tables", f"{playing} tables of computers only "
+                                 f"are being played, the most this server runs at once "
+                                 "(at most "f"{computer_tables}); watch one of them or "
+                                 "take a seat at a new table")
+        table_id = secrets.token_urlsafe(9)
+        invite = secrets.token_urlsafe(12)
+        seed = secrets.randbits(63)
+        created = await self.db.run(lambda store: store.create_table(
+            table_id, rules.to_dict(), seed, invite, seats))
+        for sd in seats:
+            if sd.kind == "human":
+                sd.left_at = created  # as stored: empty since the table was made
+        table = Table(TableData(table_id, created, rules.to_dict(), seed, invite, seats, [],
+                                None, []))
+        self.add(table)
+        return table, my_seat
+
+    async def join(self, table: Table, req: S.JoinTable) -> tuple[int, str]:
+        """Claim the table's first free person's seat with its invite."""
+        if not secrets.compare_digest(req.invite.encode(), table.invite.encode()):
+            raise PermissionError("that invite is not for this table")
+        async with self.locks[table.id]:
+            free = [s for s in table.seats if s.kind == "human" and not s.claimed]
+            if not free:
+                raise LookupError("every seat at this table is taken: you can watch instead")
+            seat = free[0]
+            name = S.clean_text(req.name, S.NAME_MAX)
+            if not name or copied_name(name, table.n, seat.seat, table.names()):
+                name = seat_name(seat.seat, table.n)  # "Friend" twice: the seat's own name
+            await self.db.run(lambda store: store.update_seat(table.id, seat.seat,
+                                                              claimed=True, name=name))
+            seat.claimed, seat.name = True, name
+            self.broadcast_locked(table)
+        return seat.seat, seat.token
+
+    async def replace_link(self, conn: Conn) -> None:
+        """Give the seat a new token; every other connection of the old link is closed."""
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "spectators have no seat link to replace")
+            return
+        token = secrets.token_urlsafe(18)
+        async with self.locks[table.id]:
+            await self.db.run(lambda store: store.update_seat(table.id, conn.seat, token=token))
+            table.seats[conn.seat].token = token
+            others = [c for c in self.everyone(table)
+                      if c.seat == conn.seat and c is not conn]
+        send(conn, M.Link(token, f"/t/{table.id}#token={token}"))
+        for c in others:
+            error(c, "link_revoked", "this seat's link was replaced by its holder: it no "
+                  "longer opens the seat")
+            hang_up(c, 4403)
+
+    # sending --------------------------------------------------------------------------------
+
+    def frames(self, table: Table) -> list[tuple[Conn, str]]:
+        """The table's current state for each connection, encoded once per seat."""
+        cache: dict[int, str] = {}
+        out = []
+        for c in self.conns.get(table.id, ()):
+            if c.closing:
+                continue
+            text = cache.get(c.seat)
+            if text is None:
+                text = cache[c.seat] = M.encode(table.state_message(c.seat))
+            out.append((c, text))
+        return out
+
+    async def broadcast(self, table: Table) -> None:
+        """Each connection gets the table as its own seat sees it (spectators: no hands).
+
+        Under the table's lock: an action is applied to the table before its commit and the
+        lock is held until it is committed, so a state read without the lock could hold a move
+        the database does not have yet."""
+        async with self.locks[table.id]:
+            self.broadcast_locked(table)
+
+    def broadcast_locked(self, table: Table) -> None:
+        """``broadcast`` for a caller that holds the table's lock."""
+        deliver(self.frames(table))
+
+    def everyone(self, table: Table) -> list[Conn]:
+        return list(self.conns.get(table.id, ()))
+
+
+def table_rules(req: S.CreateTable) -> Rules:
+    try:
+        base = PRESETS[req.preset]
+    except KeyError:
+        raise ValueError(f"unknown preset {req.preset!r}; choose one of: "
+                         + ", ".join(PRESETS)) from None
+    try:
+        return Rules.from_dict(req.rules, base=base)
+    except (RulesError, TypeError) as exc:
+        raise ValueError(f"rules: {exc}") from None
+
+
+def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
+    """The new table's seats, each with its own random token."""
+    specs = req.seats or [S.SeatSpec("human" if i == my_seat else "computer")
+                          for i in range(n)]
+    if len(specs) != n:
+        raise ValueError(f"seats: {n} players need {n} seats, not {len(specs)}")
+    if my_seat >= n:
+        raise ValueError(f"my_seat must be -1 (watch) or a seat 0..{n - 1}")
+    if my_seat >= 0 and specs[my_seat].kind != "human":
+        raise ValueError(f"my_seat {my_seat} is a computer seat; choose a person's seat")
+    levels = offered_levels()
+    seats: list[SeatData] = []
+    for i, spec in enumerate(specs):
+        level = spec.level or default_level()
+        if not accepted_level(level):
+            raise ValueError(f"seat {i}: unknown computer level {level!r}; choose one of: "
+                             + ", ".join(levels))
+        mine = i == my_seat
+        if spec.kind == "computer":
+            name = f"{seat_name(i, n)} ({level})"
+        elif mine:
+            name = S.clean_text(req.name, S.NAME_MAX) or "You"
+            copied = copied_name(name, n, i, [])
+            if copied:
+                raise ValueError(f"name: {copied}")
+        else:
+            name = seat_name(i, n)
+        seats.append(SeatData(i, secrets.token_urlsafe(18), spec.kind, level, name, mine))
+    return seats
+
+
+def copied_name(name: str, n: int, seat: int, names: list[str]) -> str | None:
+    """Why ``name`` may not be ``seat``'s (it copies another seat's name in ``names`` or a
+    computer's label, such as "East (rule)"), or None."""
+    key = name.casefold()
+    for i, other in enumerate(names):
+        if i != seat and other.casefold() == key:
+            return f"{other!r} is already the name of {seat_name(i, n)}; choose another"
+    for i in range(n):
+        for level in offered_levels():
+            if key == f"{seat_name(i, n)} ({level})".casefold():
+                return f"{name!r} is how a computer player is shown; choose another name"
+    return None

@@ -1,0 +1,240 @@
+"""The table server: its parts put together, and one websocket's life from its first frame to
+its last.
+
+A slow computer player at one table delays no other table: the search level (and any level not
+known to be quick) thinks in a worker pool (processes by default), never on the event loop
+(``euchre.web.runner``). Each part has one job: ``rooms`` (the live tables and what each
+connection is sent), ``moves`` (acts, commits, computer turns), ``actionlog`` (the group
+commit), ``away`` (stand-ins for absent people), ``chat``, ``hints`` and ``transport`` (the
+websocket's reader, writer and limits).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from starlette.websockets import WebSocket
+
+from euchre.web import messages as M
+from euchre.web import schemas as S
+from euchre.web.actionlog import ActionLog, Database
+from euchre.web.chat import TableTalk
+from euchre.web.config import ServerConfig
+from euchre.web.hints import Hints
+from euchre.web.levels import offered_levels, strongest_level
+from euchre.web.limits import CreationLimits
+from euchre.web.moves import Moves
+from euchre.web.rooms import Rooms
+from euchre.web.runner import BotRunner, make_pool
+from euchre.web.store import Store
+from euchre.web.table import SPECTATOR, Seat, Table
+from euchre.web.transport import (
+    Conn,
+    TokenBucket,
+    close,
+    error,
+    messages,
+    refuse,
+    send,
+    writer,
+)
+
+log = logging.getLogger("euchre.web")
+
+
+def freeze_startup_objects() -> None:
+    """Keep the cyclic garbage collector's full passes short: called once, when the server has
+    started (``ServerConfig.freeze_gc``: ``euchre serve`` sets it, tests sharing their process
+    with the server do not).
+
+    A full collection scans every tracked object, and the imports alone (SQLAlchemy, Starlette,
+    uvicorn, the engine) leave ~60,000 of them: such a pass paused the event loop for 100-200 ms
+    on the shared machine, twice in 30 s at 300 tables, which were the worst round trips.
+    ``gc.freeze`` moves everything alive now (modules, classes, functions: none of it ever
+    garbage) out of the collector's reach; objects made later are collected as before. At 300
+    tables a full pass then scans ~50,000 objects instead of ~136,000 (75-106 ms instead of
+    196-222 ms on that machine)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+class Server:
+    """Live tables, their connections, the database and the computer players."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.db = Database()
+        self.rooms = Rooms(self.db)
+        self.hint_level = config.hint_level or strongest_level()
+        self.bots: BotRunner | None = None
+        self.moves: Moves | None = None
+        self.hints: Hints | None = None
+        self.talk = TableTalk(self.rooms, config.chat_rate)
+        self.creations = CreationLimits(config.client_tables_per_minute,
+                                        config.tables_per_minute)
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        return self.rooms.tables
+
+    @property
+    def store(self) -> Store | None:
+        return self.db.store
+
+    @property
+    def inline_levels(self) -> set[str]:
+        assert self.bots is not None
+        return self.bots.inline_levels
+
+    async def start(self) -> None:
+        await self.db.open(self.config.db_url)
+        cfg = self.config
+        self.bots = BotRunner(cfg.bot_factory, cfg.inline_levels,
+                              make_pool(cfg.pool, cfg.workers, "euchre-bot"))
+        log_writer = ActionLog(self.db)
+        log_writer.start()
+        self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout)
+        self.hints = Hints(self.rooms, self.bots, self.hint_level, cfg.bot_factory,
+                           make_pool(cfg.pool, cfg.hint_workers, "euchre-hint"),
+                           cfg.hint_workers, cfg.hint_rate)
+        self.moves.start()
+        before = time.time() - cfg.abandon_days * 86400
+        closed = await self.db.run(lambda store: store.close_abandoned(before))
+        if closed:
+            log.info("closed and archived %d table(s) without a move for %.0f days",
+                     len(closed), cfg.abandon_days)
+        rows = await self.db.run(lambda store: store.load_unfinished())
+        for data in rows:
+            self.rooms.add(Table(data))
+        for table in list(self.rooms.tables.values()):
+            self.moves.schedule(table)
+        log.info("resumed %d unfinished table(s)", len(rows))
+        if cfg.freeze_gc:
+            freeze_startup_objects()
+
+    async def stop(self) -> None:
+        if self.moves is not None:
+            self.moves.halt()
+            await self.moves.log.stop()
+        for conns in self.rooms.conns.values():
+            for c in list(conns):
+                await close(c, 1001)
+        if self.bots is not None:
+            self.bots.stop()
+        if self.hints is not None:
+            self.hints.stop()
+        if self.moves is not None:
+            await self.moves.away.flush_left()
+        await self.db.close()
+
+    async def create_table(self, req: S.CreateTable, client: str = "") -> dict[str, object]:
+        """A new table (``client``: the creator's address, for the creation limits)."""
+        assert self.moves is not None
+        self.creations.take(client)
+        table, my_seat = await self.rooms.create(req, self.config.computer_tables)
+        self.moves.schedule(table)
+        out: dict[str, object] = {"id": table.id, "url": f"/t/{table.id}",
+                                  "invite_url": f"/t/{table.id}#invite={table.invite}",
+                                  "watch_url": f"/t/{table.id}", "seat": my_seat}
+        if my_seat >= 0:
+            token = table.seats[my_seat].token
+            out["token"] = token
+            out["url"] = f"/t/{table.id}#token={token}"
+        return out
+
+    # the websocket --------------------------------------------------------------------------
+
+    async def websocket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        table = await self.rooms.get(ws.path_params["table_id"])
+        if table is None:
+            await refuse(ws, "no_table", "there is no table with that address", 4404)
+            return
+        seat: Seat | None = None
+        token = ws.query_params.get("token", "")
+        if token:
+            seat = table.seat_by_token(token)
+            if seat is None:
+                await refuse(ws, "bad_token", "that seat link is not valid for this table", 4403)
+                return
+        if len(self.rooms.conns[table.id]) >= self.config.table_connections:
+            await refuse(ws, "table_connections", f"this table already has "
+                         f"{self.config.table_connections} connections open, the most it "
+                         "takes", 4429)
+            return
+        if seat is not None and seat.connections >= self.config.seat_connections:
+            await refuse(ws, "seat_connections", f"this seat's link is already open "
+                         f"{self.config.seat_connections} times, the most it may be: close "
+                         "one of them", 4429)
+            return
+        conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
+                    TokenBucket(self.config.rate, self.config.burst))
+        out = asyncio.create_task(writer(conn))
+        await self._arrive(conn, seat)
+        try:
+            await self._serve(conn)
+        finally:
+            await self._leave(conn, seat)
+            conn.closing = True
+            out.cancel()
+
+    async def _arrive(self, conn: Conn, seat: Seat | None) -> None:
+        assert self.moves is not None
+        table = conn.table
+        async with self.rooms.locks[table.id]:
+            self.rooms.conns[table.id].add(conn)
+            if seat is not None:
+                seat.connections += 1
+                seat.stand_in = False
+            send(conn, M.Welcome(conn.seat, table.id, table.chat, offered_levels(),
+                                 self.hint_level))
+            self.rooms.broadcast_locked(table)
+        if seat is not None:
+            self.moves.away.note_left(table, seat, None)
+        self.moves.schedule(table)
+
+    async def _leave(self, conn: Conn, seat: Seat | None) -> None:
+        assert self.moves is not None
+        table = conn.table
+        self.rooms.conns[table.id].discard(conn)
+        if self.hints is not None:
+            self.hints.forget(conn)
+        if seat is None:
+            return
+        seat.connections -= 1
+        if seat.connections == 0:
+            seat.away_since = time.monotonic()
+            if not conn.server_closed:
+                self.moves.away.note_left(table, seat, time.time())
+        if not table.finished:
+            await self.rooms.broadcast(table)
+        self.moves.schedule(table)
+
+    async def _serve(self, conn: Conn) -> None:
+        async for msg in messages(conn):
+            try:
+                await self._handle(conn, msg)
+            except Exception as exc:  # a fault of ours: the person hears of it, the socket lives
+                log.error("could not handle a %s message at table %s: %r",
+                          type(msg).__name__, conn.table.id, exc)
+                error(conn, "server_error", "the server could not handle that message; "
+                      "nothing changed")
+
+    async def _handle(self, conn: Conn, msg: S.ClientMessage) -> None:
+        assert self.moves is not None and self.hints is not None
+        if isinstance(msg, S.Act):
+            await self.moves.act(conn, msg)
+        elif isinstance(msg, S.Chat):
+            await self.talk.chat(conn, msg)
+        elif isinstance(msg, S.Name):
+            await self.talk.rename(conn, msg)
+        elif isinstance(msg, S.Hint):
+            await self.hints.ask(conn)
+        elif isinstance(msg, S.NewLink):
+            await self.rooms.replace_link(conn)
+        else:
+            send(conn, M.Pong())

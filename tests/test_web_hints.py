@@ -1,0 +1,124 @@
+"""Hints have a budget of their own: a flood of them leaves another table's computer players
+their pace, and each limit (per connection, per seat, per server) answers with an error."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from webtools import Client, LiveServer
+
+#: The bound this test holds the flood to: another table's computer-move p99 under a hint
+#: flood may grow by at most this factor over its p99 without one, plus this allowance (the
+#: hint worker takes a core of its own, which on a busy shared machine is felt).
+P99_FACTOR, P99_ALLOWANCE_S = 2.0, 0.15
+
+
+def p99(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(0.99 * len(s)))]
+
+
+def move_intervals(spec: Client, moves: int) -> list[float]:
+    """Seconds between consecutive states (each one computer move) seen by a spectator."""
+    spec.drain()
+    last = spec.state
+    assert last is not None
+    seq, at = last["seq"], time.monotonic()
+    out: list[float] = []
+    while len(out) < moves:
+        s = spec.after(seq, timeout=60)
+        if s["finished"]:
+            break
+        now = time.monotonic()
+        out.append((now - at) / (s["seq"] - seq))
+        seq, at = s["seq"], now
+    return out
+
+
+def flood(clients: list[Client], stop: threading.Event, answers: dict[str, int]) -> None:
+    """Each connection asks for a hint again as soon as the last one is answered."""
+    def one(c: Client) -> None:
+        while not stop.is_set():
+            c.send({"type": "hint"})
+            try:
+                m = c.until(lambda m: m["type"] in ("hint", "error"), timeout=30)
+            except Exception:
+                return
+            key = m["type"] if m["type"] == "hint" else m["code"]
+            answers[key] = answers.get(key, 0) + 1
+            c.messages.clear()
+
+    threads = [threading.Thread(target=one, args=(c,), daemon=True) for c in clients]
+    for t in threads:
+        t.start()
+    stop.wait()
+    for t in threads:
+        t.join(35)
+
+
+def test_a_hint_flood_leaves_another_tables_search_computers_their_pace(
+        sqlite_url: str) -> None:
+    search = {"kind": "computer", "level": "search"}
+    rule = {"kind": "computer", "level": "rule"}
+    # worker processes, as ``euchre serve`` runs them; the connection rate of its defaults
+    with LiveServer(db_url=sqlite_url, pool="process", workers=1, rate=10.0,
+                    burst=30.0) as srv:
+        flooders: list[Client] = []
+        for _ in range(5):
+            t = srv.create(seats=[rule, rule, {"kind": "human"}, rule])
+            for _ in range(4):
+                c = srv.connect(t["id"], t["token"])
+                c.my_turn()
+                flooders.append(c)
+        # both pools warmed up (a first search compiles its kernels) before anything is timed
+        flooders[0].send({"type": "hint"})
+        flooders[0].until(lambda m: m["type"] == "hint", timeout=120)
+        watched = srv.create(my_seat=-1, seats=[search] * 4, rules={"target": 10})
+        spec = srv.connect(watched["id"])
+        spec.until_state(lambda s: s["seq"] >= 12, timeout=120)
+        quiet = move_intervals(spec, 60)
+        stop, answers = threading.Event(), dict[str, int]()
+        runner = threading.Thread(target=flood, args=(flooders, stop, answers), daemon=True)
+        runner.start()
+        time.sleep(1.0)
+        loud = move_intervals(spec, 60)
+        stop.set()
+        runner.join(40)
+        bound = P99_FACTOR * p99(quiet) + P99_ALLOWANCE_S
+        print(f"search computer move p99: {p99(quiet) * 1000:.0f} ms quiet, "
+              f"{p99(loud) * 1000:.0f} ms under a flood of 20 hint connections "
+              f"(bound {bound * 1000:.0f} ms); answers {answers}; "
+              f"load {os.getloadavg()[0]:.1f}")
+        assert len(quiet) >= 20 and len(loud) >= 20
+        assert answers.get("hint", 0) > 0  # the flood did get hints worked out
+        assert p99(loud) <= bound, (p99(quiet), p99(loud), answers)
+        for c in [*flooders, spec]:
+            c.close()
+
+
+def test_hint_limits_per_connection_and_per_seat(sqlite_url: str) -> None:
+    """A second hint while the first is worked out is refused for that connection; a seat's
+    connections share one rate; another seat is not affected."""
+    with LiveServer(db_url=sqlite_url, hint_rate=0.01) as srv:
+        rule = {"kind": "computer", "level": "rule"}
+        t = srv.create(seats=[{"kind": "human"}, rule, rule, rule], my_seat=0)
+        a = srv.connect(t["id"], t["token"])
+        a.my_turn()
+        a.send({"type": "hint"})
+        a.send({"type": "hint"})
+        got = [a.until(lambda m: m["type"] in ("hint", "error")) for _ in range(2)]
+        assert sorted(m["type"] for m in got) == ["error", "hint"], got
+        assert next(m for m in got if m["type"] == "error")["code"] == "hint_busy"
+        b = srv.connect(t["id"], t["token"])  # the same seat from another connection
+        b.my_turn()
+        codes = []
+        for _ in range(3):
+            b.send({"type": "hint"})
+            m = b.until(lambda m: m["type"] in ("hint", "error"))
+            codes.append(m["type"] if m["type"] == "hint" else m["code"])
+        # a burst of three per seat: the first connection used one, the fourth is refused
+        assert codes == ["hint", "hint", "hint_rate"], codes
+        a.close()
+        b.close()
