@@ -170,7 +170,7 @@ def test_an_illegal_card_says_why_and_a_hint_names_a_move(
         hand_box = page.locator("#hand").bounding_box()
         illegal.first.click()
         page.wait_for_selector("#error.show")
-        assert "must follow" in page.locator("#error").inner_text()
+        assert "Must follow" in page.locator("#error").inner_text()
         assert page.locator("#hand").bounding_box() == hand_box  # the error line moves nothing
         # still my turn, the same cards playable (the error redraws the hand: wait for the
         # redraw to settle rather than count a half-drawn hand)

@@ -17,6 +17,7 @@ from webtools import Client, LiveServer
 from euchre.bots import BOT_NAMES, player_levels
 from euchre.record import from_json
 from euchre.rules import PRESETS, Rules
+from euchre.seats import seat_name
 
 
 def play_randomly(c: Client, rng: random.Random, until: Any = None) -> dict[str, Any]:
@@ -185,10 +186,12 @@ def test_illegal_stale_and_out_of_turn_moves_are_refused_with_reasons(db_url: st
         if held:  # must follow suit: the engine's reason, in game terms
             c.send({"type": "act", "action": parse_card(held[0]), "seq": s["seq"]})
             err = c.until(lambda m: m["type"] == "error")
-            assert err["code"] == "illegal" and "must follow" in err["message"]
+            assert err["code"] == "illegal" and "Must follow" in err["message"]
+            assert "you hold" in err["message"]  # to the person, not "North holds"
         c.send({"type": "act", "action": 80, "seq": s["seq"]})
         err = c.until(lambda m: m["type"] == "error")
-        assert err["code"] == "illegal" and "must play a card now" in err["message"]
+        assert err["code"] == "illegal" and "Bidding is over: play a card" in err["message"]
+        assert not any(seat_name(i, 4) in err["message"] for i in range(4))
         c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"] - 1})
         assert c.until(lambda m: m["type"] == "error")["code"] == "stale"
         c.drain()

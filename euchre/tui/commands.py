@@ -16,10 +16,11 @@ import shlex
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_NAMES, CardParseError, parse_suit, sort_hand
+from euchre.cards import EFFECTIVE_SUIT, JOKER, CardParseError, parse_suit, sort_hand
 from euchre.errors import NotationError
+from euchre.explain import why_illegal
 from euchre.state import HandState, seat_name
-from euchre.tui.words import Glyphs, action_words, card_error, card_plain
+from euchre.tui.words import Glyphs, action_words, card_error
 from euchre.view import SeatView
 
 #: First words of the notation: input starting with one is a try at an option, not a card.
@@ -255,46 +256,11 @@ def suit_call(text: str, view: SeatView) -> int | None:
 
 
 def why_not(a: int, view: SeatView, hand: HandState, g: Glyphs) -> str:
-    """Why a well-formed action is illegal now, in the player's terms."""
-    phase = view.phase
-    choices = choices_text(view, g)
-    up = card_plain(view.upcard, g) if view.upcard >= 0 else ""
-    held = set(view.hand)
-    card = a - A.DISCARD_BASE if A.is_discard(a) else a
-    is_call = A.CALL_BASE <= a < A.CALL_ALONE_BASE + 4
-    if phase == "play":
-        if not A.is_play(a):
-            return f"Bidding is over: play a card. {choices}"
-        if a not in held:
-            return f"You do not hold {card_plain(a, g)}. {choices}"
-        why = g.translate(hand.explain_illegal(a))
-        return f"{why[:1].upper()}{why[1:]}. {choices}"
-    if A.is_play(a) or A.is_discard(a):
-        if phase == "discard" and card not in held:
-            return f"You do not hold {card_plain(card, g)}. {choices}"
-        return f"Cards are played after the bidding. {choices}"
-    if phase == "bid1":
-        if view.upcard == JOKER and a in (A.ORDER, A.ORDER_ALONE, A.PASS):
-            return f"The Joker turned up: as dealer you name trump. {choices}"
-        if is_call:
-            return (f"In the first round you may only order up the {up} or pass; a suit "
-                    f"is named in the second round. {choices}")
-        if a == A.ORDER and A.ORDER_ALONE in view.legal_actions:
-            return ("Canadian loner: the dealer's partner may order up only by going "
-                    f"alone. {choices}")
-    if phase == "bid2":
-        if is_call and view.upcard != JOKER and (a - A.CALL_BASE) % 4 == view.upcard >> 3:
-            return (f"{SUIT_NAMES[view.upcard >> 3].capitalize()} was turned down: name "
-                    f"another suit. {choices}")
-        if a == A.PASS:
-            return f"Stick the dealer: the dealer may not pass and must name trump. {choices}"
-        if a in (A.ORDER, A.ORDER_ALONE):
-            return f"The {up} was turned down: now you may name another suit. {choices}"
-        if is_call:
-            return f"Going alone is not allowed with these rules. {choices}"
-    if phase == "bid1" and a == A.ORDER_ALONE:
-        return f"Going alone is not allowed with these rules. {choices}"
-    return f"{action_words(a, g)} is not possible now: {phase_question(view)} " + choices
+    """Why a well-formed action is illegal now, in the player's terms: the engine's one
+    explanation (:func:`euchre.explain.why_illegal`) addressed to "you", in this terminal's
+    glyphs, then the choices."""
+    why = why_illegal(hand, a, you=True, asked=phase_question(view))
+    return f"{g.translate(why)} {choices_text(view, g)}"
 
 
 def parse(text: str, view: SeatView, hand: HandState, g: Glyphs) -> tuple[int | None, str]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from euchre.errors import EuchreError
+from euchre.errors import EuchreError, IllegalActionError
+from euchre.explain import why_illegal
 from euchre.web import schemas as S
 from euchre.web.actionlog import ActionLog, LogRow
 from euchre.web.away import AwayTimers
@@ -65,6 +66,9 @@ class Moves:
                 await self.commit_action(table, conn.seat, msg.action)
             except TurnError as exc:
                 error(conn, exc.code, str(exc))
+                return
+            except IllegalActionError:  # the person's own move: the reason, to "you"
+                error(conn, "illegal", why_illegal(table.match.hand, msg.action, you=True))
                 return
             except EuchreError as exc:
                 error(conn, "illegal", str(exc))
