@@ -13,7 +13,7 @@ the interface that knows how it shows them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from euchre import actions as A
 from euchre.cards import (
@@ -30,10 +30,37 @@ from euchre.cards import (
 )
 from euchre.errors import quote
 from euchre.phases import AUCTION, BID1, BID2, DISCARD, OVER, PHASE_TASKS, PLAY, TRUMP
+from euchre.rules import Rules
 from euchre.seats import partner, seat_name
 
-if TYPE_CHECKING:
-    from euchre.state import HandState
+
+class HandState(Protocol):
+    """What an explanation reads of a hand. :class:`euchre.state.HandState` is one; naming
+    the fields here, instead of importing the class, keeps the engine importing this module
+    and not the other way round."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def phase(self) -> int: ...
+    @property
+    def cur(self) -> int: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def hands(self) -> list[int]: ...
+    @property
+    def trump(self) -> int: ...
+    @property
+    def led(self) -> int: ...
+    @property
+    def upcard(self) -> int: ...
+    @property
+    def contract(self) -> int: ...
+
+    def legal_actions(self) -> list[int]: ...
 
 _ALONE_BIDS = (A.ORDER_ALONE, *range(A.CALL_ALONE_BASE, A.CALL_ALONE_BASE + 4))
 

@@ -80,7 +80,7 @@ from euchre.phases import (
 from euchre.rules import Rules
 from euchre.scoring import ROWS_TRICKS_PER_HAND, TRICKS_PER_HAND, hand_points, renege_points
 from euchre.seats import SEAT_NAMES_4, Seat, deal_order, is_maker_side, partner, seat_name, side_of
-from euchre.view import SeatView, make_view
+from euchre.view import FACE_DOWN, HIDDEN_SWAP, SeatView, public_history
 
 __all__ = [
     "ALONE", "AUCTION", "BID1", "BID2", "CLAIM", "DEALER_TAKE", "DECLARE", "DEFEND", "DISCARD",
@@ -1148,3 +1148,52 @@ _APPLY: Final = (
 )
 """By phase: the method applying an action in it (card play is inline in apply_action)."""
 assert len(_LEGAL) == len(_APPLY) == len(PHASE_NAMES)
+
+
+def make_view(state: HandState, seat: Seat, scores: tuple[int, ...] = ()) -> SeatView:
+    """Build ``seat``'s view of a :class:`~euchre.state.HandState`."""
+    s = state
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+        raise IllegalActionError(f"seat must be 0..{s.n - 1}, not {quote(seat)}")
+    hist = s.history
+    # A misdeal ends the hand during the declarations, before bidding ever begins.
+    n_decl = len(hist) if s.phase == DECLARE or s.outcome == MISDEAL_REDEAL else s.bid_start
+    decl = tuple(
+        (w, a if (w == seat or a < A.SWAP_BASE) else HIDDEN_SWAP)
+        for w, a in hist[:n_decl]
+        if w == seat or a != A.PASS  # a declined declaration is invisible at a real table
+    )
+    visible = (*decl, *public_history(hist[n_decl:], seat))
+    return SeatView(
+        rules=s.rules,
+        seat=seat,
+        dealer=s.dealer,
+        phase=PHASE_NAMES[s.phase],
+        current_player=s.cur,
+        hand=tuple(cards_of(s.hands[seat])),
+        upcard=s.upcard,
+        upcard_status=UPCARD_STATUS_NAMES[s.up_status],
+        trump=s.trump,
+        maker=s.maker,
+        alone=s.alone,
+        lone_defender=s.lone_defender,
+        active=s.active,
+        history=visible,
+        tricks=tuple(s.tricks),
+        current_trick=s.trick,
+        tricks_won=tuple(s.tricks_won),
+        hand_sizes=tuple(h.bit_count() for h in s.hands),
+        discard=s.discarded if seat == s.dealer else -1,
+        swapped_out=s.swap_given if seat == s.swapper else (),
+        swapper=s.swapper,
+        legal_actions=tuple(s.legal_actions()) if s.cur == seat else (),
+        outcome=s.outcome,
+        points=s.points,
+        scores=scores,
+        rows=tuple(
+            tuple((top, FACE_DOWN if s.hands[w] >> top & 1 else under)
+                  for top, under in s.columns[w])
+            for w in range(s.n)
+        ) if s.columns else (),
+    )
+

@@ -1,27 +1,22 @@
 """What one seat may know: the only thing bots and user interfaces ever receive.
 
-A :class:`SeatView` is a frozen value built from a :class:`~euchre.state.HandState` by
-``state.view(seat)``. It holds the seat's own cards, the up-card and where it went, every public
-act (bids, plays, declarations made, defending alone, claims) and the seat's private acts (its own
-discard, its own farmer's swap). It never holds another hand, the kitty, another player's discard
-or a declaration another player silently declined.
+A :class:`SeatView` is a frozen value built by ``state.view(seat)``
+(:func:`euchre.state.make_view`: this module does not know the state, so the two import in
+one direction only). It holds the seat's own cards, the up-card and where it went, every public
+act (bids, plays, declarations made, defending alone, claims) and the seat's private acts (its
+own discard, its own farmer's swap). It never holds another hand, the kitty, another player's
+discard or a declaration another player silently declined.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from euchre import actions as A
 from euchre.actions import Action
-from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, Card, Suit, cards_of
-from euchre.errors import IllegalActionError, quote
-from euchre.phases import DECLARE, MISDEAL_REDEAL, PHASE_NAMES, UPCARD_STATUS_NAMES
+from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, Card, Suit
 from euchre.rules import Rules
 from euchre.seats import Seat, is_maker_side, partner, side_of
-
-if TYPE_CHECKING:
-    from euchre.state import HandState
 
 HIDDEN_DISCARD = -1
 """Stands in a view's history for another player's face-down discard."""
@@ -168,52 +163,3 @@ def public_history(history: list[tuple[int, int]], seat: int) -> tuple[tuple[int
     return tuple(
         (who, HIDDEN_DISCARD if who != seat and A.is_discard(a) else a) for who, a in history
     )
-
-
-def make_view(state: HandState, seat: Seat, scores: tuple[int, ...] = ()) -> SeatView:
-    """Build ``seat``'s view of a :class:`~euchre.state.HandState`."""
-    s = state
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
-        raise IllegalActionError(f"seat must be 0..{s.n - 1}, not {quote(seat)}")
-    hist = s.history
-    # A misdeal ends the hand during the declarations, before bidding ever begins.
-    n_decl = len(hist) if s.phase == DECLARE or s.outcome == MISDEAL_REDEAL else s.bid_start
-    decl = tuple(
-        (w, a if (w == seat or a < A.SWAP_BASE) else HIDDEN_SWAP)
-        for w, a in hist[:n_decl]
-        if w == seat or a != A.PASS  # a declined declaration is invisible at a real table
-    )
-    visible = (*decl, *public_history(hist[n_decl:], seat))
-    return SeatView(
-        rules=s.rules,
-        seat=seat,
-        dealer=s.dealer,
-        phase=PHASE_NAMES[s.phase],
-        current_player=s.cur,
-        hand=tuple(cards_of(s.hands[seat])),
-        upcard=s.upcard,
-        upcard_status=UPCARD_STATUS_NAMES[s.up_status],
-        trump=s.trump,
-        maker=s.maker,
-        alone=s.alone,
-        lone_defender=s.lone_defender,
-        active=s.active,
-        history=visible,
-        tricks=tuple(s.tricks),
-        current_trick=s.trick,
-        tricks_won=tuple(s.tricks_won),
-        hand_sizes=tuple(h.bit_count() for h in s.hands),
-        discard=s.discarded if seat == s.dealer else -1,
-        swapped_out=s.swap_given if seat == s.swapper else (),
-        swapper=s.swapper,
-        legal_actions=tuple(s.legal_actions()) if s.cur == seat else (),
-        outcome=s.outcome,
-        points=s.points,
-        scores=scores,
-        rows=tuple(
-            tuple((top, FACE_DOWN if s.hands[w] >> top & 1 else under)
-                  for top, under in s.columns[w])
-            for w in range(s.n)
-        ) if s.columns else (),
-    )
-

@@ -194,8 +194,8 @@ def test_bot_answers_keep_to_their_schemas() -> None:
 
 
 def test_the_same_bot_plays_the_same_through_the_protocol() -> None:
-    """rule through `python -m euchre.bots.protocol rule` and in-process: identical games."""
-    command = f"{PY} -m euchre.bots.protocol rule"
+    """rule through `python -m euchre.bots.host rule` and in-process: identical games."""
+    command = f"{PY} -m euchre.bots.host rule"
     for rules in (Rules(), PRESETS["two-handed-rows"], PRESETS["joker"]):
         local = Match(rules.replace(target=3), seed=5)
         remote = Match(rules.replace(target=3), seed=5)

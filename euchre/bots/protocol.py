@@ -603,7 +603,7 @@ def tell_game_over(bot: object, seat: int, scores: tuple[int, ...], winner: int 
 def serve(make: Callable[[int | None], Bot], name: str, *, stdin: BinaryIO | None = None,
           stdout: BinaryIO | None = None, deterministic: bool = False) -> int:
     """Speak the protocol on stdin/stdout with bots from ``make(seed)``: the reference program
-    (``python -m euchre.bots.protocol LEVEL``), and what ``euchre bench bot-protocol`` times."""
+    (``python -m euchre.bots.host LEVEL``), and what ``euchre bench bot-protocol`` times."""
     inp = stdin or sys.stdin.buffer
     out = stdout or sys.stdout.buffer
     rules = Rules()
@@ -632,20 +632,3 @@ def serve(make: Callable[[int | None], Bot], name: str, *, stdin: BinaryIO | Non
         elif kind == "quit":
             break
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    from euchre.bots.registry import claims_determinism, make_bot
-
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m euchre.bots.protocol LEVEL", file=sys.stderr)
-        return 2
-    spec = args[0]
-    probe = make_bot(spec, 0)
-    return serve(lambda seed: make_bot(spec, seed), spec,
-                 deterministic=claims_determinism(spec, probe))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

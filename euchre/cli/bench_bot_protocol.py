@@ -1,7 +1,7 @@
 """``euchre bench bot-protocol``: what a decision through the bot protocol costs.
 
 The same player decides the same views twice, interleaved decision by decision: in this
-process, and as a child process speaking the protocol (``python -m euchre.bots.protocol
+process, and as a child process speaking the protocol (``python -m euchre.bots.host
 LEVEL``: the view encoded as JSON, sent down a pipe, decoded into a ``SeatView`` there, the
 answer sent back and parsed). The difference is the protocol's overhead per decision; the
 host's own share (encoding the view, parsing the answer) is timed apart.
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"euchre bench bot-protocol: {exc}", file=sys.stderr)
         return 2
-    command = f"{sys.executable} -m euchre.bots.protocol {args.level}"
+    command = f"{sys.executable} -m euchre.bots.host {args.level}"
     rng = random.Random(args.seed)
     cpu_local = cpu_remote = 0.0
     local_t: list[float] = []
