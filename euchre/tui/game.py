@@ -90,7 +90,7 @@ class GameSettings:
     stats_path: Path | None = None
     """Where to keep the player's statistics; None: none kept."""
     markers: str = "5-6"
-    """Score cards beside the score: "5-6" (002) or "5-4" (000)."""
+    """Score cards beside the score: the traditional "5-6" or the older "5-4"."""
 
 
 class TerminalGame:
