@@ -630,3 +630,24 @@ def test_the_home_form_says_a_persons_level_is_the_computer_playing_while_away(
     assert page.locator('.seat-row[data-seat="2"] .level-label').inner_text() == "level"
     assert "you" in page.locator('.seat-row[data-seat="1"] .level-label').inner_text()
     page.close()
+
+
+def test_a_seated_player_replaces_their_seat_link_and_the_old_one_stops_working(
+        browser: Any, server: LiveServer) -> None:
+    """The seat link's holder asks for a new one: the page shows it and keeps the new token,
+    and the old token no longer opens the seat."""
+    page = browser.new_page()
+    errors = watch_errors(page)
+    t = server.create(name="Ann")
+    open_table(page, server, t)
+    page.click("#link-btn")
+    page.wait_for_selector("#error.show")
+    shown = page.locator("#error").inner_text()
+    assert "new link" in shown and f"/t/{t['id']}" in shown
+    key = f"euchre:seat:{t['id']}"
+    token = page.evaluate(f"localStorage.getItem({key!r})")
+    assert token and token != t["token"] and token in shown
+    old = server.connect(t["id"], t["token"])
+    assert old.until(lambda m: m["type"] in ("welcome", "error"))["type"] == "error"
+    old.close()
+    assert not errors, errors

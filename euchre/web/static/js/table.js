@@ -747,6 +747,7 @@ function wire() {
     const name = $("my-name").value.trim();
     if (name) { send({ type: "name", name }); localStorage.setItem("euchre:name", name); }
   };
+  $("link-btn").onclick = () => send({ type: "new_link" });
   $("chat-form").onsubmit = (ev) => {
     ev.preventDefault();
     const t = $("chat-input").value.trim();
