@@ -39,6 +39,12 @@ def _full(seed: int | None, think: object) -> Bot:
     return SearchBot(seed, think, perfect_bidding=True)
 
 
+def _learned(seed: int | None, think: object) -> Bot:
+    from euchre.bots.learned import LearnedBidBot
+
+    return LearnedBidBot(seed, think)
+
+
 _FACTORIES: dict[str, Callable[[int | None, object], Bot]] = {
     "random": lambda seed, think: RandomBot(seed),
     "beginner": lambda seed, think: BeginnerBot(seed),
@@ -46,6 +52,7 @@ _FACTORIES: dict[str, Callable[[int | None, object], Bot]] = {
     "search": _search,
     "pimc-naive": _naive,
     "pimc-full": _full,
+    "search-learned": _learned,
     "rule-v1": lambda seed, think: LegacyRuleBot(seed),
 }
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
