@@ -76,6 +76,12 @@ def _full(seed: int | None, think: object = None) -> Bot:
     return SearchBot(seed, think, perfect_bidding=True)
 
 
+def _learned(seed: int | None, think: object = None) -> Bot:
+    from euchre.bots.learned import LearnedBidBot
+
+    return LearnedBidBot(seed, think)
+
+
 def _seeded(cls: Callable[[int | None], Bot]) -> Factory:
     def make(seed: int | None, think: object = None) -> Bot:
         return cls(seed)
@@ -93,6 +99,8 @@ BUILTIN: tuple[Level, ...] = (
           summary="search bidding from double-dummy results (a baseline)"),
     Level("pimc-full", _full, for_players=False,
           summary="textbook PIMC bidding, later bids seen double-dummy too (a baseline)"),
+    Level("search-learned", _learned, for_players=False,
+          summary="search's card play, bidding from a network fitted offline (being measured)"),
     Level("rule-v1", _seeded(LegacyRuleBot), for_players=False,
           summary="the first rule player, frozen as a measured baseline"),
 )

@@ -21,6 +21,8 @@ from euchre.errors import RulesError
 from euchre.tournament import (
     BACKENDS,
     PEER_ISMCTS,
+    PEER_MCTS,
+    PEERS,
     PlayerSpec,
     RunningMeanCI,
     TournamentSpec,
@@ -55,8 +57,10 @@ def register(sub: Subparsers) -> None:
             "is a level (rule, random, ...) with optional KEY=VALUE options passed to "
             "make_bot (search:think=100), a plug-in package.module:factory, "
             "'cmd:COMMAND LINE' for a program speaking the bot protocol "
-            "(docs/writing-a-bot.md), or openspiel:ismcts[:sims=N] "
-            f"({PEER_ISMCTS}) for OpenSpiel's ISMCTS bot refereed by OpenSpiel's own euchre. A "
+            "(docs/writing-a-bot.md), openspiel:ismcts[:sims=N] "
+            f"({PEER_ISMCTS}) for OpenSpiel's ISMCTS bot, or {PEER_MCTS}[:sims=N|ms=T,worlds=20] "
+            "for its MCTS bot searching honestly sampled worlds, both refereed by OpenSpiel's own "
+            "euchre (docs/tournaments.md). A "
             "bot that breaks down forfeits the deal (or game) and the run carries on. Ctrl-C "
             "stops and prints the result so far."),
     )
@@ -122,7 +126,8 @@ def _check_players(players: list[PlayerSpec], rules: Any, think: str | None) -> 
     """Why these players cannot play, or None."""
     peers = [p for p in players if p.is_peer]
     if len(peers) == 2:
-        return f"only one side may be {PEER_ISMCTS}: it plays against a bot of ours"
+        return (f"only one side may be an OpenSpiel peer ({', '.join(PEERS)}): it plays "
+                "against a bot of ours")
     for p in players:
         if p.is_peer:
             from euchre.tournament.openspiel_peer import check_peer
@@ -214,10 +219,19 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.plot and not args.plot.lower().endswith(".png"):
         return _fail(f"--plot writes a PNG file: name it FILE.png, not {args.plot!r}")
     if peer and args.games:
-        return _fail(f"{PEER_ISMCTS} plays OpenSpiel's one-hand game: use --hands, not --games")
+        return _fail("the OpenSpiel peers play OpenSpiel's one-hand game: use --hands, not "
+                     "--games")
     problem = _check_players(players, rules, args.think)
     if problem:
         return _fail(problem)
+    if peer:
+        from euchre.tournament.openspiel_peer import resolve_time_budget
+
+        resolved = [resolve_time_budget(p, rules) for p in players]
+        for old, new in zip(players, resolved, strict=True):
+            if new != old and not args.quiet:
+                print(f"{PROG}: {old.label} is {new.label} on this machine", file=sys.stderr)
+        players = resolved
     spec = TournamentSpec((players[0], players[1]), rules, args.seed, games=bool(args.games),
                           think=args.think, paired_seeds=args.paired_seeds,
                           move_time=args.move_time, clock=args.clock)

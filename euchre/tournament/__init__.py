@@ -11,13 +11,14 @@ from __future__ import annotations
 from euchre.tournament.core import (
     CLOCKS,
     PEER_ISMCTS,
+    PEER_MCTS,
+    PEERS,
     DecisionClock,
     PlayerSpec,
     TournamentSpec,
     UnitResult,
     derive_seed,
     parse_player,
-    play_unit,
     seatings,
 )
 from euchre.tournament.report import (
@@ -38,11 +39,14 @@ from euchre.tournament.stats import (
     mean_ci,
     running_mean_ci,
 )
+from euchre.tournament.units import play_unit
 
 __all__ = [
     "BACKENDS",
     "CLOCKS",
+    "PEERS",
     "PEER_ISMCTS",
+    "PEER_MCTS",
     "SCHEMA",
     "DecisionClock",
     "MeanCI",

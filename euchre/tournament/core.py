@@ -33,6 +33,10 @@ from euchre.state import HandState
 
 #: The name that puts OpenSpiel's ISMCTS bot (through its own game as referee) in a seat.
 PEER_ISMCTS = "openspiel-ismcts"
+#: OpenSpiel's MCTS bot searching worlds sampled from the seat's view (determinized MCTS).
+PEER_MCTS = "openspiel-mcts"
+#: Every OpenSpiel peer: players that play inside OpenSpiel's euchre, not bots of ours.
+PEERS = (PEER_ISMCTS, PEER_MCTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,7 @@ class PlayerSpec:
 
     @property
     def is_peer(self) -> bool:
-        return self.name == PEER_ISMCTS
+        return self.name in PEERS
 
     @property
     def is_program(self) -> bool:
@@ -361,19 +365,3 @@ def play_game_set(spec: TournamentSpec, index: int) -> UnitResult:
     except Forfeit as lost:
         return forfeit(spec, index, clock, lost)
     return clock.result(index, hands, totals, wins, games=len(spec.seatings))
-
-
-def play_unit(spec: TournamentSpec, index: int) -> UnitResult:
-    """The unit ``index`` of ``spec``, whatever kind of tournament it is."""
-    if any(p.is_peer for p in spec.players):
-        from euchre.tournament.openspiel_peer import play_peer_deal
-
-        return play_peer_deal(spec, index)
-    if spec.games:
-        return play_game_set(spec, index)
-    return play_deal(spec, index)
-
-
-def play_units(spec: TournamentSpec, start: int, stop: int) -> list[UnitResult]:
-    """Units ``start`` to ``stop - 1``: one chunk of work for a worker."""
-    return [play_unit(spec, i) for i in range(start, stop)]

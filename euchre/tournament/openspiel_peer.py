@@ -23,6 +23,15 @@ ISMCTS side (``openspiel-ismcts``, the default), with OpenSpiel's own Python ``I
 keys), to measure what the two faults are worth. Both use a random-rollout evaluator, UCT
 constant 2 (``uct=``), unlimited world samples and the most-visited action;
 ``sims=`` sets the simulations per decision (1,000 by default).
+
+``openspiel-mcts`` is determinized MCTS, the other classic way to search a game of hidden
+cards: ``worlds=`` (20) deals drawn by the same honest resampler (every card the seat has not
+seen, the kitty and the dealer's discard dealt again uniformly, shown voids kept), OpenSpiel's
+C++ ``MCTSBot`` (random rollouts, MCTS-Solver, UCT constant ``uct=``) searching each world as
+a game of perfect information with ``sims / worlds`` simulations, and the action with the most
+visits over all worlds. ``ms=`` instead of ``sims=`` picks the simulation count whose mean
+decision takes that long on this machine (:func:`sims_for_time`, measured before the run), so
+the peer can be given the same thinking time as its opponent.
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ from euchre.sampling import DealSampler
 from euchre.state import DISCARD, HandState
 from euchre.tournament.core import (
     PEER_ISMCTS,
+    PEER_MCTS,
     DecisionClock,
     PlayerSpec,
     TournamentSpec,
@@ -56,7 +66,9 @@ from euchre.tournament.core import (
 DEAL_STEPS = 22  # the dealer, 20 cards, the up-card
 DEFAULT_SIMS = 1000
 DEFAULT_UCT = 2.0
-_OPTIONS = {"sims", "uct", "native"}
+DEFAULT_WORLDS = 20
+_OPTIONS = {PEER_ISMCTS: {"sims", "uct", "native"}, PEER_MCTS: {"sims", "uct", "worlds", "ms"}}
+_USAGE = {PEER_ISMCTS: "sims=N, uct=C, native=0|1", PEER_MCTS: "sims=N or ms=T, worlds=N, uct=C"}
 
 
 def os_parameters(rules: Rules) -> dict[str, bool] | None:
@@ -70,28 +82,37 @@ def os_parameters(rules: Rules) -> dict[str, bool] | None:
 
 def check_peer(player: PlayerSpec, rules: Rules) -> str | None:
     """Why this peer cannot play under ``rules``, or None."""
+    name = player.name
     opts = dict(player.options)
-    unknown = set(opts) - _OPTIONS
+    unknown = set(opts) - _OPTIONS[name]
     if unknown:
-        return (f"{PEER_ISMCTS} options are sims=N, uct=C, native=0|1, not "
-                f"{', '.join(sorted(unknown))}")
+        return f"{name} options are {_USAGE[name]}, not {', '.join(sorted(unknown))}"
     sims = opts.get("sims", DEFAULT_SIMS)
     if not isinstance(sims, int) or sims < 1:
-        return f"{PEER_ISMCTS}: sims must be a whole number of at least 1, not {sims!r}"
+        return f"{name}: sims must be a whole number of at least 1, not {sims!r}"
     uct = opts.get("uct", DEFAULT_UCT)
     if not isinstance(uct, int | float) or not uct > 0:
-        return f"{PEER_ISMCTS}: uct must be a positive number, not {uct!r}"
+        return f"{name}: uct must be a positive number, not {uct!r}"
     if opts.get("native", 0) not in (0, 1):
-        return f"{PEER_ISMCTS}: native is 0 or 1, not {opts['native']!r}"
+        return f"{name}: native is 0 or 1, not {opts['native']!r}"
+    worlds = opts.get("worlds", DEFAULT_WORLDS)
+    if not isinstance(worlds, int) or not 1 <= worlds <= 1000:
+        return f"{name}: worlds must be a whole number 1..1000, not {worlds!r}"
+    if "ms" in opts:
+        ms = opts["ms"]
+        if "sims" in opts:
+            return f"{name}: give sims=N or ms=T (a time per decision), not both"
+        if not isinstance(ms, int | float) or not 0.1 <= ms <= 60_000:
+            return f"{name}: ms must be a time per decision of 0.1..60000 milliseconds, not {ms!r}"
     if os_parameters(rules) is None:
-        return (f"{PEER_ISMCTS} plays OpenSpiel's euchre: use --preset openspiel (with "
+        return (f"{name} plays OpenSpiel's euchre: use --preset openspiel (with "
                 "--defend-alone --defend-alone-vs-partners and/or --no-stick-the-dealer for "
                 "its parameters), and no other rules flag")
     try:
         import numpy  # noqa: F401
         import pyspiel  # noqa: F401
     except ImportError:
-        return f"{PEER_ISMCTS} needs OpenSpiel: pip install open-spiel (in the test extra)"
+        return f"{name} needs OpenSpiel: pip install open-spiel (in the test extra)"
     return None
 
 
@@ -111,6 +132,14 @@ def _mirror_and_discard(rules: Rules, history: list[int]) -> tuple[HandState, in
             where = i
         state.apply_action(from_os_action(state, history[i]))
     return state, where
+
+
+def os_chance(seed: int, dealer: int) -> list[int]:
+    """OpenSpiel's chance actions for a random deal from ``seed``: the dealer, 20 cards, the
+    up-card."""
+    cards = list(range(24))
+    random.Random(seed).shuffle(cards)
+    return [dealer, *cards[:21]]
 
 
 def os_deal_of(state: HandState) -> list[int]:
@@ -222,14 +251,102 @@ def _native_ismcts(sims: int, uct: float, seed: int) -> Any:
                              pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
 
 
+class DeterminizedMCTS:
+    """OpenSpiel's C++ ``MCTSBot`` over worlds sampled from the seat's view (module doc).
+
+    Each world is a full OpenSpiel state whose hidden cards are a uniform deal consistent with
+    what the seat saw, so the bot searching it sees cards the seat does not, but they are
+    drawn as honestly as the seat could draw them; voting over many worlds is what makes it a
+    player of the real game."""
+
+    def __init__(self, game: Any, rules: Rules, sims: int, worlds: int, uct: float,
+                 seed: int) -> None:
+        import pyspiel
+
+        self.worlds = worlds
+        self.resample = ConsistentResampler(game, rules, seed)
+        per_world = max(1, sims // worlds)
+        s = seed % 2**31
+        self.bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, s), uct, per_world,
+                                   1000, True, s, False)
+
+    def step(self, state: Any) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        player = state.current_player()
+        visits = dict.fromkeys(legal, 0)
+        for _ in range(self.worlds):
+            root = self.bot.mcts_search(self.resample(state, player))
+            for child in root.children:
+                visits[child.action] += child.explore_count
+        # Most visits; a tie goes to the lowest action id, so a seed replays exactly.
+        return int(max(legal, key=lambda a: (visits[a], -a)))
+
+
 def make_peer(player: PlayerSpec, game: Any, rules: Rules, seed: int) -> Any:
-    """An ISMCTS bot with ``player``'s options: ``.step(os_state)`` gives its action."""
+    """A peer bot with ``player``'s options: ``.step(os_state)`` gives its action."""
     opts = dict(player.options)
     sims = int(opts.get("sims", DEFAULT_SIMS))
     uct = float(opts.get("uct", DEFAULT_UCT))
+    if player.name == PEER_MCTS:
+        if "ms" in opts:
+            raise ValueError(f"{PEER_MCTS}:ms=... is resolved to sims=N before the run "
+                             "(resolve_time_budget)")
+        return DeterminizedMCTS(game, rules, sims, int(opts.get("worlds", DEFAULT_WORLDS)),
+                                uct, seed)
     if opts.get("native", 0):
         return _native_ismcts(sims, uct, seed)
     return _python_ismcts(game, rules, sims, uct, seed)
+
+
+def mean_decision_seconds(player: PlayerSpec, rules: Rules, hands: int, seed: int = 0) -> float:
+    """The peer's mean time per decision (wall clock) over ``hands`` hands in which it holds
+    every seat: the figure :func:`sims_for_time` scales."""
+    import time
+
+    game = _game(rules)
+    times: list[float] = []
+    for i in range(hands):
+        state = game.new_initial_state()
+        for a in os_chance(derive_seed(seed, "calibrate", i), i % 4):
+            state.apply_action(a)
+        bots = [make_peer(player, game, rules, derive_seed(seed, "calibrate", i, s))
+                for s in range(4)]
+        while not state.is_terminal():
+            t0 = time.perf_counter()
+            a = bots[state.current_player()].step(state)
+            times.append(time.perf_counter() - t0)
+            state.apply_action(a)
+    return sum(times) / len(times)
+
+
+def sims_for_time(player: PlayerSpec, rules: Rules, ms: float, hands: int = 6) -> int:
+    """The simulation count at which ``player`` (an ``openspiel-mcts`` spec, other options
+    kept) takes ``ms`` milliseconds a decision on average here: its time measured at two
+    counts and fitted by a straight line (a fixed cost for the resampling plus a cost per
+    simulation)."""
+    opts = {k: v for k, v in player.options if k not in ("ms", "sims")}
+    worlds = int(opts.get("worlds", DEFAULT_WORLDS))
+    low, high = worlds * 10, worlds * 100
+    t_low = mean_decision_seconds(
+        PlayerSpec(player.name, (*opts.items(), ("sims", low))), rules, hands)
+    t_high = mean_decision_seconds(
+        PlayerSpec(player.name, (*opts.items(), ("sims", high))), rules, hands)
+    per_sim = max((t_high - t_low) / (high - low), 1e-9)
+    fixed = max(t_low - per_sim * low, 0.0)
+    return max(worlds, round((ms / 1000 - fixed) / per_sim))
+
+
+def resolve_time_budget(player: PlayerSpec, rules: Rules) -> PlayerSpec:
+    """``player`` with ``ms=T`` replaced by the ``sims=N`` that takes that long here (the
+    count is fixed before the run, so every worker plays the same peer and a seed replays)."""
+    opts = dict(player.options)
+    if player.name != PEER_MCTS or "ms" not in opts:
+        return player
+    sims = sims_for_time(player, rules, float(opts["ms"]))
+    rest = tuple((k, v) for k, v in player.options if k != "ms")
+    return PlayerSpec(player.name, (*rest, ("sims", sims)))
 
 
 _GAMES: dict[tuple[bool, bool], Any] = {}
@@ -249,10 +366,7 @@ def play_peer_deal(spec: TournamentSpec, index: int) -> UnitResult:
     """Deal ``index`` refereed by OpenSpiel, once with each side holding each pair of hands."""
     rules = spec.rules
     game = _game(rules)
-    rng = random.Random(derive_seed(spec.seed, "deal", index))
-    cards = list(range(24))
-    rng.shuffle(cards)
-    chance = [index % 4, *cards[:21]]  # OpenSpiel's deal: the dealer, 20 cards, the up-card
+    chance = os_chance(derive_seed(spec.seed, "deal", index), index % 4)
     clock = DecisionClock(spec.clock)
     totals = [0.0, 0.0]
     for k, seating in enumerate(spec.seatings):

@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from euchre.tournament.core import TournamentSpec, UnitResult, play_units
+from euchre.tournament.core import TournamentSpec, UnitResult
 from euchre.tournament.stats import TimeHistogram
+from euchre.tournament.units import play_units
 
 BACKENDS = ("processes", "ray")
 

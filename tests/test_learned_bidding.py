@@ -1,0 +1,146 @@
+"""The learned bidding: its shipped model, the bot that uses it, and `euchre train`."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from euchre import actions as A
+from euchre.bots import make_bot
+from euchre.bots.learned import (
+    LearnedBidBot,
+    bid_values,
+    covered,
+    load_model,
+    parse_model,
+    shipped_model,
+)
+from euchre.cli import main
+from euchre.rules import Rules, preset
+from euchre.state import HandState
+from euchre.training.bidding import TrainSettings, deal_samples, simulate, train
+from euchre.view import SeatView
+
+
+def first_view(rules: Rules, seed: int) -> SeatView:
+    h = HandState.deal(rules, seed % 4, random.Random(seed))
+    return h.view(h.cur)
+
+
+def round_two_view(rules: Rules, seed: int) -> SeatView:
+    h = HandState.deal(rules, seed % 4, random.Random(seed))
+    for _ in range(4):
+        h.apply_action(A.PASS)
+    return h.view(h.cur)
+
+
+def test_the_shipped_model_is_checked_and_records_its_training() -> None:
+    model = shipped_model()
+    assert model.settings["deals"] >= 10_000 and "labels" in model.settings
+    assert model.reached["round1"]["decisions"] > 0
+    text = (Path(__file__).parent.parent / "euchre" / "bots" / "data" / "bidding.json"
+            ).read_text()
+    data = json.loads(text)
+    data["models"]["bid1"]["b2"][0] += 0.5  # a changed weight no longer matches its hash
+    with pytest.raises(ValueError, match="SHA-256"):
+        parse_model(json.dumps(data))
+    with pytest.raises(ValueError, match="not a bidding model"):
+        parse_model("{}")
+
+
+def test_it_covers_the_standard_game_and_its_common_options_only() -> None:
+    assert covered(Rules()) and covered(preset("tournament"))
+    assert covered(Rules(defend_alone=True, stick_the_dealer=True, target=5))
+    assert not covered(preset("cutthroat")) and not covered(preset("joker"))
+    assert not covered(Rules(canadian_loner=True)) and not covered(preset("openspiel"))
+    model = shipped_model()
+    for rules in (Rules(), Rules(stick_the_dealer=True), Rules(defend_alone=True)):
+        for seed in range(20):
+            for view in (first_view(rules, seed), round_two_view(rules, seed)):
+                values = bid_values(model, view)
+                assert values is not None
+                assert {a for a, _, _ in values.options} == set(view.legal_actions)
+    assert bid_values(model, first_view(preset("cutthroat"), 1)) is None
+
+
+def test_the_same_position_gets_the_same_bid_whatever_the_seed() -> None:
+    for seed in range(30):
+        view = first_view(Rules(), seed)
+        a, b = make_bot("search-learned", 1), make_bot("search-learned", 2)
+        assert a.choose(view) == b.choose(view)
+
+
+def test_explain_says_what_the_policy_prefers_and_by_how_much() -> None:
+    bot = make_bot("search-learned", 0)
+    view = first_view(Rules(), 3)
+    text = bot.explain(view)
+    assert "learned bidding values it at" in text and "less)" in text
+    values = bid_values(shipped_model(), view)
+    assert values is not None
+    best, v, _ = values.options[0]
+    assert bot.choose(view) == best and f"{v:+.2f}" in text
+
+
+def test_everything_else_is_the_search_player() -> None:
+    bot = LearnedBidBot(4, think=8)
+    assert bot.analyse(first_view(Rules(), 5)).kind == "learned"
+    assert bot.analyse(first_view(preset("cutthroat"), 5)).kind != "learned"
+    # A whole hand: the card play and the discard come from the search player, all legal.
+    h = HandState.deal(Rules(stick_the_dealer=True), 0, random.Random(9))
+    kinds = set()
+    while not h.is_terminal():
+        view = h.view(h.cur)
+        an = bot.analyse(view)
+        kinds.add(an.kind)
+        assert an.action in view.legal_actions
+        h.apply_action(an.action)
+    assert "learned" in kinds and kinds & {"play", "rule"}
+
+
+def test_training_data_conditions_on_earlier_passes() -> None:
+    rng = random.Random(1)
+    seen_round_two = False
+    for _ in range(40):
+        rows = deal_samples(rng)
+        # One row per decision reached, round one before round two; values where legal.
+        assert [r for r, _, _ in rows] == sorted(r for r, _, _ in rows)
+        for round_, _, ys in rows:
+            assert len(ys) == (3 if round_ == 1 else 7)
+            if round_ == 1:
+                assert not math.isnan(ys[0])  # passing is always open in round one
+        seen_round_two |= any(r == 2 for r, _, _ in rows)
+    assert seen_round_two
+    assert all(r == 2 for _ in range(10) for r, _, _ in deal_samples(rng, rounds=(2,)))
+
+
+def test_train_resumes_from_its_shards_and_is_reproducible(tmp_path: Path) -> None:
+    settings = TrainSettings(deals=30, round2_deals=30, shard_deals=10, hidden=4, epochs=2)
+    first, seconds = train(tmp_path / "a", settings)
+    assert seconds > 0
+    assert simulate(tmp_path / "a", settings) == 0  # every shard is on disk: nothing to do
+    again, seconds = train(tmp_path / "a", settings)
+    assert seconds == 0 and again.bid1 == first.bid1
+    other, _ = train(tmp_path / "b", settings, workers=2)
+    assert other.bid1 == first.bid1 and other.bid2 == first.bid2
+
+
+def test_train_command_writes_a_model_the_bot_can_load(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    out = tmp_path / "m.json"
+    rc = main(["train", "bidding", "--deals", "20", "--shard-deals", "10", "--hidden", "4",
+               "--epochs", "1", "--workers", "1", "--dir", str(tmp_path / "shards"),
+               "--out", str(out), "--quiet", "--round2-deals", "20"])
+    text = capsys.readouterr().out
+    assert rc == 0 and "wrote" in text and "round2" in text
+    model = load_model(out)
+    assert model.settings["deals"] == 20 and model.settings["hidden"] == 4
+    bot = LearnedBidBot(1, model=model)
+    assert bot.choose(first_view(Rules(), 2)) in first_view(Rules(), 2).legal_actions
+    with pytest.raises(SystemExit):
+        main(["train", "bidding", "--deals", "5"])  # too few: refused before any work
+    assert "must be a whole number" in capsys.readouterr().err
