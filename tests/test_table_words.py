@@ -311,10 +311,10 @@ def test_launcher_is_the_command_as_typed(monkeypatch: pytest.MonkeyPatch) -> No
     from euchre.cli import play
 
     monkeypatch.setattr("sys.argv", ["/some/where/__main__.py"])
-    assert play._launcher() == "python -m euchre play"
+    assert play.launcher_command() == "python -m euchre play"
     monkeypatch.setattr("sys.argv", [".venv/bin/euchre"])
     monkeypatch.setattr("shutil.which", lambda name: None)
-    assert play._launcher() == ".venv/bin/euchre play"
+    assert play.launcher_command() == ".venv/bin/euchre play"
 
 
 # ---------------------------------------------------------------------------------------------

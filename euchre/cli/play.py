@@ -379,7 +379,7 @@ def table_settings(settings: Any, args: argparse.Namespace) -> None:
             settings.rated = settings.rated or rated_record(
                 Path(args.resume).read_text(encoding="utf-8"))
     # "make play" sets EUCHRE_LAUNCHER, so a saved game says to resume with "make play ARGS=..."
-    settings.launcher = os.environ.get("EUCHRE_LAUNCHER") or _launcher()
+    settings.launcher = os.environ.get("EUCHRE_LAUNCHER") or launcher_command()
     if not args.watch:
         settings.stats_path = default_path()
     # Bytes that are not UTF-8 at a prompt read as a replacement character, not a traceback.
@@ -389,7 +389,7 @@ def table_settings(settings: Any, args: argparse.Namespace) -> None:
             reconfigure(errors="replace")
 
 
-def _launcher() -> str:
+def launcher_command() -> str:
     """How this program was started, as the player would type it again: ``euchre play`` when
     that is what the PATH finds, else the path used (``.venv/bin/euchre play``), or ``python
     -m euchre play``."""
