@@ -369,3 +369,27 @@ def test_rule_bot_beats_random_by_a_wide_margin_over_300_hands() -> None:
     assert s.per_hand[0].low > s.per_hand[1].high
     assert s.margin.low > 0.5  # points per hand
     assert think_times(out, 0).mean < 5.0  # milliseconds
+
+
+@pytest.mark.parametrize("name", ["beginner", "rule", "search"])
+def test_explanations_name_the_joker_in_full_as_every_refusal_does(name: str) -> None:
+    """Hints show a bot's explanation: with the Joker in the deck it reads "Joker", never the
+    compact "Jkr" of a hand listing."""
+    from euchre.cards import JOKER
+
+    rules = preset("joker")
+    bot = make_bot(name, seed=1, think=4) if name == "search" else make_bot(name, seed=1)
+    rng = random.Random(5)
+    mentions = 0
+    for dealer in range(40):
+        h = HandState.deal(rules, dealer=dealer % 4, rng=rng)
+        while not h.is_terminal() and mentions < 3:
+            view = h.view(h.current_player)
+            if JOKER in view.hand or view.upcard == JOKER:
+                words = bot.explain(view)
+                assert "Jkr" not in words, words
+                mentions += "Joker" in words
+            h.apply_action(bot.choose(view))
+        if mentions >= 3:
+            break
+    assert mentions >= 1

@@ -30,9 +30,9 @@ from euchre.cards import (
     POWER,
     SUIT_NAMES,
     SUITS,
-    card_symbol,
     suit_of,
 )
+from euchre.explain import card_name
 from euchre.view import SeatView
 
 #: Chance of forgetting to trump in when void in the led suit and the trick is not partner's.
@@ -140,7 +140,7 @@ class BeginnerBot:
         t = view.trump
         # The lowest card by rank, trump or not: a beginner does not think about voids.
         c = min(allowed, key=lambda x: (x & 7 if x != JOKER else 99, POWER[t][x]))
-        return A.discard(c), f"I throw away my lowest card, the {card_symbol(c)}."
+        return A.discard(c), f"I throw away my lowest card, the {card_name(c)}."
 
     # Play ------------------------------------------------------------------------------------
 
@@ -153,21 +153,21 @@ class BeginnerBot:
             aces = [c for c in legal if eff[c] != t and c & 7 == ACE and c != JOKER]
             if aces:
                 c = aces[0]
-                return c, f"I lead my ace, the {card_symbol(c)}."
+                return c, f"I lead my ace, the {card_name(c)}."
             c = max(legal, key=lambda x: pw[x])
-            return c, f"I lead my highest card, the {card_symbol(c)}."
+            return c, f"I lead my highest card, the {card_name(c)}."
         led = eff[view.current_trick[0][1]]
         follow = [c for c in legal if eff[c] == led]
         if follow:  # never reneges, even where the rules would only penalize it
             c = max(follow, key=lambda x: pw[x])
-            return c, f"I play my highest {SUIT_NAMES[led]}, the {card_symbol(c)}."
+            return c, f"I play my highest {SUIT_NAMES[led]}, the {card_name(c)}."
         trumps = [c for c in legal if eff[c] == t]
         others = [c for c in legal if eff[c] != t]
         if trumps and (not others or not self._forgets(view)):
             c = max(trumps, key=lambda x: pw[x])
-            return c, f"I cannot follow, so I trump with my highest trump, the {card_symbol(c)}."
+            return c, f"I cannot follow, so I trump with my highest trump, the {card_name(c)}."
         c = min(others or legal, key=lambda x: pw[x])
-        return c, f"I cannot follow, so I throw away the {card_symbol(c)}."
+        return c, f"I cannot follow, so I throw away the {card_name(c)}."
 
     def _forgets(self, view: SeatView) -> bool:
         """The beginner's one random habit, the same every time for the same seed and view."""

@@ -31,11 +31,11 @@ from euchre.cards import (
     SUIT_MASK,
     SUIT_NAMES,
     SUITS,
-    card_symbol,
     cards_of,
     deck_mask,
     mask_of,
 )
+from euchre.explain import card_name
 from euchre.seats import seat_name
 from euchre.view import SeatView
 
@@ -89,7 +89,8 @@ Decision = tuple[int, str]
 
 
 def sym(c: int) -> str:
-    return card_symbol(c)
+    """A card as the explanations name it (the Joker spelt out, as in every refusal)."""
+    return card_name(c)
 
 
 def _trump_order(deck: int) -> list[int]:

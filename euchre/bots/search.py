@@ -37,7 +37,8 @@ from euchre.bots import rollout
 from euchre.bots.base import require_turn
 from euchre.bots.equity import win_probability
 from euchre.bots.rule_based import visible_reneges
-from euchre.cards import JOKER, POWER, SUIT_SYMBOLS, card_symbol, mask_of
+from euchre.cards import JOKER, POWER, SUIT_SYMBOLS, mask_of
+from euchre.explain import card_name
 from euchre.sampling import DealSampler
 from euchre.seats import seat_name, side_of
 from euchre.solver import move_values_batch, points_for
@@ -548,9 +549,9 @@ def _phrases(a: int, view: SeatView) -> tuple[str, str]:
     """(an option as a command, the same as a noun phrase) for the explanation."""
     dealer = view.seat == view.dealer
     if 0 <= a <= 32:
-        return card_symbol(a), card_symbol(a)
+        return card_name(a), card_name(a)
     if A.DISCARD_BASE <= a <= A.DISCARD_BASE + 32:
-        c = card_symbol(a - A.DISCARD_BASE)
+        c = card_name(a - A.DISCARD_BASE)
         return f"Bury the {c}", f"burying the {c}"
     if A.CALL_BASE <= a < A.CALL_BASE + 4:
         s = SUIT_SYMBOLS[a - A.CALL_BASE]
@@ -562,7 +563,7 @@ def _phrases(a: int, view: SeatView) -> tuple[str, str]:
         k = A.bid_tricks(a)
         return f"Bid {k}", f"bidding {k}"
     if a >= A.SWAP_BASE:
-        cs = " ".join(card_symbol(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
+        cs = " ".join(card_name(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
         return f"Swap {cs}", f"swapping {cs}"
     table = {
         A.ORDER: ("Pick it up", "picking it up") if dealer else ("Order up", "ordering up"),
