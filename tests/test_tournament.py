@@ -426,7 +426,7 @@ def test_peer_match_plays_duplicate_deals_refereed_by_openspiel() -> None:
 def test_consistent_resampler_moves_the_kitty_and_keeps_the_seats_information() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from euchre.compat.openspiel import OS_PASS, OS_SUIT_BASE, load_game, rules_for
-    from euchre.tournament.openspiel_peer import ConsistentResampler, _trump, mirror_of
+    from euchre.tournament.openspiel_peer import ConsistentResampler, mirror_of, trump_named
 
     game, rules = load_game(), rules_for()
     cards = list(range(24))
@@ -444,7 +444,7 @@ def test_consistent_resampler_moves_the_kitty_and_keeps_the_seats_information() 
     s1, s2 = state([OS_PASS] * 4 + [named[0]]), state([OS_PASS] * 4 + [named[1]])
     assert s1.information_state_string(2) == s2.information_state_string(2)  # type: ignore[attr-defined]
     # ... so ISMCTS's node keys carry the suit read from the history.
-    assert _trump(s1.history()) != _trump(s2.history()) != -1  # type: ignore[attr-defined]
+    assert trump_named(s1.history()) != trump_named(s2.history()) != -1  # type: ignore[attr-defined]
     # OpenSpiel's resampler never moves the kitty; ours draws it among the unseen cards.
     player = 1
     sampler = ConsistentResampler(game, rules, seed=3)

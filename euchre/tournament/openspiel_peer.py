@@ -153,7 +153,7 @@ def os_deal_of(state: HandState) -> list[int]:
     return out
 
 
-def _trump(history: list[int]) -> int:
+def trump_named(history: list[int]) -> int:
     """The trump suit named so far (from OpenSpiel's history), or -1 while bidding."""
     for a in history[DEAL_STEPS:]:
         if OS_SUIT_BASE <= a < OS_SUIT_BASE + 4:
@@ -232,7 +232,7 @@ def _python_ismcts(game: Any, rules: Rules, sims: int, uct: float, seed: int) ->
 
         def get_state_key(self, state: Any) -> Any:
             return (state.current_player(), state.information_state_string(),
-                    _trump(state.history()))
+                    trump_named(state.history()))
 
     rs = np.random.RandomState(seed % 2**32)
     bot = TrumpKeyedISMCTS(
