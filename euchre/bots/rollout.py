@@ -36,7 +36,7 @@ from euchre.cards import (
     cards_of,
     deck_mask,
 )
-from euchre.state import (
+from euchre.phases import (
     ALONE,
     AUCTION,
     BID1,
@@ -50,8 +50,8 @@ from euchre.state import (
     PLAY,
     TRUMP,
     UP_TAKEN,
-    HandState,
 )
+from euchre.state import HandState
 
 #: Expected tricks needed to make trump, by number of players.
 CALL_THRESHOLD: Final = {4: 2.2, 3: 2.9, 2: 2.4}
