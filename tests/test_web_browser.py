@@ -651,3 +651,29 @@ def test_a_seated_player_replaces_their_seat_link_and_the_old_one_stops_working(
     assert old.until(lambda m: m["type"] in ("welcome", "error"))["type"] == "error"
     old.close()
     assert not errors, errors
+
+
+def test_a_name_typed_while_the_home_page_loads_is_kept(browser: Any, server: LiveServer) -> None:
+    """The home page fetches the rule options before it builds the form; a name typed in that
+    moment is not overwritten by the remembered one (or the default "You")."""
+    page = browser.new_page()
+    errors = watch_errors(page)
+    release: list[Any] = []
+    page.route("**/api/options", lambda route: release.append(route))
+    page.goto(server.base + "/", wait_until="domcontentloaded")
+    page.wait_for_selector("#name")
+    page.fill("#name", "Ann")
+    deadline = time.monotonic() + 10
+    while not release:
+        assert time.monotonic() < deadline, "the page never asked for its options"
+        page.wait_for_timeout(20)
+    release[0].continue_()
+    page.wait_for_selector('.seat-row[data-seat="0"]')
+    assert page.locator("#name").input_value() == "Ann"
+    page.click("#create-btn")
+    page.wait_for_selector("#hand .card")
+    assert page.locator(".seat.pos-bottom .name").inner_text() in ("You", "Ann")
+    table_id = page.url.split("/t/")[1].split("#")[0].split("?")[0]
+    seats = server.get(f"/api/tables/{table_id}")[1]["seats"]
+    assert "Ann" in [s["name"] for s in seats], seats
+    assert not errors, errors

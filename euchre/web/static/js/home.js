@@ -225,6 +225,11 @@ async function loadFinished() {
 }
 
 async function main() {
+  // The remembered name fills the box only while it still holds the page's default: a name
+  // typed while the options were loading is the player's, not to be overwritten.
+  const box = $("name");
+  const remembered = localStorage.getItem("euchre:name");
+  if (remembered && box.value === box.defaultValue) box.value = remembered;
   OPT = await (await fetch("/api/options")).json();
   const preset = $("preset");
   for (const name of Object.keys(OPT.presets)) {
@@ -237,7 +242,6 @@ async function main() {
     buildRules(v);
     buildSeats(v.players);
   };
-  $("name").value = localStorage.getItem("euchre:name") || "You";
   const v = presetValues("standard");
   buildRules(v);
   buildSeats(v.players);
