@@ -677,3 +677,26 @@ def test_a_name_typed_while_the_home_page_loads_is_kept(browser: Any, server: Li
     seats = server.get(f"/api/tables/{table_id}")[1]["seats"]
     assert "Ann" in [s["name"] for s in seats], seats
     assert not errors, errors
+
+
+def test_a_card_sliding_in_never_widens_the_phone_page(browser: Any, server: LiveServer) -> None:
+    """East's card slides in from the right: the page's width, read on every animation frame
+    through two hands at two tables, never exceeds the phone's."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    widest: list[int] = []
+    for k in range(2):
+        page = ctx.new_page()
+        t = server.create()
+        open_table(page, server, t)
+        page.evaluate("""() => { window.__widest = 0; window.__frames = 0;
+            const look = () => { window.__frames += 1;
+              window.__widest = Math.max(window.__widest, document.documentElement.scrollWidth);
+              requestAnimationFrame(look); };
+            requestAnimationFrame(look); }""")
+        play_until(page, lambda page=page: hand_no(page) >= 3, random.Random(k))
+        assert page.evaluate("window.__frames") > 30
+        widest.append(page.evaluate("window.__widest"))
+        page.close()
+    ctx.close()
+    assert max(widest) <= 390, widest
