@@ -694,7 +694,10 @@ def test_a_card_sliding_in_never_widens_the_phone_page(browser: Any, server: Liv
               window.__widest = Math.max(window.__widest, document.documentElement.scrollWidth);
               requestAnimationFrame(look); };
             requestAnimationFrame(look); }""")
-        play_until(page, lambda page=page: hand_no(page) >= 3, random.Random(k))
+        def three_hands(page: Page = page) -> bool:
+            return hand_no(page) >= 3
+
+        play_until(page, three_hands, random.Random(k))
         assert page.evaluate("window.__frames") > 30
         widest.append(page.evaluate("window.__widest"))
         page.close()
