@@ -1,0 +1,81 @@
+"""The evaluation service: every option valued on shared deals for a named objective, sampled
+until the best is settled, and a close call said as one."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import deck_for
+
+from euchre import actions as A
+from euchre.analysis.assess import assess, assessment_words, valued
+from euchre.analysis.values import Values
+from euchre.cards import parse_card
+from euchre.match import Match
+from euchre.rules import Rules
+from euchre.state import HandState
+
+STANDARD = Rules()
+DECK = deck_for(STANDARD, 0, ["JH AH KH 9S TS", "9C JC AD KD QS", "AC KC QD 9D TD",
+                              "TC QC JS KS AS"], up="9H", kitty="JD TH QH")
+
+
+def _trick_one_card_four() -> Match:
+    """North, last to play to trick one, may trump South's winning A♣ or throw off."""
+    m = Match(STANDARD, seed=1, first_dealer=0, decks=[DECK])
+    for text in ("pass", "pass", "pass", "order", "discard 9S", "play 9C", "play AC",
+                 "play TC"):
+        m.apply_action(A.action_from_str(text))
+    return m
+
+
+def test_a_game_is_judged_by_the_chance_to_win_and_a_hand_alone_by_points() -> None:
+    m = _trick_one_card_four()
+    in_game = assess(m.view(m.current_player), seed=1, seconds=None, max_deals=64)
+    assert in_game.objective == "win"
+    assert "Judged by the chance to win the game" in assessment_words(in_game)
+    h = HandState(STANDARD, 0, DECK)
+    one_hand = assess(h.view(h.cur), seed=1, seconds=None, max_deals=48)
+    assert one_hand.objective == "points"
+    assert "Judged by points this hand" in assessment_words(one_hand)
+    with pytest.raises(ValueError, match="needs a two-sided game with a known score"):
+        assess(h.view(h.cur), "win")
+
+
+def test_a_clear_answer_stops_sampling_early_and_names_a_winner() -> None:
+    m = _trick_one_card_four()
+    a = assess(m.view(m.current_player), "points", seed=3, seconds=None, max_deals=2000)
+    assert a.deals < 2000 and not a.close
+    assert a.best.action != parse_card("JH")  # throw off, do not trump the partner's ace
+    # Every option was valued on the same deals: the paired error of a difference is below
+    # the error of either value alone.
+    jh = next(o for o in a.options if o.action == parse_card("JH"))
+    assert jh.behind > 2 * jh.behind_se > 0
+    assert jh.behind_se < jh.se
+    words = assessment_words(a)
+    assert "you expect" in words and "points this hand" in words
+    assert "J♥ is" in words and " ± " in words and "Close call" not in words
+
+
+def _synthetic(per_deal: dict[int, list[float]]) -> Values:
+    m = _trick_one_card_four()
+    view = m.view(m.current_player)
+    n = len(next(iter(per_deal.values())))
+    return Values(view, "play", [1.0] * n, per_deal, {})
+
+
+def test_options_within_their_error_are_a_close_call_not_a_winner() -> None:
+    ah, kh = parse_card("AH"), parse_card("KH")
+    values = _synthetic({ah: [1.0, -1.0, 2.0, 0.0] * 6, kh: [0.0, 1.0, 0.0, -1.0] * 6})
+    a = valued(values.view, values, "points")
+    assert a.close
+    words = assessment_words(a)
+    assert words.startswith("Close call: A♥: you expect +0.5 ± ")
+    assert "K♥ is 0.5 ± " in words and "within the error" in words
+
+
+def test_an_expected_result_is_said_as_a_result_not_as_a_cost() -> None:
+    ah, kh = parse_card("AH"), parse_card("KH")
+    values = _synthetic({ah: [-1.0, -1.0, -0.5, -1.2] * 10, kh: [-2.0, -1.5, -1.0, -1.5] * 10})
+    words = assessment_words(valued(values.view, values, "points"))
+    assert words.startswith("A♥: you expect −0.9 ± 0.1 points this hand; K♥ is 0.6 ± ")
+    assert "loses" not in words and "cost" not in words
