@@ -3,12 +3,16 @@ until the best is settled, and a close call said as one."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from helpers import deck_for
 
 from euchre import actions as A
 from euchre.analysis.assess import assess, assessment_words, valued
+from euchre.analysis.review import cross_fitted_loss, review_match
 from euchre.analysis.values import Values
+from euchre.bots import make_bot
 from euchre.cards import parse_card
 from euchre.match import Match
 from euchre.rules import Rules
@@ -79,3 +83,37 @@ def test_an_expected_result_is_said_as_a_result_not_as_a_cost() -> None:
     words = assessment_words(valued(values.view, values, "points"))
     assert words.startswith("A♥: you expect −0.9 ± 0.1 points this hand; K♥ is 0.6 ± ")
     assert "loses" not in words and "cost" not in words
+
+
+# ---------------------------------------------------------------------------------------------
+# Review without the winner's curse
+
+
+def test_a_leader_made_by_the_picking_deals_is_not_a_loss_on_the_others() -> None:
+    ah, kh = parse_card("AH"), parse_card("KH")
+    # K♥ leads the choice A♥ on the first half of the deals and trails it on the second: on
+    # all deals together it looks ahead (the winner's curse), measured apart it is not.
+    values = _synthetic({ah: [0.0] * 24, kh: [1.0, 0.5, 1.5, 1.0] * 3 + [-1.0, -0.5] * 6})
+    full_gap, _ = values.diff_se(kh, ah)
+    assert full_gap > 0
+    loss, se, _ = cross_fitted_loss(values, ah)
+    assert loss < 0 < se
+
+
+def _short_rule_game(seed: int) -> Match:
+    m = Match(Rules(target=3), seed=seed)
+    bots = [make_bot("rule", seed + s) for s in range(4)]
+    while not m.is_terminal():
+        m.apply_action(bots[m.current_player].choose(m.view(m.current_player)))
+    return m
+
+
+def test_a_game_reviewed_with_24_or_400_deals_gives_totals_within_their_error_bars() -> None:
+    m = _short_rule_game(5)
+    few, many = (review_match(m, n, n, seed=2).seat_totals() for n in (24, 400))
+    assert any(float(str(t["loss"])) > 0 for t in many)
+    for a, b in zip(few, many, strict=True):
+        ea, eb = a["loss_ci95"], b["loss_ci95"]
+        assert isinstance(ea, float) and isinstance(eb, float)
+        gap = abs(float(str(a["loss"])) - float(str(b["loss"])))
+        assert gap <= math.hypot(ea, eb), (few, many)

@@ -10,7 +10,7 @@ from rich.table import Table
 from euchre.analysis.advice import Advice, bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
-from euchre.analysis.values import Estimate
+from euchre.analysis.values import OBJECTIVES, Estimate
 from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
 from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
@@ -109,11 +109,21 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
     if not shown:
         con.print("No decision lost points against the best choice.")
     con.print()
+    win = rev.objective == "win"
     for s in rev.seat_totals():
-        con.print(f"  {s['name']}: {_count(s['decisions'], 'decision')}, {s['loss']:.2f} "
-                  f"points lost in all, {_count(s['mistakes'], 'clear mistake')}")
-    con.print(f"[dim]Loss: expected points (the player's side's minus the other side's) given "
-              "up against the best choice; in red, clear mistakes (beyond the error bar). "
+        loss, ci = float(s["loss"]), s["loss_ci95"]  # type: ignore[arg-type]
+        amount = f"{100 * loss:.1f}%" if win else f"{loss:.2f}"
+        if isinstance(ci, float):
+            amount += f" ± {100 * ci:.1f}%" if win else f" ± {ci:.2f}"
+        unit = "of the chance to win the game" if win else "points"
+        con.print(f"  {s['name']}: {_count(s['decisions'], 'decision')}, {amount} "
+                  f"{unit} lost in all, {_count(s['mistakes'], 'clear mistake')}")
+    judged = ("the chance to win the game given up" if win else
+              "expected points (the player's side's minus the other side's) given up")
+    con.print(f"[dim]Judged by {OBJECTIVES[rev.objective]}. Loss: {judged} against the best "
+              "choice, measured on deals apart from those that picked the best (so the totals "
+              "are unbiased and a good choice may come out a little below zero); in red, clear "
+              "mistakes (beyond the error bar). "
               f"Card play solved double-dummy over {rev.play_deals} deals consistent with what "
               "the player saw, bids played out by "
               f"the rollout policy over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
