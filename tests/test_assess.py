@@ -9,11 +9,11 @@ import pytest
 from helpers import deck_for
 
 from euchre import actions as A
-from euchre.analysis.assess import assess, assessment_words, valued
+from euchre.analysis.assess import assess, assessment_words, hint, valued
 from euchre.analysis.review import cross_fitted_loss, review_match
 from euchre.analysis.values import Values
 from euchre.bots import make_bot
-from euchre.cards import parse_card
+from euchre.cards import card_symbol, parse_card
 from euchre.match import Match
 from euchre.rules import Rules
 from euchre.state import HandState
@@ -57,7 +57,7 @@ def test_a_clear_answer_stops_sampling_early_and_names_a_winner() -> None:
     assert jh.behind_se < jh.se
     words = assessment_words(a)
     assert "you expect" in words and "points this hand" in words
-    assert "J♥ is" in words and " ± " in words and "Close call" not in words
+    assert "J♥ is" in words and " ± " in words and "close call" not in words
 
 
 def _synthetic(per_deal: dict[int, list[float]]) -> Values:
@@ -73,8 +73,8 @@ def test_options_within_their_error_are_a_close_call_not_a_winner() -> None:
     a = valued(values.view, values, "points")
     assert a.close
     words = assessment_words(a)
-    assert words.startswith("Close call: A♥: you expect +0.5 ± ")
-    assert "K♥ is 0.5 ± " in words and "within the error" in words
+    assert words.startswith("A♥: you expect +0.5 ± ")
+    assert "a close call: K♥ is 0.5 ± 0.6 points worse, within the error" in words
 
 
 def test_an_expected_result_is_said_as_a_result_not_as_a_cost() -> None:
@@ -117,3 +117,31 @@ def test_a_game_reviewed_with_24_or_400_deals_gives_totals_within_their_error_ba
         assert isinstance(ea, float) and isinstance(eb, float)
         gap = abs(float(str(a["loss"])) - float(str(b["loss"])))
         assert gap <= math.hypot(ea, eb), (few, many)
+
+
+# ---------------------------------------------------------------------------------------------
+# The hint of the terminal and the browser
+
+
+def test_the_browser_hint_is_the_services_answer_with_its_objective_named() -> None:
+    from euchre.web.hints import hint_job
+
+    m = _trick_one_card_four()
+    view = m.view(m.current_player)
+    action, why = hint_job(make_bot, "search", 7, view)
+    assert action in view.lawful_cards() and action != parse_card("JH")
+    assert why.startswith(f"{card_symbol(action)}: ") and " ± " in why
+    assert why.endswith("deals.") and "Judged by the chance to win the game" in why
+
+
+def test_a_forced_choice_is_said_as_one_and_a_deal_budget_is_kept() -> None:
+    m = _trick_one_card_four()
+    view = m.view(m.current_player)
+    got = hint(view, 1, "12")  # --think 12: twice the search player's 12 deals
+    assert got is not None and "over 24 deals" in got[1]
+    bot = make_bot("rule", 1)
+    while len(view.hand) > 1:
+        m.apply_action(bot.choose(view))
+        view = m.view(m.current_player)
+    got = hint(view, 1)
+    assert got == (view.hand[0], f"{card_symbol(view.hand[0])} is your only lawful choice.")

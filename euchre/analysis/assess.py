@@ -28,6 +28,7 @@ __all__ = [
     "OptionValue",
     "assess",
     "assessment_words",
+    "hint",
     "option_label",
     "signed",
 ]
@@ -177,19 +178,41 @@ def assessment_words(a: Assessment, you: str = "you") -> str:
         head = (f"{label}: {_amount(best.value, best.se, 'win')} to win the game; {hand}")
     else:
         head = f"{label}: {hand}"
+    unit = " points" if a.objective == "points" else ""
     if not rest:
         body = f"{head}."
     elif a.equal:
         body = (f"{head}; {option_label(rest[0].action, a.view)} comes to the same on every "
                 "deal.")
-    elif a.close:
-        nxt = rest[0]
-        body = (f"Close call: {head}, and {option_label(nxt.action, a.view)} is "
-                f"{_amount(nxt.behind, nxt.behind_se, a.objective)} "
-                f"{'points ' if a.objective == 'points' else ''}worse, within the error.")
     else:
         worse = [f"{option_label(o.action, a.view)} is "
-                 f"{_amount(o.behind, o.behind_se, a.objective)}"
-                 f"{' points' if a.objective == 'points' else ''} worse" for o in rest]
-        body = f"{head}; {', '.join(worse)}."
+                 f"{_amount(o.behind, o.behind_se, a.objective)}{unit} worse" for o in rest]
+        body = (f"{head}; a close call: {worse[0]}, within the error"
+                + "".join(f", {w}" for w in worse[1:]) + "." if a.close
+                else f"{head}; {', '.join(worse)}.")
     return f"{body} Judged by {a.objective_words}, over {a.deals} deals."
+
+
+def hint(view: SeatView, seed: int = 0, think: object = None) -> tuple[int, str] | None:
+    """(the option to play, why in words) for the seat to move: the terminal's and the
+    browser's hint. ``think`` is the search players' budget (deals, or a time such as '0.5s');
+    by default :data:`SECONDS`. None where the service cannot value the decision (a renege
+    claim, which the rules decide; rows, which the solver cannot play): ask a player then."""
+    if view.phase == "claim" or view.rules.rows or not view.legal_actions:
+        return None
+    lawful = view.lawful_cards() if view.phase == "play" else list(view.legal_actions)
+    if len(lawful) == 1:
+        (only,) = lawful
+        return only, f"{option_label(only, view)} is your only lawful choice."
+    from euchre.bots.search import parse_think
+
+    if think is None:
+        a = assess(view, seed=seed)
+    else:
+        t = parse_think(think)
+        if t.seconds is not None:
+            a = assess(view, seed=seed, seconds=t.seconds)
+        else:  # a deal count: deterministic for a seed
+            a = assess(view, seed=seed, seconds=None, max_deals=max(2 * t.samples, 8),
+                       min_deals=max(2 * t.samples, 8))
+    return a.best.action, assessment_words(a)

@@ -269,8 +269,8 @@ def _decision(hand_no: int, index: int, seat: int, name: str, view: SeatView, ch
         best, loss, ci = choice, 0.0, 0.0
     return Decision(hand_no, index, seat, name, view.phase, _when(view), choice, best,
                     loss, ci, values.kind, values.deals, tuple(ranked),
-                    *_why(view, values, choice, best, seat_name(seat, view.players)), view,
-                    est, se)
+                    *_why(view, values, choice, best, seat_name(seat, view.players), loss, ci),
+                    view, est, se)
 
 
 def _partner_winning(view: SeatView) -> int:
@@ -305,8 +305,8 @@ def play_context(view: SeatView, choice: int, best: int) -> str:
     return ""
 
 
-def _why(view: SeatView, values: Values, choice: int, best: int, name: str
-         ) -> tuple[str, str]:
+def _why(view: SeatView, values: Values, choice: int, best: int, name: str,
+         loss: float = 0.0, ci: float = 0.0) -> tuple[str, str]:
     """A sentence a player can read: what the best choice was worth against the one made."""
     b, c = values.estimate(best), values.estimate(choice)
     if values.kind == "play":
@@ -321,8 +321,11 @@ def _why(view: SeatView, values: Values, choice: int, best: int, name: str
         short = f"Best choice: {c.points:+.2f} points a hand{tail}"
         return f"{short}, {basis}.", f"{short}."
     lead = play_context(view, choice, best) if values.kind == "play" else ""
-    short = (f"{lead}{option_label(best, view)} scores {b.points:+.2f} a hand against "
-             f"{c.points:+.2f} for {option_label(choice, view)}")
+    verdict = "beyond the error" if loss > ci else "within the error: a close call"
+    short = (f"{lead}{option_label(best, view)} scores {b.points:+.2f} ± {b.ci95:.2f} a hand "
+             f"against {c.points:+.2f} ± {c.ci95:.2f} for {option_label(choice, view)}; "
+             f"measured on deals apart from those that picked it, {loss:.2f} ± {ci:.2f} "
+             f"given up, {verdict}")
     return f"{short}, {basis}.", f"{short}."
 
 
