@@ -3,7 +3,9 @@ until the best is settled, and a close call said as one."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 from helpers import deck_for
@@ -145,3 +147,41 @@ def test_a_forced_choice_is_said_as_one_and_a_deal_budget_is_kept() -> None:
         view = m.view(m.current_player)
     got = hint(view, 1)
     assert got == (view.hand[0], f"{card_symbol(view.hand[0])} is your only lawful choice.")
+
+
+def test_advise_ranks_by_the_game_with_a_score_and_by_points_without_and_says_which(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+
+    args = ["advise", "--hand", "JH JD AH KS 9C", "--up", "TH", "--seat", "1", "--dealer",
+            "0", "--round", "1", "--deals", "48"]
+    assert main([*args, "--score", "8-9", "--json"]) == 0
+    (game,) = json.loads(capsys.readouterr().out)["rounds"]
+    assert game["objective"] == "win" and isinstance(game["close_call"], bool)
+    wins = [o["win"] for o in game["options"]]
+    assert wins == sorted(wins, reverse=True)
+    assert main([*args, "--json"]) == 0
+    (hand,) = json.loads(capsys.readouterr().out)["rounds"]
+    assert hand["objective"] == "points"
+    assert main([*args, "--score", "8-9"]) == 0
+    assert "judged by the chance to win the game" in " ".join(capsys.readouterr().out.split())
+
+
+def test_review_can_measure_losses_in_the_chance_to_win_the_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+    from euchre.record import to_json
+
+    m = _trick_one_card_four()
+    m.apply_action(parse_card("JH"))  # trumps the partner's winning A♣
+    path = tmp_path / "game.json"
+    path.write_text(to_json(m))
+    assert main(["review", str(path), "--json", "--play-deals", "32", "--bid-deals", "4",
+                 "--objective", "win"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["objective"] == "win"
+    (trump,) = [d for d in doc["decisions"] if d["choice"] == "play JH"]
+    assert 0 < trump["loss"] < 1 and trump["clear"]
+    assert main(["review", str(path), "--play-deals", "32", "--bid-deals", "4",
+                 "--objective", "win"]) == 0
+    assert "Judged by the chance to win the game" in " ".join(capsys.readouterr().out.split())

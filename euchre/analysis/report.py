@@ -35,6 +35,20 @@ def _game_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str
             f"chance: {pct[0]}% against {pct[1]}% for {bid_phrase(best.action, view).lower()}.")
 
 
+def _points_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str:
+    """Why the game's best bid is not the hand's, when the two differ: the score makes some
+    points worth more than others."""
+    if len(options) < 2:
+        return ""
+    top = max(options, key=lambda o: o.points)
+    best = options[0]
+    if top is best or top.points - best.points < 0.005:
+        return ""
+    return (f"On points alone {bid_phrase(top.action, view).lower()} is ahead "
+            f"({top.points:+.2f} against {best.points:+.2f} a hand), but at {at} the points "
+            "that win or save the game count, not the hand's average.")
+
+
 def print_advice(adv: Advice, seconds: float, console: Console | None = None) -> None:
     con = _console(console)
     n = adv.rules.players
@@ -68,14 +82,20 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
         con.print(t)
         best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
         verdict = f"Best: {bid_phrase(best.action, r.view)}"
-        if second is not None:
+        if second is not None and r.objective == "win":
+            gap = (best.win or 0.0) - (second.win or 0.0)
+            verdict += (f", {100 * gap:.0f}% more chance to win the game than "
+                        f"{bid_phrase(second.action, r.view).lower()}"
+                        + (" (within the error: a close call)" if r.close else ""))
+        elif second is not None:
             gap = best.points - second.points
-            clear = gap > best.ci95 + second.ci95
+            clear = gap > best.ci95 + second.ci95 and not r.close
             verdict += (f", {gap:.2f} points a hand ahead of "
                         f"{bid_phrase(second.action, r.view).lower()}"
                         + ("" if clear else " (within the error bars: a close call)"))
-        con.print(verdict + f" over {r.deals} deals.")
-        game = _game_verdict(r.options, r.view, at)
+        con.print(verdict + f" over {r.deals} deals; judged by {OBJECTIVES[r.objective]}.")
+        game = _game_verdict(r.options, r.view, at) if r.objective == "points" \
+            else _points_verdict(r.options, r.view, at)
         if game:
             con.print(game)
     con.print(f"[dim]Points: your side's minus the other side's per hand, each deal played "
@@ -99,10 +119,12 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
                       ("Chose", "left"), ("Best", "left"), ("Loss", "right"),
                       ("±95%", "right")):
         t.add_column(col, justify=just, no_wrap=col in ("Loss", "±95%"))  # type: ignore[arg-type]
+    scale, fmt = (100, "{:.1f}%") if rev.objective == "win" else (1, "{:.2f}")
     for i, d in enumerate(shown, 1):
         mark = "[bold red]" if d.clear else ""
         t.add_row(str(i), str(d.hand), seat_name(d.seat, rev_players), d.when,
-                  d.choice_label, d.best_label, f"{mark}{d.loss:.2f}", f"{d.ci95:.2f}")
+                  d.choice_label, d.best_label, mark + fmt.format(scale * d.loss),
+                  fmt.format(scale * d.ci95))
     con.print(t)
     for i, d in enumerate(shown, 1):
         con.print(f"{i:>3}. {d.short}")
