@@ -185,3 +185,21 @@ def test_review_can_measure_losses_in_the_chance_to_win_the_game(
     assert main(["review", str(path), "--play-deals", "32", "--bid-deals", "4",
                  "--objective", "win"]) == 0
     assert "Judged by the chance to win the game" in " ".join(capsys.readouterr().out.split())
+
+
+def test_review_seat_shows_one_seats_decisions_with_the_same_numbers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+    from euchre.record import to_json
+
+    path = tmp_path / "game.json"
+    path.write_text(to_json(_short_rule_game(5)))
+    deals = ["--play-deals", "8", "--bid-deals", "8", "--json"]
+    assert main(["review", str(path), *deals]) == 0
+    every = json.loads(capsys.readouterr().out)
+    assert main(["review", str(path), *deals, "--seat", "south"]) == 0
+    south = json.loads(capsys.readouterr().out)
+    assert south["decisions"] and {d["seat"] for d in south["decisions"]} == {2}
+    assert south["seat_totals"] == [t for t in every["seat_totals"] if t["seat"] == 2]
+    assert main(["review", str(path), "--seat", "7"]) == 2
+    assert "--seat must be a seat 0..3" in capsys.readouterr().err

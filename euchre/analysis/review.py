@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from euchre import actions as A
@@ -106,12 +106,16 @@ class Review:
     bid_deals: int
     seconds: float
     objective: Objective = "points"
+    seats: tuple[int, ...] | None = None
+    """The seats reviewed, when not every seat."""
 
     def seat_totals(self) -> list[dict[str, object]]:
         """Per seat: decisions reviewed, total loss (the signed, unbiased estimates added) with
         its 95% half-width, clear mistakes."""
         out: list[dict[str, object]] = []
         for s, name in enumerate(self.players):
+            if self.seats is not None and s not in self.seats:
+                continue
             mine = [d for d in self.decisions if d.seat == s]
             se = math.sqrt(sum(d.se * d.se for d in mine))
             out.append({"seat": s, "name": name, "decisions": len(mine),
@@ -166,12 +170,13 @@ def _hands(match: Match) -> list[tuple[int, HandState, tuple[int, ...], tuple[in
     return out
 
 
-def count_decisions(match: Match) -> int:
+def count_decisions(match: Match, seats: Collection[int] | None = None) -> int:
     """How many decisions :func:`review_match` will value (for a progress bar)."""
     total = 0
     for _, st, actions, scores in _hands(match):
         for a in actions:
-            if _reviewable(st, st.view(st.cur, scores), a):
+            if (seats is None or st.cur in seats) and _reviewable(st, st.view(st.cur, scores),
+                                                                  a):
                 total += 1
             st.apply_action(a)
     return total
@@ -180,10 +185,11 @@ def count_decisions(match: Match) -> int:
 def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BID_DEALS,
                  seed: int = 0, players: list[str] | None = None,
                  progress: Callable[[], None] | None = None,
-                 objective: Objective = "points") -> Review:
+                 objective: Objective = "points", seats: Collection[int] | None = None
+                 ) -> Review:
     """Value every decision of ``match`` (finished hands and the one in progress) by
     ``objective`` (points by default, so a loss reads as points a hand; "win": the chance to
-    win the game, for a game with its score known)."""
+    win the game, for a game with its score known); only ``seats``' decisions when given."""
     import time
 
     start = time.perf_counter()
@@ -196,7 +202,7 @@ def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BI
         for j, a in enumerate(actions):
             seat = st.cur
             view = st.view(seat, scores)
-            if _reviewable(st, view, a):
+            if (seats is None or seat in seats) and _reviewable(st, view, a):
                 rng = random.Random(seed * 1_000_003 + hand_no * 1000 + j)
                 deals = play_deals if view.phase == "play" else bid_deals
                 values = evaluate(view, deals, rng, options=_options(view, a))
@@ -207,7 +213,7 @@ def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BI
             st.apply_action(a)
     out.sort(key=lambda d: (-d.loss, d.hand, d.index))
     return Review(names, tuple(out), play_deals, bid_deals, time.perf_counter() - start,
-                  objective)
+                  objective, None if seats is None else tuple(sorted(seats)))
 
 
 #: Standard errors by which an option must lead the choice on the picking half to be picked:

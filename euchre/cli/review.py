@@ -32,6 +32,9 @@ def register(sub: Subparsers) -> None:
                    help="deals played out per bid or discard (24)")
     p.add_argument("--top", type=whole_number(1, 10_000), default=15, metavar="N",
                    help="rows shown in the terminal (15; --json has every decision)")
+    p.add_argument("--seat", default=None, metavar="SEAT",
+                   help="only this seat's decisions: 0..3 (North, East, South, West) or "
+                        "0..players-1")
     p.add_argument("--objective", choices=("points", "win"), default="points",
                    help="what a loss is measured in: points a hand (the default) or the "
                         "chance to win the game, as the hint judges")
@@ -89,11 +92,20 @@ def _run(args: argparse.Namespace) -> int:
               "yet (its double-dummy solver plays five-card hands); euchre replay shows it",
               file=sys.stderr)
         return 2
+    seats = None
+    if args.seat is not None:
+        from euchre.cli.advise import parse_seat
+
+        try:
+            seats = {parse_seat(args.seat, match.rules.players, "--seat")}
+        except ValueError as exc:
+            print(f"euchre review: {exc}", file=sys.stderr)
+            return 2
     try:
         names = json.loads(text).get("players")
     except (ValueError, AttributeError):
         names = None
-    total = count_decisions(match)
+    total = count_decisions(match, seats)
     # The bar goes to stderr so that --json output stays clean on stdout.
     from rich.console import Console
     from rich.progress import Progress
@@ -102,7 +114,8 @@ def _run(args: argparse.Namespace) -> int:
         task = bar.add_task("reviewing", total=total)
         rev = review_match(match, args.play_deals or PLAY_DEALS, args.bid_deals or BID_DEALS,
                            seed=args.seed, players=names,
-                           progress=lambda: bar.advance(task), objective=args.objective)
+                           progress=lambda: bar.advance(task), objective=args.objective,
+                           seats=seats)
     compared = None
     if args.bot:
         try:
