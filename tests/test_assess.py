@@ -203,3 +203,20 @@ def test_review_seat_shows_one_seats_decisions_with_the_same_numbers(
     assert south["seat_totals"] == [t for t in every["seat_totals"] if t["seat"] == 2]
     assert main(["review", str(path), "--seat", "7"]) == 2
     assert "--seat must be a seat 0..3" in capsys.readouterr().err
+
+
+def test_a_game_hint_says_why_when_the_hands_points_rank_another_option_first() -> None:
+    ah, kh = parse_card("AH"), parse_card("KH")
+    m = Match(STANDARD, seed=1, first_dealer=0, decks=[DECK])
+    m.scores = [3, 9]  # North-South 3, East-West 9: only a march keeps North-South alive
+    for text in ("pass", "pass", "pass", "order", "discard 9S", "play 9C", "play AC",
+                 "play TC"):
+        m.apply_action(A.action_from_str(text))
+    view = m.view(m.current_player)
+    # A♥ scores more points a hand, K♥ wins the game more often.
+    values = Values(view, "play", [1.0] * 24,
+                    {ah: [1.0, 1.2] * 12, kh: [0.0, 0.2] * 12},
+                    {ah: [0.10, 0.12] * 12, kh: [0.20, 0.22] * 12})
+    words = assessment_words(valued(view, values, "win"))
+    assert words.startswith("K♥: 21.0% ± 0.4% to win the game")
+    assert "On points alone A♥ is ahead (+1.1 against +0.1 this hand), but at 3-9 " in words

@@ -190,7 +190,23 @@ def assessment_words(a: Assessment, you: str = "you") -> str:
         body = (f"{head}; a close call: {worse[0]}, within the error"
                 + "".join(f", {w}" for w in worse[1:]) + "." if a.close
                 else f"{head}; {', '.join(worse)}.")
-    return f"{body} Judged by {a.objective_words}, over {a.deals} deals."
+    return f"{body}{_points_disagree(a)} Judged by {a.objective_words}, over {a.deals} deals."
+
+
+def _points_disagree(a: Assessment) -> str:
+    """Why the game's best option is not the hand's, when the points rank another first: near
+    the end of a game some points win or save it and others are worth nothing."""
+    if a.objective != "win" or len(a.options) < 2:
+        return ""
+    top = max(a.options, key=lambda o: o.points)
+    if top is a.best or top.points - a.best.points <= 2 * top.points_se:
+        return ""
+    sc = a.view.scores
+    mine = a.view.side_of()
+    at = f"{sc[mine]}-{sc[1 - mine]}"
+    return (f" On points alone {option_label(top.action, a.view)} is ahead "
+            f"({signed(top.points)} against {signed(a.best.points)} this hand), but at {at} "
+            "the points that win or save the game are what count.")
 
 
 def hint(view: SeatView, seed: int = 0, think: object = None) -> tuple[int, str] | None:
