@@ -210,20 +210,20 @@ def test_hint_names_the_option_as_the_menu_does() -> None:
     text = flat(child)
     assert "1) pass 2) pick it up 3) pick up alone" in text
     menu = {"1": "pass", "2": "pick it up", "3": "pick up alone"}
-    hint = re.search(r"Hint: ([a-z ]+) \(option (\d)\)\. ([A-Z][a-z ]+): (wins|loses) "
-                     r"[0-9.]+ points a hand on average over 24 deals consistent with what "
-                     r"you see", text)
+    hint = re.search(r"Hint: ([a-z ]+) \(option (\d)\)\. ([A-Z][a-z ]+): .*you expect "
+                     r"[−+][0-9.]+ ± [0-9.]+ points this hand.* Judged by the chance to win the "
+                     r"game, over \d+ deals\.", text)
     assert hint, text
     choice, number, sentence_name = hint.group(1), hint.group(2), hint.group(3)
     assert menu[number] == choice
     assert sentence_name.lower() == {"pass": "pass", "pick it up": "pick it up",
                                      "pick up alone": "pick it up alone"}[choice]
     # the two options not chosen are valued in the same sentence
-    others = {"pass": "passing", "pick it up": "picking it up",
-              "pick up alone": "picking it up alone"}
-    for option, gerund in others.items():
+    others = {"pass": "Pass", "pick it up": "Pick it up",
+              "pick up alone": "Pick it up alone"}
+    for option, label in others.items():
         if option != choice:
-            assert re.search(gerund + r" (wins|loses) [0-9.]+", text), (gerund, text)
+            assert re.search(label + r" is [0-9.]+% ± [0-9.]+% worse", text), (label, text)
     child.sendeof()
     child.expect(pexpect.EOF)
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.analysis.values import Estimate, evaluate
+from euchre.analysis.values import Estimate, Objective, default_objective, evaluate
 from euchre.cards import JOKER, card_symbol, deck_cards
 from euchre.rules import Rules
 from euchre.state import BID1, BID2, DECLARE, HandState, seat_name
@@ -41,8 +41,12 @@ class RoundAdvice:
     round: int
     view: SeatView
     options: tuple[Estimate, ...]
-    """Best first."""
+    """Best first, by ``objective``."""
     deals: int
+    objective: Objective = "points"
+    """What the options were ranked by: the chance to win the game when the score is known."""
+    close: bool = False
+    """The best option does not lead the next beyond its error (paired on the same deals)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +113,15 @@ def bidding_view(rules: Rules, hand: Sequence[int], upcard: int, seat: int, deal
 
 def advise(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: int,
            scores: tuple[int, ...] = (), deals: int = MAX_DEALS, seed: int = 0,
-           rounds: Sequence[int] = (1, 2), seconds: float | None = None) -> Advice:
+           rounds: Sequence[int] = (1, 2), seconds: float | None = None,
+           objective: Objective | None = None) -> Advice:
     """Every legal bid of each round in ``rounds``, valued over ``deals`` sampled deals per
     round, or as many as fit in ``seconds`` in all (shared by the rounds in proportion to
-    their options, so every option gets about the same number of rollouts)."""
+    their options, so every option gets about the same number of rollouts), and ranked by
+    ``objective`` (by default the chance to win the game when ``scores`` is given, else
+    points), as the hint and the review judge."""
+    from euchre.analysis.assess import valued  # the service builds on this module's phrases
+
     if scores and (len(scores) != rules.num_sides
                    or not all(0 <= s < rules.target for s in scores)):
         raise AdviceError(f"a score is {rules.num_sides} numbers 0..{rules.target - 1}, one "
@@ -125,7 +134,11 @@ def advise(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: in
         rng = random.Random(seed * 1000 + r)
         share = None if seconds is None else seconds * len(view.legal_actions) / total_opts
         values = evaluate(view, deals, rng, seconds=share)
-        out.append(RoundAdvice(r, view, tuple(values.ranked()), values.deals))
+        obj = objective or default_objective(view)
+        judged = valued(view, values, obj)
+        est = {e.action: e for e in values.ranked()}
+        out.append(RoundAdvice(r, view, tuple(est[o.action] for o in judged.options),
+                               values.deals, obj, judged.close))
     return Advice(rules, tuple(hand), upcard, seat, dealer, tuple(scores), tuple(out))
 
 
@@ -159,6 +172,8 @@ def advice_to_json(adv: Advice) -> dict[str, object]:
         rounds.append({
             "round": r.round,
             "deals": r.deals,
+            "objective": r.objective,
+            "close_call": r.close,
             "best": A.action_to_str(r.options[0].action),
             "options": [
                 {

@@ -10,7 +10,7 @@ from rich.table import Table
 from euchre.analysis.advice import Advice, bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
-from euchre.analysis.values import Estimate
+from euchre.analysis.values import OBJECTIVES, Estimate
 from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
 from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
@@ -33,6 +33,20 @@ def _game_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str
         return ""
     return (f"For the game at {at}, {bid_phrase(top.action, view).lower()} has the best "
             f"chance: {pct[0]}% against {pct[1]}% for {bid_phrase(best.action, view).lower()}.")
+
+
+def _points_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str:
+    """Why the game's best bid is not the hand's, when the two differ: the score makes some
+    points worth more than others."""
+    if len(options) < 2:
+        return ""
+    top = max(options, key=lambda o: o.points)
+    best = options[0]
+    if top is best or top.points - best.points < 0.005:
+        return ""
+    return (f"On points alone {bid_phrase(top.action, view).lower()} is ahead "
+            f"({top.points:+.2f} against {best.points:+.2f} a hand), but at {at} the points "
+            "that win or save the game count, not the hand's average.")
 
 
 def print_advice(adv: Advice, seconds: float, console: Console | None = None) -> None:
@@ -68,14 +82,20 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
         con.print(t)
         best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
         verdict = f"Best: {bid_phrase(best.action, r.view)}"
-        if second is not None:
+        if second is not None and r.objective == "win":
+            gap = (best.win or 0.0) - (second.win or 0.0)
+            verdict += (f", {100 * gap:.0f}% more chance to win the game than "
+                        f"{bid_phrase(second.action, r.view).lower()}"
+                        + (" (within the error: a close call)" if r.close else ""))
+        elif second is not None:
             gap = best.points - second.points
-            clear = gap > best.ci95 + second.ci95
+            clear = gap > best.ci95 + second.ci95 and not r.close
             verdict += (f", {gap:.2f} points a hand ahead of "
                         f"{bid_phrase(second.action, r.view).lower()}"
                         + ("" if clear else " (within the error bars: a close call)"))
-        con.print(verdict + f" over {r.deals} deals.")
-        game = _game_verdict(r.options, r.view, at)
+        con.print(verdict + f" over {r.deals} deals; judged by {OBJECTIVES[r.objective]}.")
+        game = _game_verdict(r.options, r.view, at) if r.objective == "points" \
+            else _points_verdict(r.options, r.view, at)
         if game:
             con.print(game)
     con.print(f"[dim]Points: your side's minus the other side's per hand, each deal played "
@@ -99,21 +119,33 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
                       ("Chose", "left"), ("Best", "left"), ("Loss", "right"),
                       ("±95%", "right")):
         t.add_column(col, justify=just, no_wrap=col in ("Loss", "±95%"))  # type: ignore[arg-type]
+    scale, fmt = (100, "{:.1f}%") if rev.objective == "win" else (1, "{:.2f}")
     for i, d in enumerate(shown, 1):
         mark = "[bold red]" if d.clear else ""
         t.add_row(str(i), str(d.hand), seat_name(d.seat, rev_players), d.when,
-                  d.choice_label, d.best_label, f"{mark}{d.loss:.2f}", f"{d.ci95:.2f}")
+                  d.choice_label, d.best_label, mark + fmt.format(scale * d.loss),
+                  fmt.format(scale * d.ci95))
     con.print(t)
     for i, d in enumerate(shown, 1):
         con.print(f"{i:>3}. {d.short}")
     if not shown:
         con.print("No decision lost points against the best choice.")
     con.print()
+    win = rev.objective == "win"
     for s in rev.seat_totals():
-        con.print(f"  {s['name']}: {_count(s['decisions'], 'decision')}, {s['loss']:.2f} "
-                  f"points lost in all, {_count(s['mistakes'], 'clear mistake')}")
-    con.print(f"[dim]Loss: expected points (the player's side's minus the other side's) given "
-              "up against the best choice; in red, clear mistakes (beyond the error bar). "
+        loss, ci = float(s["loss"]), s["loss_ci95"]  # type: ignore[arg-type]
+        amount = f"{100 * loss:.1f}%" if win else f"{loss:.2f}"
+        if isinstance(ci, float):
+            amount += f" ± {100 * ci:.1f}%" if win else f" ± {ci:.2f}"
+        unit = "of the chance to win the game" if win else "points"
+        con.print(f"  {s['name']}: {_count(s['decisions'], 'decision')}, {amount} "
+                  f"{unit} lost in all, {_count(s['mistakes'], 'clear mistake')}")
+    judged = ("the chance to win the game given up" if win else
+              "expected points (the player's side's minus the other side's) given up")
+    con.print(f"[dim]Judged by {OBJECTIVES[rev.objective]}. Loss: {judged} against the best "
+              "choice, measured on deals apart from those that picked the best (so the totals "
+              "are unbiased and a good choice may come out a little below zero); in red, clear "
+              "mistakes (beyond the error bar). "
               f"Card play solved double-dummy over {rev.play_deals} deals consistent with what "
               "the player saw, bids played out by "
               f"the rollout policy over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")

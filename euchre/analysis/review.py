@@ -4,21 +4,28 @@ For each decision (bids, the dealer's discard, declarations, card plays) the rev
 the deciding seat's :class:`~euchre.view.SeatView` at that moment, so a decision is judged on
 what the player could know, never on the cards that were actually out. Card plays are solved
 double-dummy over deals consistent with the view; bids and discards are played out by the
-rollout policy (see :mod:`euchre.analysis.values` for why the two judges differ). The loss of a
-decision is the paired difference between the best option and the one chosen on the same deals,
-with its 95% interval; a *clear* mistake is one whose loss exceeds its interval.
+rollout policy (see :mod:`euchre.analysis.values` for why the two judges differ).
+
+No winner's curse: the best option picked on a sample looks better on that sample than it is,
+so a loss measured on the deals that picked it grows as the deals shrink. The deals of each
+decision are split in two; the best option picked on one half is measured against the choice
+on the other half, and the other way round (cross-fitting), and the two measurements are
+averaged. That estimate is unbiased, so it may come out below zero on a good choice, and the
+totals add it signed: the same game reviewed with few or many deals gives totals that agree
+within their error bars. A decision's shown loss is that estimate when positive, else 0; a
+*clear* mistake is one whose loss exceeds its 95% interval.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from euchre import actions as A
-from euchre.analysis.advice import bid_phrase
-from euchre.analysis.values import Estimate, Values, evaluate, lawful_cards
+from euchre.analysis.assess import option_label
+from euchre.analysis.values import Z95, Estimate, Objective, Values, evaluate, lawful_cards
 from euchre.bots import rollout
 from euchre.cards import EFFECTIVE_SUIT, STRENGTH, card_str, card_symbol
 from euchre.match import Match
@@ -29,6 +36,7 @@ __all__ = [
     "Decision",
     "Review",
     "count_decisions",
+    "cross_fitted_loss",
     "play_context",
     "review_match",
     "review_to_json",
@@ -56,7 +64,8 @@ class Decision:
     choice: int
     best: int
     loss: float
-    """Expected points given up against ``best`` (0 when the choice was best)."""
+    """Expected points given up against ``best`` (0 when the choice was best): ``estimate``
+    when positive."""
     ci95: float
     kind: str
     """'play' (solved double-dummy) or 'rollout' (played out)."""
@@ -68,6 +77,11 @@ class Decision:
     short: str
     """``why`` without how it was measured (the terminal table says that once)."""
     view: SeatView = field(repr=False, compare=False)
+    estimate: float = 0.0
+    """The unbiased loss, measured on deals apart from those that picked the best; may be
+    below zero when the choice was as good (what the totals add)."""
+    se: float = 0.0
+    """Standard error of ``estimate``."""
 
     @property
     def clear(self) -> bool:
@@ -76,11 +90,11 @@ class Decision:
 
     @property
     def choice_label(self) -> str:
-        return _label(self.choice, self.view)
+        return option_label(self.choice, self.view)
 
     @property
     def best_label(self) -> str:
-        return _label(self.best, self.view)
+        return option_label(self.best, self.view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,24 +105,25 @@ class Review:
     play_deals: int
     bid_deals: int
     seconds: float
+    objective: Objective = "points"
+    seats: tuple[int, ...] | None = None
+    """The seats reviewed, when not every seat."""
 
     def seat_totals(self) -> list[dict[str, object]]:
-        """Per seat: decisions reviewed, total loss, clear mistakes."""
+        """Per seat: decisions reviewed, total loss (the signed, unbiased estimates added) with
+        its 95% half-width, clear mistakes."""
         out: list[dict[str, object]] = []
         for s, name in enumerate(self.players):
+            if self.seats is not None and s not in self.seats:
+                continue
             mine = [d for d in self.decisions if d.seat == s]
+            se = math.sqrt(sum(d.se * d.se for d in mine))
             out.append({"seat": s, "name": name, "decisions": len(mine),
-                        "loss": round(sum(d.loss for d in mine), 4),
+                        "loss": round(sum(d.estimate for d in mine), 4),
+                        "loss_ci95": _num(Z95 * se),
                         "mistakes": sum(1 for d in mine if d.clear)})
         return out
 
-
-def _label(a: int, view: SeatView) -> str:
-    if A.is_play(a):
-        return card_symbol(a)
-    if A.is_discard(a):
-        return f"Bury {card_symbol(a - A.DISCARD_BASE)}"
-    return bid_phrase(a, view)
 
 
 def _when(view: SeatView) -> str:
@@ -155,12 +170,13 @@ def _hands(match: Match) -> list[tuple[int, HandState, tuple[int, ...], tuple[in
     return out
 
 
-def count_decisions(match: Match) -> int:
+def count_decisions(match: Match, seats: Collection[int] | None = None) -> int:
     """How many decisions :func:`review_match` will value (for a progress bar)."""
     total = 0
     for _, st, actions, scores in _hands(match):
         for a in actions:
-            if _reviewable(st, st.view(st.cur, scores), a):
+            if (seats is None or st.cur in seats) and _reviewable(st, st.view(st.cur, scores),
+                                                                  a):
                 total += 1
             st.apply_action(a)
     return total
@@ -168,8 +184,12 @@ def count_decisions(match: Match) -> int:
 
 def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BID_DEALS,
                  seed: int = 0, players: list[str] | None = None,
-                 progress: Callable[[], None] | None = None) -> Review:
-    """Value every decision of ``match`` (finished hands and the one in progress)."""
+                 progress: Callable[[], None] | None = None,
+                 objective: Objective = "points", seats: Collection[int] | None = None
+                 ) -> Review:
+    """Value every decision of ``match`` (finished hands and the one in progress) by
+    ``objective`` (points by default, so a loss reads as points a hand; "win": the chance to
+    win the game, for a game with its score known); only ``seats``' decisions when given."""
     import time
 
     start = time.perf_counter()
@@ -182,31 +202,81 @@ def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BI
         for j, a in enumerate(actions):
             seat = st.cur
             view = st.view(seat, scores)
-            if _reviewable(st, view, a):
+            if (seats is None or seat in seats) and _reviewable(st, view, a):
                 rng = random.Random(seed * 1_000_003 + hand_no * 1000 + j)
                 deals = play_deals if view.phase == "play" else bid_deals
                 values = evaluate(view, deals, rng, options=_options(view, a))
-                out.append(_decision(hand_no, j, seat, names[seat], view, a, values))
+                out.append(_decision(hand_no, j, seat, names[seat], view, a, values,
+                                     objective))
                 if progress is not None:
                     progress()
             st.apply_action(a)
     out.sort(key=lambda d: (-d.loss, d.hand, d.index))
-    return Review(names, tuple(out), play_deals, bid_deals, time.perf_counter() - start)
+    return Review(names, tuple(out), play_deals, bid_deals, time.perf_counter() - start,
+                  objective, None if seats is None else tuple(sorted(seats)))
+
+
+#: Standard errors by which an option must lead the choice on the picking half to be picked:
+#: on a dozen deals a leader made by noise is picked often, and measured on other deals it
+#: comes out worse than the choice, a "loss" that says nothing about the player.
+PICK_SE = 1.0
+
+
+def _top(values: Values, objective: Objective, deals: slice) -> int:
+    """The best option on ``deals`` only (ties to the lower action id)."""
+    ws = values.weights[deals]
+    total = sum(ws)
+
+    def mean(a: int) -> float:
+        xs = values.series(a, objective)[deals]
+        return sum(w * x for w, x in zip(ws, xs, strict=True)) / total
+
+    return min(values.samples, key=lambda a: (-round(mean(a), 9), a))
+
+
+def cross_fitted_loss(values: Values, choice: int, objective: Objective = "points"
+                      ) -> tuple[float, float, int]:
+    """(loss, standard error, the best option picked) of ``choice``, free of the winner's
+    curse: the best picked on each half of the deals is measured against the choice on the
+    other half, and the two measurements averaged. When a half keeps the choice (nothing led
+    it by :data:`PICK_SE` errors) its measurement is 0, with the error the leader's would
+    have had: the review could not tell, which is not the same as knowing."""
+    n = values.deals
+    if n < 4:
+        raise ValueError(f"a review needs at least 4 deals a decision, not {n}")
+    halves = (slice(0, n // 2), slice(n // 2, n))
+    parts: list[tuple[float, float]] = []
+    picks: list[int] = []
+    for pick_on, measure_on in (halves, halves[::-1]):
+        top = _top(values, objective, pick_on)
+        if top == choice:
+            parts.append((0.0, 0.0))
+            continue
+        lead, lead_se = values.diff_se(top, choice, objective, pick_on)
+        gap, se = values.diff_se(top, choice, objective, measure_on)
+        if lead > PICK_SE * lead_se:
+            picks.append(top)
+            parts.append((gap, se))
+        else:
+            parts.append((0.0, se))
+    est = (parts[0][0] + parts[1][0]) / 2
+    se = math.sqrt(parts[0][1] ** 2 + parts[1][1] ** 2) / 2
+    picked = next((p for p in picks if p != choice), choice)
+    return est, se, picked
 
 
 def _decision(hand_no: int, index: int, seat: int, name: str, view: SeatView, choice: int,
-              values: Values) -> Decision:
+              values: Values, objective: Objective) -> Decision:
     ranked = values.ranked()
-    top = ranked[0]
-    mine = values.estimate(choice)
-    if mine.points >= top.points - 1e-9:
-        best, loss, ci = choice, 0.0, 0.0
+    est, se, picked = cross_fitted_loss(values, choice, objective)
+    if est > 0 and picked != choice:
+        best, loss, ci = picked, est, Z95 * se
     else:
-        best = top.action
-        loss, ci = values.gap(best, choice)
+        best, loss, ci = choice, 0.0, 0.0
     return Decision(hand_no, index, seat, name, view.phase, _when(view), choice, best,
-                    max(0.0, loss), ci, values.kind, values.deals, tuple(ranked),
-                    *_why(view, values, choice, best, seat_name(seat, view.players)), view)
+                    loss, ci, values.kind, values.deals, tuple(ranked),
+                    *_why(view, values, choice, best, seat_name(seat, view.players), loss, ci),
+                    view, est, se)
 
 
 def _partner_winning(view: SeatView) -> int:
@@ -241,8 +311,8 @@ def play_context(view: SeatView, choice: int, best: int) -> str:
     return ""
 
 
-def _why(view: SeatView, values: Values, choice: int, best: int, name: str
-         ) -> tuple[str, str]:
+def _why(view: SeatView, values: Values, choice: int, best: int, name: str,
+         loss: float = 0.0, ci: float = 0.0) -> tuple[str, str]:
     """A sentence a player can read: what the best choice was worth against the one made."""
     b, c = values.estimate(best), values.estimate(choice)
     if values.kind == "play":
@@ -252,13 +322,16 @@ def _why(view: SeatView, values: Values, choice: int, best: int, name: str
         basis = f"played out by sound players over {values.deals} deals {name} could face"
     if best == choice:
         alts = [o for o in values.ranked() if o.action != choice][:1]
-        tail = (f"; next best {_label(alts[0].action, view)} {alts[0].points:+.2f}"
+        tail = (f"; next best {option_label(alts[0].action, view)} {alts[0].points:+.2f}"
                 if alts else "")
         short = f"Best choice: {c.points:+.2f} points a hand{tail}"
         return f"{short}, {basis}.", f"{short}."
     lead = play_context(view, choice, best) if values.kind == "play" else ""
-    short = (f"{lead}{_label(best, view)} scores {b.points:+.2f} a hand against "
-             f"{c.points:+.2f} for {_label(choice, view)}")
+    verdict = "beyond the error" if loss > ci else "within the error: a close call"
+    short = (f"{lead}{option_label(best, view)} scores {b.points:+.2f} ± {b.ci95:.2f} a hand "
+             f"against {c.points:+.2f} ± {c.ci95:.2f} for {option_label(choice, view)}; "
+             f"measured on deals apart from those that picked it, {loss:.2f} ± {ci:.2f} "
+             f"given up, {verdict}")
     return f"{short}, {basis}.", f"{short}."
 
 
@@ -279,6 +352,7 @@ def review_to_json(rev: Review) -> dict[str, object]:
         "players": list(rev.players),
         "play_deals": rev.play_deals,
         "bid_deals": rev.bid_deals,
+        "objective": rev.objective,
         "seat_totals": rev.seat_totals(),
         "decisions": [
             {
@@ -294,12 +368,14 @@ def review_to_json(rev: Review) -> dict[str, object]:
                 "best_label": d.best_label,
                 "loss": round(d.loss, 4),
                 "ci95": _num(d.ci95),
+                "estimate": round(d.estimate, 4),
                 "clear": d.clear,
                 "judge": d.kind,
                 "deals": d.deals,
                 "why": d.why,
                 "options": [
-                    {"action": _action_json(o.action), "label": _label(o.action, d.view),
+                    {"action": _action_json(o.action),
+                     "label": option_label(o.action, d.view),
                      "points": round(o.points, 4), "ci95": _num(o.ci95)}
                     for o in d.options
                 ],

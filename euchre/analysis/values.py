@@ -27,8 +27,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from euchre.bots import rollout
 from euchre.bots.equity import win_probability
@@ -38,9 +39,12 @@ from euchre.state import HandState
 from euchre.view import SeatView
 
 __all__ = [
+    "OBJECTIVES",
     "Estimate",
+    "Objective",
     "Values",
     "bidding_likelihood",
+    "default_objective",
     "evaluate",
     "lawful_cards",
     "my_side",
@@ -50,6 +54,12 @@ __all__ = [
 
 #: z for a two-sided 95% interval.
 Z95 = 1.96
+
+#: What an option is worth to the player: the chance to win the game, or the hand's points.
+Objective = Literal["win", "points"]
+#: Each objective in words, as hints, reviews and advice name it.
+OBJECTIVES: dict[Objective, str] = {"win": "the chance to win the game",
+                                    "points": "points this hand"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +93,12 @@ def _score_aware(view: SeatView) -> bool:
             and r.target <= 200)
 
 
+def default_objective(view: SeatView) -> Objective:
+    """In a game with a known score what counts is winning the game (at 3-9 only a march keeps
+    a side alive, whatever it does to the hand's average); one-hand play counts points."""
+    return "win" if _score_aware(view) else "points"
+
+
 def _win(view: SeatView, points: Sequence[int]) -> float:
     mine = my_side(view)
     sc = view.scores
@@ -111,8 +127,8 @@ def _wmean(xs: Sequence[float], ws: Sequence[float]) -> float:
     return sum(w * x for w, x in zip(ws, xs, strict=True)) / sum(ws)
 
 
-def _wci(xs: Sequence[float], ws: Sequence[float]) -> float:
-    """95% half-width of a weighted mean, with Kish's effective sample size."""
+def _wse(xs: Sequence[float], ws: Sequence[float]) -> float:
+    """Standard error of a weighted mean, with Kish's effective sample size."""
     total = sum(ws)
     n_eff = total * total / sum(w * w for w in ws)
     if n_eff <= 1.0 or len(xs) < 2:
@@ -120,7 +136,12 @@ def _wci(xs: Sequence[float], ws: Sequence[float]) -> float:
     m = _wmean(xs, ws)
     var = sum(w * (x - m) ** 2 for w, x in zip(ws, xs, strict=True)) / total
     var *= n_eff / (n_eff - 1)  # unbiased
-    return Z95 * math.sqrt(var / n_eff)
+    return math.sqrt(var / n_eff)
+
+
+def _wci(xs: Sequence[float], ws: Sequence[float]) -> float:
+    """95% half-width of a weighted mean."""
+    return Z95 * _wse(xs, ws)
 
 
 @dataclass(slots=True)
@@ -149,6 +170,30 @@ class Values:
         """Every option, best first (expected points; ties to the lower action id)."""
         return sorted((self.estimate(a) for a in self.samples),
                       key=lambda e: (-round(e.points, 9), e.action))
+
+    def series(self, action: int, objective: Objective) -> list[float]:
+        """Per-deal results of ``action`` under ``objective`` (ValueError when the score is
+        unknown and the objective is the game)."""
+        if objective == "points":
+            return self.samples[action]
+        if not self.wins:
+            raise ValueError("the chance to win the game needs the match score; value "
+                             "points instead")
+        return self.wins[action]
+
+    def mean_se(self, action: int, objective: Objective = "points") -> tuple[float, float]:
+        """(value, standard error) of ``action`` under ``objective``."""
+        xs = self.series(action, objective)
+        return _wmean(xs, self.weights), _wse(xs, self.weights)
+
+    def diff_se(self, a: int, b: int, objective: Objective = "points",
+                deals: slice = slice(None)) -> tuple[float, float]:
+        """(mean, standard error) of ``a`` minus ``b``, paired deal by deal; ``deals`` picks
+        a subset of the deals (a review measures on deals that did not choose the best)."""
+        xa, xb = self.series(a, objective)[deals], self.series(b, objective)[deals]
+        ws = self.weights[deals]
+        diffs = [x - y for x, y in zip(xa, xb, strict=True)]
+        return _wmean(diffs, ws), _wse(diffs, ws)
 
     def gap(self, better: int, worse: int) -> tuple[float, float]:
         """(mean, 95% half-width) of ``better`` minus ``worse``, paired deal by deal."""
@@ -191,9 +236,12 @@ CHUNK = 8
 
 def evaluate(view: SeatView, deals: int, rng: random.Random,
              options: Sequence[int] | None = None, seconds: float | None = None,
-             min_deals: int = 16, weighting: bool = True) -> Values:
+             min_deals: int = 16, weighting: bool = True,
+             until: Callable[[Values], bool] | None = None) -> Values:
     """Value every option of the decision ``view`` is asked (or only ``options``) over
-    ``deals`` sampled deals, or as many as fit in ``seconds`` (at least ``min_deals``).
+    ``deals`` sampled deals, or as many as fit in ``seconds`` (at least ``min_deals``), or
+    until ``until`` says the values so far settle the question (asked between chunks once
+    ``min_deals`` are in).
 
     Card play goes to the solver, everything else to rollouts. Raises ValueError when it is
     not this seat's turn. The same view, rng state and ``deals`` give the same numbers."""
@@ -221,6 +269,9 @@ def evaluate(view: SeatView, deals: int, rng: random.Random,
             _play_chunk(view, worlds, opts, samples, wins)
         else:
             _rollout_chunk(view, worlds, opts, samples, wins)
+        if until is not None and len(weights) >= min_deals and len(weights) < deals \
+                and until(Values(view, "play" if play else "rollout", weights, samples, wins)):
+            break
     total = sum(weights)
     weights = [x * len(weights) / total for x in weights]
     return Values(view, "play" if play else "rollout", weights, samples, wins)

@@ -20,9 +20,10 @@ def register(sub: Subparsers) -> None:
         "review", help="what every decision of a game cost against the best choice",
         description="Review a game record: for every decision (bids, discards, card plays) the "
                     "expected points lost against the best choice, worst first, with the best "
-                    "choice and why. Card plays are solved double-dummy over deals consistent "
-                    "with what the player saw; bids are played out by the search player's "
-                    "rollout policy.")
+                    "choice and why, each loss measured on deals apart from those that picked "
+                    "the best, with its error bar. Card plays are solved double-dummy over "
+                    "deals consistent with what the player saw; bids are played out by the "
+                    "search player's rollout policy.")
     p.add_argument("record", metavar="RECORD",
                    help="a JSON game record (euchre play --save, the library, the browser)")
     p.add_argument("--play-deals", type=whole_number(4, 2000), default=None, metavar="N",
@@ -31,6 +32,12 @@ def register(sub: Subparsers) -> None:
                    help="deals played out per bid or discard (24)")
     p.add_argument("--top", type=whole_number(1, 10_000), default=15, metavar="N",
                    help="rows shown in the terminal (15; --json has every decision)")
+    p.add_argument("--seat", default=None, metavar="SEAT",
+                   help="only this seat's decisions: 0..3 (North, East, South, West) or "
+                        "0..players-1")
+    p.add_argument("--objective", choices=("points", "win"), default="points",
+                   help="what a loss is measured in: points a hand (the default) or the "
+                        "chance to win the game, as the hint judges")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (0)")
     p.add_argument("--json", action="store_true", help="print JSON (docs/analysis.md)")
     p.add_argument("--bot", type=level_spec, default=None, metavar="SPEC",
@@ -85,11 +92,20 @@ def _run(args: argparse.Namespace) -> int:
               "yet (its double-dummy solver plays five-card hands); euchre replay shows it",
               file=sys.stderr)
         return 2
+    seats = None
+    if args.seat is not None:
+        from euchre.cli.advise import parse_seat
+
+        try:
+            seats = {parse_seat(args.seat, match.rules.players, "--seat")}
+        except ValueError as exc:
+            print(f"euchre review: {exc}", file=sys.stderr)
+            return 2
     try:
         names = json.loads(text).get("players")
     except (ValueError, AttributeError):
         names = None
-    total = count_decisions(match)
+    total = count_decisions(match, seats)
     # The bar goes to stderr so that --json output stays clean on stdout.
     from rich.console import Console
     from rich.progress import Progress
@@ -98,7 +114,8 @@ def _run(args: argparse.Namespace) -> int:
         task = bar.add_task("reviewing", total=total)
         rev = review_match(match, args.play_deals or PLAY_DEALS, args.bid_deals or BID_DEALS,
                            seed=args.seed, players=names,
-                           progress=lambda: bar.advance(task))
+                           progress=lambda: bar.advance(task), objective=args.objective,
+                           seats=seats)
     compared = None
     if args.bot:
         try:

@@ -478,7 +478,10 @@ class TerminalGame:
                 case Info(text):
                     message = self.wrapped(text)
                 case Request("hint"):
-                    a, why = self.adviser.decide(view)
+                    from euchre.analysis.assess import hint  # loads the judges on first use
+
+                    a, why = hint(view, self.settings.bot_seed * 10 + 9, self.settings.think) \
+                        or self.adviser.decide(view)
                     t = Text("Hint: ", style="bold").append_text(
                         action_text(a, self.g, view.dealer == view.seat))  # as the menu says
                     t.append(f" (option {legal.index(a) + 1}). {self.g.translate(why)}")

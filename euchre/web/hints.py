@@ -5,6 +5,12 @@ players': their own worker pool, at most one hint in the works per connection, a
 (shared by every connection holding that seat's link) and a bound on how many wait in the
 whole server. A flood of hints is answered with errors; the tables' computer moves, in their own
 pool, go on at their own pace.
+
+In the hint pool the answer comes from the analysis's evaluation service
+(:func:`euchre.analysis.assess.hint`: every option's value with its error, for the chance to
+win the game, or "a close call"), the same judge as the terminal's hint and the review; a
+decision it cannot value, and a hint level run on the event loop, are answered by the level's
+player.
 """
 
 from __future__ import annotations
@@ -25,6 +31,13 @@ from euchre.web.transport import Conn, TokenBucket, error, send
 WAITING_PER_WORKER = 2
 #: A seat's hints: ``rate`` a second on average, bursts of this many.
 HINT_BURST = 3.0
+
+
+def hint_job(factory: BotFactory, level: str, seed: int, view: SeatView) -> tuple[int, str]:
+    """Run in the hint pool: the evaluation service's answer, else the level's player's."""
+    from euchre.analysis.assess import hint
+
+    return hint(view, seed) or bot_job(factory, level, seed, view, True)
 
 
 class Hints:
@@ -89,7 +102,7 @@ class Hints:
                     action, why = await self.bots.run(self.level, seed, view, True)
                 else:
                     action, why = await asyncio.get_running_loop().run_in_executor(
-                        self.pool, bot_job, self.factory, self.level, seed, view, True)
+                        self.pool, hint_job, self.factory, self.level, seed, view)
         except Exception:
             error(conn, "server_error", "the hint could not be worked out; nothing changed")
             return
