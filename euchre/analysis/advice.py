@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from euchre import actions as A
+from euchre.analysis.assess import bid_phrase, valued
 from euchre.analysis.values import Estimate, Objective, default_objective, evaluate
 from euchre.cards import JOKER, card_symbol, deck_cards
 from euchre.rules import Rules
@@ -120,8 +121,6 @@ def advise(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: in
     their options, so every option gets about the same number of rollouts), and ranked by
     ``objective`` (by default the chance to win the game when ``scores`` is given, else
     points), as the hint and the review judge."""
-    from euchre.analysis.assess import valued  # the service builds on this module's phrases
-
     if scores and (len(scores) != rules.num_sides
                    or not all(0 <= s < rules.target for s in scores)):
         raise AdviceError(f"a score is {rules.num_sides} numbers 0..{rules.target - 1}, one "
@@ -140,27 +139,6 @@ def advise(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: in
         out.append(RoundAdvice(r, view, tuple(est[o.action] for o in judged.options),
                                values.deals, obj, judged.close))
     return Advice(rules, tuple(hand), upcard, seat, dealer, tuple(scores), tuple(out))
-
-
-def bid_phrase(a: int, view: SeatView) -> str:
-    """A bid in words: 'Order up', 'Pick it up alone' (the dealer), 'Call ♥', 'Pass'."""
-    dealer = view.seat == view.dealer
-    if a == A.ORDER:
-        return "Pick it up" if dealer else "Order up"
-    if a == A.ORDER_ALONE:
-        return "Pick it up alone" if dealer else "Order up alone"
-    if A.CALL_BASE <= a < A.CALL_BASE + 4:
-        from euchre.cards import SUIT_SYMBOLS
-
-        return f"Call {SUIT_SYMBOLS[a - A.CALL_BASE]}"
-    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
-        from euchre.cards import SUIT_SYMBOLS
-
-        return f"Call {SUIT_SYMBOLS[a - A.CALL_ALONE_BASE]} alone"
-    if a == A.PASS:
-        return "Pass"
-    label = A.action_label(a)
-    return label[:1].upper() + label[1:]
 
 
 def advice_to_json(adv: Advice) -> dict[str, object]:

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.analysis.advice import bid_phrase
 from euchre.analysis.values import OBJECTIVES, Objective, Values, default_objective, evaluate
 from euchre.cards import card_symbol
 from euchre.view import SeatView
@@ -90,6 +89,27 @@ class Assessment:
     @property
     def objective_words(self) -> str:
         return OBJECTIVES[self.objective]
+
+
+def bid_phrase(a: int, view: SeatView) -> str:
+    """A bid in words: 'Order up', 'Pick it up alone' (the dealer), 'Call ♥', 'Pass'."""
+    dealer = view.seat == view.dealer
+    if a == A.ORDER:
+        return "Pick it up" if dealer else "Order up"
+    if a == A.ORDER_ALONE:
+        return "Pick it up alone" if dealer else "Order up alone"
+    if A.CALL_BASE <= a < A.CALL_BASE + 4:
+        from euchre.cards import SUIT_SYMBOLS
+
+        return f"Call {SUIT_SYMBOLS[a - A.CALL_BASE]}"
+    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
+        from euchre.cards import SUIT_SYMBOLS
+
+        return f"Call {SUIT_SYMBOLS[a - A.CALL_ALONE_BASE]} alone"
+    if a == A.PASS:
+        return "Pass"
+    label = A.action_label(a)
+    return label[:1].upper() + label[1:]
 
 
 def option_label(a: int, view: SeatView) -> str:

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.table import Table
 
-from euchre.analysis.advice import Advice, bid_phrase
+from euchre.analysis.advice import Advice
+from euchre.analysis.assess import bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
 from euchre.analysis.values import OBJECTIVES, Estimate
