@@ -8,7 +8,7 @@ from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.rooms import Rooms, copied_name
 from euchre.web.table import SPECTATOR
-from euchre.web.transport import Conn, TokenBucket, error, send
+from euchre.web.transport import Conn, SeatRates, error, send
 
 #: Chat lines a seat may send in a burst (its rate is ``ServerConfig.chat_rate``).
 CHAT_BURST = 5.0
@@ -19,17 +19,14 @@ CHAT_KEPT = 50
 class TableTalk:
     def __init__(self, rooms: Rooms, rate: float) -> None:
         self.rooms, self.rate = rooms, rate
-        self.buckets: dict[tuple[str, int], TokenBucket] = {}
-        """Per seat, shared by every connection holding its link."""
+        self.seat_rates = SeatRates(rate, CHAT_BURST)
 
     async def chat(self, conn: Conn, msg: S.Chat) -> None:
         table = conn.table
         if conn.seat == SPECTATOR:
             error(conn, "spectator", "only seated players can chat at this table")
             return
-        bucket = self.buckets.setdefault((table.id, conn.seat),
-                                         TokenBucket(self.rate, CHAT_BURST))
-        if not bucket.take():
+        if not self.seat_rates.take(table.id, conn.seat):
             error(conn, "chat_rate", f"slow down: at most one chat line every "
                   f"{1 / self.rate:g} seconds")
             return

@@ -25,7 +25,7 @@ from euchre.web.moves import bot_seed
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, bot_job
 from euchre.web.table import SPECTATOR
-from euchre.web.transport import Conn, TokenBucket, error, send
+from euchre.web.transport import Conn, SeatRates, error, send
 
 #: Hints a whole server lets wait for a worker, per hint worker; more are refused.
 WAITING_PER_WORKER = 2
@@ -49,7 +49,7 @@ class Hints:
         self.waiting_max = WAITING_PER_WORKER * workers
         self.waiting = 0
         self.in_flight: set[Conn] = set()
-        self.buckets: dict[tuple[str, int], TokenBucket] = {}
+        self.seat_rates = SeatRates(rate, HINT_BURST)
         self.tasks: set[asyncio.Task[None]] = set()
 
     def stop(self) -> None:
@@ -73,9 +73,7 @@ class Hints:
             error(conn, "hint_busy", "one hint at a time: the last one is still being "
                   "worked out")
             return
-        bucket = self.buckets.setdefault((table.id, conn.seat),
-                                         TokenBucket(self.rate, HINT_BURST))
-        if not bucket.take():
+        if not self.seat_rates.take(table.id, conn.seat):
             error(conn, "hint_rate", f"too many hints for this seat: at most "
                   f"{self.rate:g} a second; ask again in a moment")
             return
