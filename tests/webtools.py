@@ -124,7 +124,7 @@ class LiveServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(
             self.app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES, lifespan="on",
-            ws_per_message_deflate=False))
+            ws_per_message_deflate=False, proxy_headers=False))
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.sock]}, daemon=True)
         import httpx
@@ -289,3 +289,75 @@ class ServeProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+# nginx in front (tests/test_web_proxy.py) ---------------------------------------------------
+
+
+class NginxProxy:
+    """Debian's nginx on a loopback port in front of ``upstreams``, in the foreground with the
+    shipped configuration (``euchre proxy-config --standalone``): pid, logs and temporary files
+    in ``root``, so it runs as root and as a normal user alike."""
+
+    def __init__(self, root: Path, upstreams: list[str], fail_timeout: int = 5) -> None:
+        from euchre.web.proxy import ProxyPlan, find_nginx, render_standalone
+
+        binary = find_nginx()
+        if binary is None:
+            pytest.fail("nginx is not installed: run scripts/system-deps.sh (make test does)")
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        conf = root / "nginx.conf"
+        conf.write_text(render_standalone(ProxyPlan(f"127.0.0.1:{self.port}", tuple(upstreams),
+                                                    fail_timeout=fail_timeout), root))
+        self.proc = subprocess.Popen([binary, "-p", str(root), "-c", str(conf),
+                                      "-e", str(root / "error.log")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True)
+        deadline = time.monotonic() + 10
+        while True:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read() if self.proc.stderr else ""
+                log = (root / "error.log").read_text() if (root / "error.log").exists() else ""
+                raise RuntimeError(f"nginx did not start: {err}{log}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("nginx did not listen within 10 s") from None
+                time.sleep(0.02)
+
+    def access_log(self) -> list[str]:
+        """The access log so far (a websocket's line is written when it closes)."""
+        path = self.root / "access.log"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()  # a fast shutdown; nginx's workers go with it
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+
+@pytest.fixture
+def nginx(tmp_path: Path) -> Iterator[Callable[..., NginxProxy]]:
+    """Start nginx in front of the given upstreams (``HOST:PORT``): stopped after the test."""
+    started: list[NginxProxy] = []
+
+    def start(upstreams: list[str], fail_timeout: int = 5) -> NginxProxy:
+        proxy = NginxProxy(tmp_path / f"nginx{len(started)}", upstreams, fail_timeout)
+        started.append(proxy)
+        return proxy
+
+    yield start
+    for proxy in started:
+        proxy.stop()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 #: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
 COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve", "tournament",
                                       "serve", "advise", "review", "charts", "puzzles",
-                                      "check_bot", "train")
+                                      "check_bot", "train", "proxy_config")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
 BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server",

@@ -103,6 +103,11 @@ def register(sub: Subparsers) -> None:
                         "package.module:factory, file.py:factory or 'cmd:COMMAND LINE' "
                         "(docs/writing-a-bot.md); repeatable. It decides in the worker "
                         "processes, and a cmd: bot that breaks down hands its move to rule")
+    p.add_argument("--trusted-proxy", action="append", default=[], type=proxy_address,
+                   metavar="ADDRESS", dest="trusted_proxies",
+                   help="address or network (10.0.0.0/8) of a proxy in front (nginx, "
+                        "docs/deploying.md) whose X-Forwarded-For names the client, for the "
+                        "per-client limits; repeatable (default: none, the header is ignored)")
     from euchre.web.config import ServerConfig
 
     defaults = ServerConfig.__dataclass_fields__
@@ -112,6 +117,17 @@ def register(sub: Subparsers) -> None:
         limits.add_argument(flag, dest=dest, type=kind, default=default, metavar=metavar,
                             help=f"{text} (default {default:g})")
     p.set_defaults(func=_run)
+
+
+def proxy_address(text: str) -> str:
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address or network "
+                                         "(e.g. 127.0.0.1 or 10.0.0.0/8)") from None
+    return text.strip()
 
 
 def named_bot(text: str) -> tuple[str, str]:
@@ -143,7 +159,8 @@ def server_config(args: argparse.Namespace, url: str) -> ServerConfig:
     bots.register_all()
     limits = {dest: getattr(args, dest) for _, dest, _, _, _ in LIMITS}
     return ServerConfig(db_url=url, workers=args.workers, away_timeout=args.away_timeout,
-                        bot_factory=bots, freeze_gc=True, **limits)
+                        bot_factory=bots, freeze_gc=True,
+                        trusted_proxies=tuple(getattr(args, "trusted_proxies", ())), **limits)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -191,7 +208,9 @@ def _run(args: argparse.Namespace) -> int:
     app = make_app(server_config(args, url))
     # No per-message deflate: a state message is ~2 KB on loopback or a LAN, and compressing
     # every one cost more server time than everything else together (profiled under load).
+    # proxy_headers off: the app trusts forwarded addresses itself, only from --trusted-proxy
     config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES,
+                            proxy_headers=False,
                             ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)

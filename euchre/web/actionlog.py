@@ -9,6 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from euchre.web import metrics
 from euchre.web.store import Store
 
 T = TypeVar("T")
@@ -81,7 +82,8 @@ class ActionLog:
                 batch.append(queue.get_nowait())
             rows = [row for item, _ in batch for row in item]
             try:
-                await self.db.call(functools.partial(store.append_actions, rows))
+                with metrics.timed(metrics.DB_COMMIT):
+                    await self.db.call(functools.partial(store.append_actions, rows))
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_result(None)

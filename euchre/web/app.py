@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from euchre.rules import PRESETS, Rules
 from euchre.state import seat_name
+from euchre.web import metrics, ops
 from euchre.web import schemas as S
 from euchre.web.config import ServerConfig
 from euchre.web.levels import default_level, offered_levels, strongest_level
@@ -162,11 +163,14 @@ def page(name: str) -> Callable[[Request], Any]:
 
 def make_app(config: ServerConfig) -> Starlette:
     server = Server(config)
+    sampler = metrics.Sampler(lambda: ops.metric_counts(server))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.start()
+        sampler.start()
         yield
+        await sampler.stop()
         await server.stop()
 
     routes = [
@@ -182,7 +186,8 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/tables/{table_id}/replay", replay),
         WebSocketRoute("/ws/{table_id}", server.websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *ops.routes(server),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=ops.proxy_middleware(config))
     app.state.server = server
     return app

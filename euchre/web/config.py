@@ -53,6 +53,10 @@ class ServerConfig:
     abandon_days: float = 30.0
     """Days after its last move an unfinished table is closed and archived at start-up
     instead of resumed."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (``127.0.0.1``, ``10.0.0.0/8``) of the proxies in front: a
+    request from one of them is counted against the client address in its X-Forwarded-For.
+    Empty: that header is ignored (nobody can claim another address)."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0

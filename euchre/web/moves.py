@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from euchre.errors import EuchreError, IllegalActionError
 from euchre.explain import why_illegal
+from euchre.web import metrics
 from euchre.web import schemas as S
 from euchre.web.actionlog import ActionLog, LogRow
 from euchre.web.away import AwayTimers
@@ -60,6 +62,7 @@ class Moves:
         if conn.seat == SPECTATOR:
             error(conn, "spectator", "spectators watch: only a seated player can move")
             return
+        arrived = time.perf_counter()
         async with self.rooms.locks[table.id]:
             try:
                 table.check_turn(conn.seat, msg.seq)
@@ -77,6 +80,7 @@ class Moves:
                 log.exception("could not store an action")
                 error(conn, "storage", "the move could not be saved; it was not made")
                 return
+        metrics.MOVE_ROUND_TRIP.observe(time.perf_counter() - arrived)
         self.schedule(table)
 
     async def commit_action(self, table: Table, seat: int, action: int) -> None:
@@ -104,6 +108,7 @@ class Moves:
             table.undo(len(rows))
             raise
         deliver(frames)
+        metrics.MOVES.inc(len(rows))
 
     def schedule(self, table: Table) -> None:
         """After any change: start the computer for a computer's turn, or the away timer for a

@@ -15,6 +15,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Literal
 
 from euchre.view import SeatView
+from euchre.web import metrics
 from euchre.web.config import BotFactory
 from euchre.web.levels import offered_levels
 
@@ -82,11 +83,13 @@ class BotRunner:
     async def run(self, level: str, seed: int, view: SeatView,
                   explain: bool = False) -> tuple[int, str]:
         if level not in self.inline_levels:
-            return await asyncio.get_running_loop().run_in_executor(
-                self.pool, bot_job, self.factory, level, seed, view, explain)
+            with metrics.timed(metrics.BOT_THINK.labels("pool")):
+                return await asyncio.get_running_loop().run_in_executor(
+                    self.pool, bot_job, self.factory, level, seed, view, explain)
         start = time.thread_time()  # CPU time: being descheduled on a busy machine is no
         result = bot_job(self.factory, level, seed, view, explain)  # strike
         took = time.thread_time() - start
+        metrics.BOT_THINK.labels("loop").observe(took)
         if took > INLINE_MAX_SECONDS:
             strikes = self.strikes[level] = self.strikes.get(level, 0) + 1
             if strikes >= INLINE_STRIKES and level in self.inline_levels:

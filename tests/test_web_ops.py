@@ -1,0 +1,131 @@
+"""What an operator's tools read from a server process: liveness, readiness (database, schema,
+draining), the Prometheus metrics moving as a game is played, and whose address a request
+behind a proxy is counted against."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+import psycopg
+from prometheus_client.parser import text_string_to_metric_families
+from test_web_server import play_randomly
+from webtools import LiveServer, PgCluster
+
+from euchre.web.store import SCHEMA_REVISION
+
+COMPUTERS = [{"kind": "computer", "level": "rule"}] * 2 + [{"kind": "human"}] + \
+    [{"kind": "computer", "level": "rule"}]
+
+
+def scrape(base: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of ``/metrics``, parsed by prometheus_client's own parser."""
+    r = httpx.get(base + "/metrics", timeout=10)
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/plain")
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for fam in text_string_to_metric_families(r.text) for s in fam.samples}
+
+
+def value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str,
+          **labels: str) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_metrics_count_tables_connections_moves_and_time_round_trips(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        before = scrape(srv.base)
+        t = srv.create(seats=COMPUTERS)
+        c = srv.connect(t["id"], t["token"])
+        s = c.my_turn()
+        during = scrape(srv.base)
+        assert value(during, "euchre_tables", role="owned") == \
+            value(before, "euchre_tables", role="owned") + 1
+        assert value(during, "euchre_connections") == value(before, "euchre_connections") + 1
+        c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+        c.after(s["seq"])
+        after = scrape(srv.base)
+        moved = value(after, "euchre_moves_total") - value(before, "euchre_moves_total")
+        assert moved >= 1, "the person's move was counted"
+        trips = value(after, "euchre_move_round_trip_seconds_count") - \
+            value(before, "euchre_move_round_trip_seconds_count")
+        assert trips == 1, "one person's move, one round trip"
+        assert value(after, "euchre_move_round_trip_seconds_bucket", le="+Inf") >= trips
+        assert value(after, "euchre_db_commit_seconds_count") > \
+            value(before, "euchre_db_commit_seconds_count")
+        assert value(after, "euchre_bot_think_seconds_count", where="loop") > \
+            value(before, "euchre_bot_think_seconds_count", where="loop"), \
+            "the rule computers' decisions were timed"
+        play_randomly(c, random.Random(3))
+        c.close()
+        end = scrape(srv.base)
+        assert value(end, "euchre_tables", role="owned") == \
+            value(before, "euchre_tables", role="owned"), "a finished game is no live table"
+        assert value(end, "euchre_move_round_trip_seconds_count") > trips
+
+
+def test_healthz_answers_and_readyz_says_ready_then_not_while_draining(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        assert srv.get("/healthz") == (200, {"status": "alive"})
+        assert srv.get("/readyz") == (200, {"status": "ready"})
+        srv.app.state.server.draining = True
+        status, out = srv.get("/readyz")
+        assert status == 503
+        assert out["reason"].startswith("draining")
+        assert srv.get("/healthz")[0] == 200, "a draining process is still alive"
+
+
+def _admin(cluster: PgCluster, sql: str, db: str = "postgres") -> None:
+    with psycopg.connect(f"host=127.0.0.1 port={cluster.port} user=postgres dbname={db}",
+                         autocommit=True) as conn:
+        conn.execute(sql.encode())
+
+
+def test_readyz_is_503_with_the_reason_while_the_database_is_gone_or_behind(
+        pg_cluster: PgCluster) -> None:
+    url = pg_cluster.new_database()
+    name = url.rsplit("/", 1)[1]
+    with LiveServer(db_url=url) as srv:
+        assert srv.get("/readyz")[0] == 200
+        _admin(pg_cluster, f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        _admin(pg_cluster, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+               f"WHERE datname = '{name}'")
+        try:
+            status, out = srv.get("/readyz")
+            assert status == 503
+            assert out["reason"].startswith("the database cannot be reached"), out
+            assert srv.get("/healthz")[0] == 200
+        finally:
+            _admin(pg_cluster, f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+        assert srv.get("/readyz")[0] == 200, "ready again once the database is back"
+        _admin(pg_cluster, "UPDATE alembic_version SET version_num = '0001'", name)
+        status, out = srv.get("/readyz")
+        assert status == 503
+        assert f"needs {SCHEMA_REVISION}" in out["reason"]
+
+
+def _creations(base: str, forwarded: list[str]) -> list[int]:
+    codes = []
+    for address in forwarded:
+        r = httpx.post(base + "/api/tables", json={"seats": COMPUTERS}, timeout=10,
+                       headers={"X-Forwarded-For": address})
+        codes.append(r.status_code)
+    return codes
+
+
+def test_x_forwarded_for_counts_only_from_a_trusted_proxy(sqlite_url: str,
+                                                          tmp_path: Any) -> None:
+    two = {"client_tables_per_minute": 2}
+    with LiveServer(db_url=sqlite_url, **two) as srv:  # default: nobody is trusted
+        assert _creations(srv.base, ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) == \
+            [201, 201, 429], "the header changes nothing: one client, its limit is two"
+    other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    with LiveServer(db_url=other, trusted_proxies=("127.0.0.0/8",), **two) as srv:
+        assert _creations(srv.base, ["203.0.113.1", "203.0.113.2", "203.0.113.1",
+                                     "203.0.113.1"]) == [201, 201, 201, 429], \
+            "each forwarded client has its own two"
+        # the rightmost address that is not a trusted proxy is the client: one it prepended
+        # itself is not believed
+        assert _creations(srv.base, ["198.51.100.7, 203.0.113.2"]) == [201]
+        assert _creations(srv.base, ["198.51.100.7, 203.0.113.2"]) == [429]
