@@ -108,3 +108,11 @@ def test_every_serve_limit_flag_reaches_the_server_with_its_default() -> None:
             cfg.hint_rate, cfg.chat_rate) == (2, 9, 3, 7, 0, 2.5, 3, 0.25, 2.0)
     assert {flag for flag, *_ in LIMITS} == set(given[::2])
 
+
+
+def test_bench_server_refuses_several_processes_without_postgresql() -> None:
+    r = subprocess.run([EUCHRE, "bench", "server", "--processes", "2", "--tables", "2"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 2
+    assert r.stderr.startswith("euchre bench server: --processes 2 needs --db postgresql://")
+    assert "Traceback" not in r.stderr

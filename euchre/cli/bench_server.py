@@ -50,6 +50,13 @@ def register(sub: Subparsers) -> None:
                    help="tables for the strongest-level run (default 50; 0 skips it)")
     p.add_argument("--db", default=None, metavar="URL",
                    help="the server's database (default: a temporary SQLite file)")
+    p.add_argument("--processes", type=whole_number(1, 64), default=1, metavar="N",
+                   help="server processes on the one database (needs --db postgresql://…), "
+                        "each on its own port, new tables spread over them in turn; the CPU "
+                        "per move is all of theirs together (default 1)")
+    p.add_argument("--hop-tables", type=whole_number(0, 1000), default=20, metavar="N",
+                   help="with --processes over 1: two-person tables timing a move that "
+                        "crosses processes against one that does not (default 20; 0 skips it)")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated people")
     p.set_defaults(func=_run)
 
@@ -70,8 +77,13 @@ def _run(args: argparse.Namespace) -> int:
         print(f"euchre bench server: --db must be a sqlite:/// or postgresql:// URL, not "
               f"{args.db!r}", file=sys.stderr)
         return 2
+    if args.processes > 1 and not (args.db or "").startswith(("postgresql://", "postgres://")):
+        print(f"euchre bench server: --processes {args.processes} needs --db postgresql://… "
+              "(the processes share one database; SQLite lets one process write)",
+              file=sys.stderr)
+        return 2
     plan = BenchPlan(args.tables, args.seconds, args.think, args.refine, args.workers,
-                     args.strong_tables, args.db, args.seed)
+                     args.strong_tables, args.db, args.seed, args.processes, args.hop_tables)
     main = run_bench(plan, strongest_level())
     try:
         import uvloop

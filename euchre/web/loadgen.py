@@ -20,6 +20,11 @@ CPU time per person move (its process and its workers, read from /proc): unlike 
 figure barely depends on how busy the rest of the machine is. The load average is printed with
 every row because the latency figures do depend on it.
 
+With ``--processes N`` it starts N server processes on one PostgreSQL database, each on its own
+port, and new tables go to each in turn (their creator is their owner); the CPU per move is all
+the processes' together. After the sweep, ``--hop-tables`` two-person tables time the extra hop
+of a move whose partners are connected to different processes (see ``Hops``).
+
 Then it prints the p99 of ``--strong-tables`` tables whose computers are the strongest level
 (measured for twice ``--seconds``: those tables move only as fast as their computers think).
 """
@@ -88,27 +93,39 @@ class Row:
 # the server -----------------------------------------------------------------------------------
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
 def proc_cpu_seconds(pid: int) -> float | None:
-    """CPU time of ``pid`` and its live children (the bot workers), from /proc (Linux)."""
+    """CPU time of ``pid`` and all its live descendants (the bot workers; under ``euchre serve
+    --processes`` the server processes and theirs), from /proc (Linux)."""
     try:
         tick = os.sysconf("SC_CLK_TCK")
-        total = 0.0
-        pids = [pid]
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            pids += [int(x) for x in f.read().split()]
-        for p in pids:
-            try:
-                with open(f"/proc/{p}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += (int(fields[11]) + int(fields[12])) / tick
-        return total
-    except (OSError, ValueError, IndexError):
+        with open(f"/proc/{pid}/stat") as f:
+            f.read()
+    except (OSError, ValueError):
         return None
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+        todo += _children(p)
+    return total
 
 
 class Server:
+    """One ``euchre serve`` process on its own loopback port."""
+
     def __init__(self, db: str, workers: int) -> None:
         exe = Path(sys.executable).parent / "euchre"
         self.proc = subprocess.Popen(
@@ -117,12 +134,26 @@ class Server:
              "--tables-per-minute", "1000000", "--computer-tables", "100000"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
+        seen = []
+        for line in self.proc.stdout:  # the banner; the children's log lines may come first
+            seen.append(line)
+            if "serving at http://" in line or len(seen) > 200:
+                break
         if "serving at http://" not in line:
             self.stop()
-            raise RuntimeError(f"euchre serve did not start: {line.strip() or 'no output'}")
+            said = "".join(seen[-5:]).strip() or "no output"
+            raise RuntimeError(f"euchre serve did not start: {said}")
         self.base = line.split("serving at ")[1].split()[0].rstrip("/")
         self.ws = self.base.replace("http://", "ws://")
+        # keep reading, so a full pipe never stalls the servers' logging
+        import threading
+
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for _ in self.proc.stdout:
+            pass
 
     def cpu(self) -> float | None:
         return proc_cpu_seconds(self.proc.pid)
@@ -134,6 +165,35 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+class Site:
+    """``processes`` server processes on one database, each on its own port (as on that many
+    machines, or behind a proxy): new tables go to each in turn, as a proxy's least-connections
+    choice spreads them, and a table's creator becomes its owner."""
+
+    def __init__(self, db: str, workers: int, processes: int) -> None:
+        self.servers: list[Server] = []
+        try:
+            for _ in range(processes):
+                self.servers.append(Server(db, workers))
+        except RuntimeError:
+            self.stop()
+            raise
+        self.turn = 0
+
+    def next(self) -> Server:
+        server = self.servers[self.turn % len(self.servers)]
+        self.turn += 1
+        return server
+
+    def cpu(self) -> float | None:
+        times = [s.cpu() for s in self.servers]
+        return None if any(t is None for t in times) else sum(t or 0.0 for t in times)
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
 
 
 # the simulated people -------------------------------------------------------------------------
@@ -153,9 +213,9 @@ def _decoder() -> Callable[[str | bytes], Any]:
 class Load:
     """The simulated people of one computer level, kept connected across rows."""
 
-    def __init__(self, server: Server, level: str, think: tuple[float, float], seed: int,
+    def __init__(self, site: Site, level: str, think: tuple[float, float], seed: int,
                  http: Any) -> None:
-        self.server, self.level, self.think, self.seed = server, level, think, seed
+        self.site, self.level, self.think, self.seed = site, level, think, seed
         self.http = http
         self.samples = Samples()
         self.people: list[asyncio.Task[None]] = []
@@ -164,10 +224,11 @@ class Load:
     async def new_table(self) -> str:
         seats = [{"kind": "computer", "level": self.level}] * 2 + [{"kind": "human"}] \
             + [{"kind": "computer", "level": self.level}]
-        r = await self.http.post("/api/tables", json={"seats": seats})
+        server = self.site.next()
+        r = await self.http.post(server.base + "/api/tables", json={"seats": seats})
         r.raise_for_status()
         body = r.json()
-        return f"{self.server.ws}/ws/{body['id']}?token={body['token']}"
+        return f"{server.ws}/ws/{body['id']}?token={body['token']}"
 
     async def resize(self, n: int) -> None:
         """``n`` people at ``n`` tables: new tables for the added ones (created a few at a
@@ -246,9 +307,9 @@ class Load:
     async def measure(self, seconds: float) -> Row:
         """Let the newest people settle for one think time, then measure for ``seconds``."""
         await asyncio.sleep(self.think[1] + 0.5)
-        cpu0, own0, start = self.server.cpu(), time.process_time(), time.monotonic()
+        cpu0, own0, start = self.site.cpu(), time.process_time(), time.monotonic()
         await asyncio.sleep(seconds)
-        cpu1, own1, stop = self.server.cpu(), time.process_time(), time.monotonic()
+        cpu1, own1, stop = self.site.cpu(), time.process_time(), time.monotonic()
         s = self.samples
         act, ping = s.window("action", start, stop), s.window("ping", start, stop)
         errors = sum(1 for at in s.errors if start <= at < stop)
@@ -299,6 +360,8 @@ class BenchPlan:
     strong_tables: int
     db: str | None
     seed: int
+    processes: int = 1
+    hop_tables: int = 0
 
 
 async def run_bench(args: BenchPlan, strong: str) -> int:
@@ -307,35 +370,39 @@ async def run_bench(args: BenchPlan, strong: str) -> int:
     with tempfile.TemporaryDirectory(prefix="euchre-bench-") as tmp:
         db = args.db or f"sqlite:///{tmp}/bench.sqlite3"
         try:
-            server = Server(db, args.workers)
+            site = Site(db, args.workers, args.processes)
         except RuntimeError as exc:
             print(f"euchre bench server: {exc}", file=sys.stderr)
             return 1
         try:
-            return await _sweep(args, strong, server, "SQLite (temporary)" if args.db is None
+            return await _sweep(args, strong, site, "SQLite (temporary)" if args.db is None
                                 else db.split("://")[0])
         finally:
-            server.stop()
+            site.stop()
 
 
-async def _sweep(args: BenchPlan, strong: str, server: Server, db: str) -> int:
+async def _sweep(args: BenchPlan, strong: str, site: Site, db: str) -> int:
     import httpx
 
     started = time.monotonic()
     limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=server.base, timeout=60, limits=limits) as http:
-        for _ in range(400):
-            try:
-                await http.get("/api/options")
-                break
-            except httpx.HTTPError:
-                await asyncio.sleep(0.05)
-        print(f"euchre bench server: {server.base}, {db}, {args.workers} worker process(es); "
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        for server in site.servers:
+            for _ in range(400):
+                try:
+                    await http.get(server.base + "/api/options")
+                    break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.05)
+        where = ", ".join(s.base for s in site.servers)
+        procs = f"{len(site.servers)} server processes, each with " \
+            if len(site.servers) > 1 else ""
+        print(f"euchre bench server: {where}, {db}, {procs}{args.workers} worker process(es); "
               f"computers 'rule'; think {args.think[0]:g}-{args.think[1]:g} s; "
               f"{args.seconds:g} s per row; pass = p99 under {LIMIT_MS:g} ms, no errors; "
               f"{os.cpu_count()} cores", flush=True)
         print(HEADER, flush=True)
-        load = Load(server, "rule", args.think, args.seed, http)
+        load = Load(site, "rule", args.think, args.seed, http)
         rows: list[Row] = []
         try:
             for n in args.tables:
@@ -374,7 +441,7 @@ async def _sweep(args: BenchPlan, strong: str, server: Server, db: str) -> int:
         if args.strong_tables:
             note = "" if strong == "search" else \
                 " (no 'search' level is installed: 'rule' is the strongest there is)"
-            sload = Load(server, strong, args.think, args.seed + 1, http)
+            sload = Load(site, strong, args.think, args.seed + 1, http)
             try:
                 await sload.resize(args.strong_tables)
                 # twice as long: these tables move only as fast as the search computers think
@@ -385,5 +452,118 @@ async def _sweep(args: BenchPlan, strong: str, server: Server, db: str) -> int:
                   f"p50 {r.p50:.1f} ms, p99 {r.p99:.1f} ms over {r.moves} moves, "
                   f"ping p99 {r.ping99:.1f} ms, {r.errors} errors, load {r.load:.1f}",
                   flush=True)
+        if args.hop_tables and len(site.servers) > 1:
+            hops = Hops(site, args.think, args.seed + 2, http)
+            try:
+                await hops.resize(args.hop_tables)
+                await asyncio.sleep(args.think[1] + 0.5)
+                hops.clear()
+                await asyncio.sleep(2 * args.seconds)
+            finally:
+                await hops.close()
+            print(hops.report(), flush=True)
     print(f"({time.monotonic() - started:.0f} s in all)")
     return 0
+
+
+# the extra hop ---------------------------------------------------------------------------------
+
+
+class Hops:
+    """Tables of two partners, each connected to a server process of its own: half the tables
+    with both at the owner, half with one at the owner and one at another process. A move is
+    timed from its sending to the state holding it reaching the partner, so the cross-process
+    tables' extra time is the hop (relay to the owner, its commit announced on the bus, the
+    other process's copy of the table catching up)."""
+
+    def __init__(self, site: Site, think: tuple[float, float], seed: int, http: Any) -> None:
+        self.site, self.think, self.seed, self.http = site, think, seed, http
+        self.seen: dict[bool, list[float]] = {False: [], True: []}
+        self.errors = 0
+        self.tasks: list[asyncio.Task[None]] = []
+        self.decode = _decoder()
+
+    def clear(self) -> None:
+        self.seen = {False: [], True: []}
+        self.errors = 0
+
+    async def resize(self, n: int) -> None:
+        for i in range(n):
+            self.tasks.append(asyncio.create_task(self.table(i, random.Random(self.seed + i))))
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    async def table(self, i: int, rng: random.Random) -> None:
+        servers = self.site.servers
+        cross = i % 2 == 1
+        owner = servers[i % len(servers)]
+        other = servers[(i + 1) % len(servers)] if cross else owner
+        await asyncio.sleep(rng.uniform(0, self.think[1]))
+        while True:
+            try:
+                seats = [{"kind": "human"}, {"kind": "computer", "level": "rule"},
+                         {"kind": "human"}, {"kind": "computer", "level": "rule"}]
+                r = await self.http.post(owner.base + "/api/tables", json={"seats": seats})
+                r.raise_for_status()
+                t = r.json()
+                invite = t["invite_url"].split("#invite=")[1]
+                r = await self.http.post(f"{owner.base}/api/tables/{t['id']}/join",
+                                         json={"invite": invite})
+                r.raise_for_status()
+                sent: list[dict[int, float]] = [{}, {}]
+                await asyncio.gather(
+                    self.partner(f"{owner.ws}/ws/{t['id']}?token={t['token']}", rng,
+                                 sent[0], sent[1], cross),
+                    self.partner(f"{other.ws}/ws/{t['id']}?token={r.json()['token']}", rng,
+                                 sent[1], sent[0], cross))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.errors += 1
+                await asyncio.sleep(1.0)
+
+    async def partner(self, url: str, rng: random.Random, mine: dict[int, float],
+                      theirs: dict[int, float], cross: bool) -> None:
+        """One partner's game: move after a think time, and time the partner's moves."""
+        import websockets
+
+        async with websockets.connect(url, max_size=2**22, compression=None) as ws:
+            state: dict[str, Any] = {"legal": [], "finished": False, "seq": -1}
+            move_at: float | None = None
+            while not state["finished"]:
+                wait = None if move_at is None else max(0.0, move_at - time.monotonic())
+                try:
+                    msg = self.decode(await asyncio.wait_for(ws.recv(), wait))
+                except TimeoutError:
+                    move = rng.choice(state["legal"])
+                    mine[state["seq"]] = time.monotonic()
+                    await ws.send(f'{{"type":"act","action":{move["id"]},'
+                                  f'"seq":{state["seq"]}}}')
+                    move_at = None
+                    continue
+                if msg["type"] == "error":
+                    self.errors += 1
+                    continue
+                if msg["type"] != "state" or msg["seq"] <= state["seq"]:
+                    continue
+                now = time.monotonic()
+                for seq in [k for k in theirs if k < msg["seq"]]:
+                    self.seen[cross].append(now - theirs.pop(seq))
+                state = msg
+                if state["legal"] and state["seq"] not in mine:
+                    move_at = now + rng.uniform(*self.think)
+
+    def report(self) -> str:
+        same, cross = self.seen[False], self.seen[True]
+        if not same or not cross:
+            return f"extra hop: too few moves timed ({len(same)} and {len(cross)})"
+        s50, s99, c50, c99 = (pct(same, 0.5) * 1000, pct(same, 0.99) * 1000,
+                              pct(cross, 0.5) * 1000, pct(cross, 0.99) * 1000)
+        return (f"a move reaching the partner, {len(self.tasks)} two-person tables: both at "
+                f"the owner p50 {s50:.1f} ms, p99 {s99:.1f} ms ({len(same)} moves); one at "
+                f"another process p50 {c50:.1f} ms, p99 {c99:.1f} ms ({len(cross)} moves); "
+                f"the extra hop p50 {c50 - s50:+.1f} ms, p99 {c99 - s99:+.1f} ms; "
+                f"{self.errors} errors")
