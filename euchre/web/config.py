@@ -53,6 +53,9 @@ class ServerConfig:
     abandon_days: float = 30.0
     """Days after its last move an unfinished table is closed and archived at start-up
     instead of resumed."""
+    cluster: bool = False
+    """Share the database (PostgreSQL) with other server processes: each table has one
+    owner process, the others relay to it (``euchre.web.cluster``)."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0
