@@ -65,11 +65,12 @@ def test_metrics_count_tables_connections_moves_and_time_round_trips(sqlite_url:
         assert value(end, "euchre_move_round_trip_seconds_count") > trips
 
 
-def test_healthz_answers_and_readyz_says_ready_then_not_while_draining(sqlite_url: str) -> None:
-    with LiveServer(db_url=sqlite_url) as srv:
+def test_healthz_answers_and_readyz_says_ready_then_not_while_draining(
+        pg_cluster: PgCluster) -> None:
+    with LiveServer(db_url=pg_cluster.new_database(), cluster=True) as srv:
         assert srv.get("/healthz") == (200, {"status": "alive"})
         assert srv.get("/readyz") == (200, {"status": "ready"})
-        srv.app.state.server.draining = True
+        srv.app.state.server.cluster.stopping = True  # as its drain begins
         status, out = srv.get("/readyz")
         assert status == 503
         assert out["reason"].startswith("draining")

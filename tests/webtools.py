@@ -291,6 +291,54 @@ class ServeProcess:
                 self.proc.wait()
 
 
+class ClusterProcesses:
+    """``n`` ``euchre serve`` processes on one PostgreSQL database, each on its own loopback
+    port (as on ``n`` machines, or ``--processes n`` without the shared port): ``urls[i]`` /
+    ``ports[i]`` reach process ``i``; ``kill(i)`` is ``kill -9``, ``term(i)`` a graceful
+    stop (SIGTERM, waited for), ``start(i)`` starts a fresh process in slot ``i``."""
+
+    def __init__(self, db_url: str, n: int, *extra: str) -> None:
+        self.db_url, self.extra = db_url, extra
+        self.procs: list[ServeProcess] = []
+        try:
+            for _ in range(n):
+                self.procs.append(ServeProcess(db_url, *extra))
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def urls(self) -> list[str]:
+        return [p.base for p in self.procs]
+
+    @property
+    def ports(self) -> list[int]:
+        return [p.port for p in self.procs]
+
+    def start(self, i: int) -> None:
+        self.procs[i] = ServeProcess(self.db_url, *self.extra)
+
+    def kill(self, i: int) -> None:
+        proc = self.procs[i].proc
+        proc.kill()
+        proc.wait()
+
+    def term(self, i: int, timeout: float = 20) -> int:
+        proc = self.procs[i].proc
+        proc.terminate()
+        return proc.wait(timeout)
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.stop()
+
+    def __enter__(self) -> ClusterProcesses:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 # nginx in front (tests/test_web_proxy.py) ---------------------------------------------------
 
 

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from euchre.cli import Subparsers, whole_number
 
 if TYPE_CHECKING:
+    import socket
+
     from euchre.web.config import ServerConfig
 
 
@@ -93,8 +95,14 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--db", default=None, metavar="URL",
                    help="database URL: sqlite:///PATH or postgresql://user@host/db "
                         "(default: SQLite in the user data directory)")
+    p.add_argument("--processes", type=whole_number(1, 64), default=1, metavar="N",
+                   help="server processes serving this one port, sharing the database "
+                        "(default 1; more needs --db postgresql://…). Not --workers: each "
+                        "server process has its own --workers computer players")
     p.add_argument("--workers", type=workers_count, default=2,
-                   help="computer-player worker processes (default 2)")
+                   help="computer-player worker processes of each server process (default "
+                        "2); --processes counts the server processes")
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--away-timeout", type=seconds, default=45.0, metavar="SECONDS",
                    help="a person's empty seat is played by a computer after this long on its "
                         "turn (default 45)")
@@ -159,8 +167,105 @@ def server_config(args: argparse.Namespace, url: str) -> ServerConfig:
     bots.register_all()
     limits = {dest: getattr(args, dest) for _, dest, _, _, _ in LIMITS}
     return ServerConfig(db_url=url, workers=args.workers, away_timeout=args.away_timeout,
-                        bot_factory=bots, freeze_gc=True,
+                        bot_factory=bots, freeze_gc=True, cluster=is_postgresql(url),
                         trusted_proxies=tuple(getattr(args, "trusted_proxies", ())), **limits)
+
+
+def is_postgresql(url: str) -> bool:
+    """PostgreSQL can be shared by several server processes (on one machine or many); a
+    server on it always runs as one of a cluster, however many others there are."""
+    return url.startswith(("postgresql:", "postgres:", "postgresql+psycopg:"))
+
+
+def child_args(args: argparse.Namespace, url: str, port: int) -> list[str]:
+    """The command line of one of ``--processes``' server processes (the same flags)."""
+    out = ["serve", "--host", args.host, "--port", str(port), "--db", url, "--reuse-port",
+           "--workers", str(args.workers), "--away-timeout", repr(args.away_timeout)]
+    for name, spec in getattr(args, "bot", []):
+        out += ["--bot", f"{name}={spec}"]
+    for flag, dest, _, _, _ in LIMITS:
+        out += [flag, repr(getattr(args, dest))]
+    for proxy in getattr(args, "trusted_proxies", []):
+        out += ["--trusted-proxy", proxy]
+    return out
+
+
+def bound_socket(host: str, port: int, reuse_port: bool) -> socket.socket | None:
+    """A socket bound to ``host:port`` (``reuse_port``: shared with the other server
+    processes on this port), or None after saying why not."""
+    import socket
+
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        print(f"euchre serve: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        return None
+    return sock
+
+
+def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
+    """``--processes N``: N ``euchre serve`` processes on one port (SO_REUSEPORT: the kernel
+    spreads new connections over them), each a member of the cluster on the shared database.
+    One that dies is started again; SIGTERM or Ctrl-C stops them all, each draining (its
+    tables move to the others first)."""
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    probe = bound_socket(args.host, args.port, reuse_port=True)  # holds the port (a free
+    if probe is None:  # one for --port 0) while the processes start
+        return 1
+    port = probe.getsockname()[1]
+    cmd = [sys.executable, "-m", "euchre", *child_args(args, url, port)]
+    stopping = threading.Event()
+    from euchre.web import metrics  # a scrape reaches any process: each answers for all
+
+    metrics.prepare_multiprocess()
+
+    def start() -> subprocess.Popen[str]:
+        child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        for line in child.stdout:  # its banner says it listens
+            if "serving at" in line:
+                break
+            print(line, end="", flush=True)
+        threading.Thread(target=lambda: [print(x, end="", flush=True)
+                                         for x in child.stdout or ()], daemon=True).start()
+        return child
+
+    def stop(_sig: int, _frame: object) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    children = [start() for _ in range(args.processes)]
+    probe.close()
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"euchre: serving at http://{shown}:{port}/ with {args.processes} server processes "
+          f"(database {safe_url}; Ctrl-C stops)", flush=True)
+    while not stopping.wait(0.5):
+        for i, child in enumerate(children):
+            if child.poll() is not None and not stopping.is_set():
+                metrics.process_gone(child.pid)
+                print(f"euchre: server process {child.pid} stopped (exit {child.returncode}); "
+                      "starting another", flush=True)
+                time.sleep(1.0)
+                children[i] = start()
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    for child in children:
+        try:
+            child.wait(15)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    print("euchre: server stopped", flush=True)
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -174,12 +279,16 @@ def _run(args: argparse.Namespace) -> int:
               "install it with: pip install 'euchre[web]'", file=sys.stderr)
         return 1
     import logging
-    import socket
 
     url = args.db or default_db_url()
     if not url.startswith(("sqlite:", "postgresql:", "postgres:", "postgresql+psycopg:")):
         print(f"euchre serve: --db must be a sqlite:/// or postgresql:// URL, not {url!r}",
               file=sys.stderr)
+        return 2
+    if args.processes > 1 and not is_postgresql(url):
+        print(f"euchre serve: --processes {args.processes} needs a PostgreSQL database "
+              "(--db postgresql://…): SQLite lets one process write, so one server process "
+              "serves it", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # one line per migration step
@@ -195,13 +304,10 @@ def _run(args: argparse.Namespace) -> int:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         print(f"euchre serve: cannot open the database {safe_url}: {reason}", file=sys.stderr)
         return 1
-    try:
-        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, args.port))
-    except OSError as exc:
-        print(f"euchre serve: cannot listen on {args.host}:{args.port}: {exc.strerror}",
-              file=sys.stderr)
+    if args.processes > 1:
+        return supervise(args, url, safe_url)
+    sock = bound_socket(args.host, args.port, reuse_port=args.reuse_port)
+    if sock is None:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

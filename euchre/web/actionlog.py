@@ -17,6 +17,11 @@ T = TypeVar("T")
 LogRow = tuple[str, int, int, int, tuple[int, list[int]] | None]
 """(table id, seq, seat, action, (winner, scores) when the action ended the game)"""
 
+class LostTable(Exception):
+    """The write was refused: another process owns the table now (several processes on one
+    database); nothing of it was stored."""
+
+
 #: At most this many waiting writes go into one transaction.
 BATCH_MAX = 500
 
@@ -83,17 +88,26 @@ class ActionLog:
             rows = [row for item, _ in batch for row in item]
             try:
                 with metrics.timed(metrics.DB_COMMIT):
-                    await self.db.call(functools.partial(store.append_actions, rows))
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_result(None)
+                    refused = await self.db.call(functools.partial(store.append_actions, rows))
+                for item, fut in batch:
+                    settle(fut, item, refused)
             except Exception:
                 # one bad entry must not fail the others: write them one by one
                 for item, fut in batch:
                     try:
-                        await self.db.call(functools.partial(store.append_actions, item))
-                        if not fut.done():
-                            fut.set_result(None)
+                        refused = await self.db.call(functools.partial(store.append_actions,
+                                                                       item))
+                        settle(fut, item, refused)
                     except Exception as exc:
                         if not fut.done():
                             fut.set_exception(exc)
+
+
+def settle(fut: asyncio.Future[None], item: list[LogRow], refused: set[str] | None) -> None:
+    """The waiter of ``item`` hears its rows were committed, or that they were refused."""
+    if fut.done():
+        return
+    if refused and any(row[0] in refused for row in item):
+        fut.set_exception(LostTable("another server process owns this table now"))
+    else:
+        fut.set_result(None)

@@ -48,10 +48,10 @@ class AwayTimers:
         (a friend or a spectator waiting on them): a person playing computers alone who
         closes the page finds the game where they left it. Any new connection calls
         ``schedule`` again, which restarts this timer."""
-        conns = self.rooms.conns
+        watched = self.rooms.watched
         while not table.finished:
             seat = table.seats[table.match.current_player]
-            if seat.computer_plays or seat.connections > 0 or not conns.get(table.id):
+            if seat.computer_plays or seat.present > 0 or not watched(table):
                 return
             wait = seat.away_since + self.timeout - time.monotonic()
             if wait > 0:
@@ -59,7 +59,7 @@ class AwayTimers:
                 continue
             async with self.rooms.locks[table.id]:
                 seat = table.seats[table.match.current_player]
-                if seat.connections > 0 or seat.computer_plays or not conns.get(table.id):
+                if seat.present > 0 or seat.computer_plays or not watched(table):
                     return
                 seat.stand_in = True
                 self.rooms.broadcast_locked(table)
@@ -71,7 +71,9 @@ class AwayTimers:
         server's away timer goes on from that moment instead of starting again. Written a few
         seconds later with every other seat's (``flush_left``): a crowd connecting or leaving
         at once costs one transaction, not one each in front of the moves' commits."""
-        if seat.kind != "human" or seat.left_at == at or (at is not None and seat.connections):
+        if seat.kind != "human" or seat.left_at == at or (at is not None and seat.present):
+            return
+        if not self.rooms.owns(table.id):  # the owner keeps the seat's time
             return
         seat.left_at = at
         self.left_dirty[(table.id, seat.seat)] = at

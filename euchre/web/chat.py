@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.rooms import Rooms, copied_name
-from euchre.web.table import SPECTATOR
+from euchre.web.table import SPECTATOR, Table
 from euchre.web.transport import Conn, SeatRates, error, send
 
 #: Chat lines a seat may send in a burst (its rate is ``ServerConfig.chat_rate``).
@@ -20,6 +21,8 @@ class TableTalk:
     def __init__(self, rooms: Rooms, rate: float) -> None:
         self.rooms, self.rate = rooms, rate
         self.seat_rates = SeatRates(rate, CHAT_BURST)
+        self.said: Callable[[Table, M.Chat], None] = lambda _table, _line: None
+        """Called after a line is stored and sent (other server processes send it on)."""
 
     async def chat(self, conn: Conn, msg: S.Chat) -> None:
         table = conn.table
@@ -42,6 +45,7 @@ class TableTalk:
         out = M.Chat(line.seat, line.name, line.text, line.at)
         for c in self.rooms.everyone(table):
             send(c, out)
+        self.said(table, out)
 
     async def rename(self, conn: Conn, msg: S.Name) -> None:
         table = conn.table

@@ -57,6 +57,9 @@ class ServerConfig:
     """Addresses or networks (``127.0.0.1``, ``10.0.0.0/8``) of the proxies in front: a
     request from one of them is counted against the client address in its X-Forwarded-For.
     Empty: that header is ignored (nobody can claim another address)."""
+    cluster: bool = False
+    """Share the database (PostgreSQL) with other server processes: each table has one
+    owner process, the others relay to it (``euchre.web.cluster``)."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -133,14 +133,16 @@ def timed(histogram: Histogram) -> Iterator[None]:
         histogram.observe(time.perf_counter() - start)
 
 
-def prepare_multiprocess(directory: str | Path) -> Path:
-    """In the parent of several server processes, before any child starts: an empty directory
-    for their metric files, named in the environment the children inherit. Emptied because files
-    left by an earlier run would be added into this one's counters."""
-    path = Path(directory)
-    if path.exists():
-        shutil.rmtree(path)
-    path.mkdir(parents=True)
+def prepare_multiprocess() -> Path:
+    """In the parent of several server processes, before any child starts: the directory for
+    their metric files (``PROMETHEUS_MULTIPROC_DIR`` if set, else a new temporary one), named
+    in the environment the children inherit. Metric files left there by an earlier run are
+    removed: they would be added into this run's counters."""
+    named = os.environ.get(MULTIPROC_ENV)
+    path = Path(named) if named else Path(tempfile.mkdtemp(prefix="euchre-metrics-"))
+    path.mkdir(parents=True, exist_ok=True)
+    for old in path.glob("*.db"):
+        old.unlink()
     os.environ[MULTIPROC_ENV] = str(path)
     return path
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from euchre.errors import EuchreError, IllegalActionError
 from euchre.explain import why_illegal
 from euchre.web import metrics
 from euchre.web import schemas as S
-from euchre.web.actionlog import ActionLog, LogRow
+from euchre.web.actionlog import ActionLog, LogRow, LostTable
 from euchre.web.away import AwayTimers
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner
@@ -45,6 +46,8 @@ class Moves:
         self.away = AwayTimers(rooms, log_writer.db, away_timeout, self.schedule)
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.running = False
+        self.lost: Callable[[Table], None] = lambda _table: None
+        """Called when a commit was refused because another process owns the table now."""
 
     def start(self) -> None:
         self.running = True
@@ -75,6 +78,11 @@ class Moves:
                 return
             except EuchreError as exc:
                 error(conn, "illegal", str(exc))
+                return
+            except LostTable:
+                error(conn, "moved", "another server process took this table over just "
+                      "then: the move was not made; look again and choose")
+                self.lost(table)
                 return
             except Exception:
                 log.exception("could not store an action")
@@ -113,14 +121,14 @@ class Moves:
     def schedule(self, table: Table) -> None:
         """After any change: start the computer for a computer's turn, or the away timer for a
         person's seat that nobody is connected to."""
-        if table.finished or not self.running:
+        if table.finished or not self.running or not self.rooms.owns(table.id):
             return
         seat = table.seats[table.match.current_player]
         if seat.computer_plays:
             task = self.drivers.get(table.id)
             if task is None or task.done():
                 self.drivers[table.id] = asyncio.create_task(self._drive(table))
-        elif seat.connections == 0:
+        elif seat.present == 0:
             self.away.watch(table)
 
     async def _drive(self, table: Table) -> None:
@@ -128,7 +136,7 @@ class Moves:
         try:
             while True:
                 async with lock:
-                    if table.finished:
+                    if table.finished or not self.rooms.owns(table.id):
                         return
                     cur = table.match.current_player
                     seat = table.seats[cur]
@@ -145,10 +153,20 @@ class Moves:
                     await self.commit_action(table, cur, action)
         except asyncio.CancelledError:
             raise
+        except LostTable:
+            self.lost(table)
+            return
         except Exception:
             log.exception("computer player failed at table %s", table.id)
             return
         self.schedule(table)
+
+    def release(self, table: Table) -> None:
+        """Stop the table's computer player and away timer (another process owns it now)."""
+        for tasks in (self.drivers, self.away.timers):
+            task = tasks.pop(table.id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
 
     async def _inline_run(self, table: Table) -> None:
         """Consecutive moves of quick computers, committed together and then sent (see

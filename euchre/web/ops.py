@@ -21,7 +21,7 @@ from euchre.web.config import ServerConfig
 from euchre.web.server import Server
 from euchre.web.store import SCHEMA_REVISION, Store
 
-__all__ = ["READY_TIMEOUT", "metric_counts", "proxy_middleware", "readiness", "routes",
+__all__ = ["READY_TIMEOUT", "draining", "metric_counts", "proxy_middleware", "readiness", "routes",
            "schema_revision"]
 
 #: A database that has not answered a readiness check in this long counts as unreachable.
@@ -37,14 +37,22 @@ def schema_revision(store: Store) -> str | None:
 
 def metric_counts(server: Server) -> tuple[int, int, int]:
     """(owned tables, followed tables, websocket connections) of one server process."""
-    live = [t for t in server.rooms.tables.values() if not t.finished]
+    live = [t.id for t in server.rooms.tables.values() if not t.finished]
     conns = sum(len(c) for c in server.rooms.conns.values())
-    return len(live), 0, conns
+    if server.cluster is None:
+        return len(live), 0, conns
+    owned = sum(1 for t in live if server.cluster.owns(t))
+    return owned, len(live) - owned, conns
+
+
+def draining(server: Server) -> bool:
+    """Letting its tables go to the other processes before it stops."""
+    return server.cluster is not None and server.cluster.stopping
 
 
 async def readiness(server: Server) -> str | None:
     """Why this process should not be sent players now, or ``None`` when it is ready."""
-    if getattr(server, "draining", False):
+    if draining(server):
         return "draining: this process is handing its tables to the others and stopping"
     if server.store is None:
         return "starting: the database is not open yet"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Awaitable, Callable
 
 from euchre.errors import RulesError
 from euchre.rules import PRESETS, Rules
@@ -31,6 +32,22 @@ class Rooms:
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Conn]] = {}
+        # Where several server processes share the database (``euchre.web.cluster``) these
+        # are replaced: one process owns (writes) each table and the others keep replicas.
+        self.owns: Callable[[str], bool] = lambda _table_id: True
+        """Whether this process writes the table's log (else it keeps a replica)."""
+        self.changed: Callable[[Table, Conn | None], None] = lambda _table, _keep: None
+        """Called (by the owner) after a change of the table's seats."""
+        self.loading: Callable[[str], None] = lambda _table_id: None
+        """Called before a table is read from the database (``loaded`` after)."""
+        self.loaded: Callable[[Table], None] = lambda _table: None
+        self.remote_join: Callable[[Table, S.JoinTable], Awaitable[tuple[int, str]]] | None \
+            = None
+        """Claims a seat at a table another process owns."""
+
+    def watched(self, table: Table) -> bool:
+        """Whether anyone is connected to the table, in any server process."""
+        return bool(self.conns.get(table.id)) or table.elsewhere > 0
 
     def add(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -44,11 +61,13 @@ class Rooms:
             return t
         if len(table_id) > TABLE_ID_MAX:
             return None
+        self.loading(table_id)
         data = await self.db.run(lambda store: store.load_table(table_id))
         if data is None:
             return None
         if table_id not in self.tables:
             self.add(Table(data))
+            self.loaded(self.tables[table_id])
         return self.tables[table_id]
 
     # creating and joining -------------------------------------------------------------------
@@ -86,6 +105,8 @@ class Rooms:
         """Claim the table's first free person's seat with its invite."""
         if not secrets.compare_digest(req.invite.encode(), table.invite.encode()):
             raise PermissionError("that invite is not for this table")
+        if self.remote_join is not None and not self.owns(table.id):
+            return await self.remote_join(table, req)
         async with self.locks[table.id]:
             free = [s for s in table.seats if s.kind == "human" and not s.claimed]
             if not free:
@@ -112,6 +133,7 @@ class Rooms:
             table.seats[conn.seat].token = token
             others = [c for c in self.everyone(table)
                       if c.seat == conn.seat and c is not conn]
+            self.changed(table, conn)
         send(conn, M.Link(token, f"/t/{table.id}#token={token}"))
         for c in others:
             error(c, "link_revoked", "this seat's link was replaced by its holder: it no "
@@ -145,6 +167,7 @@ class Rooms:
     def broadcast_locked(self, table: Table) -> None:
         """``broadcast`` for a caller that holds the table's lock."""
         deliver(self.frames(table))
+        self.changed(table, None)
 
     def everyone(self, table: Table) -> list[Conn]:
         return list(self.conns.get(table.id, ()))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
@@ -40,6 +41,12 @@ from euchre.web.transport import (
     send,
     writer,
 )
+
+if TYPE_CHECKING:
+    from euchre.web.cluster import Cluster
+
+#: Messages a connection to a table another process owns hands to that owner.
+RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink)
 
 log = logging.getLogger("euchre.web")
 
@@ -76,6 +83,8 @@ class Server:
         self.talk = TableTalk(self.rooms, config.chat_rate)
         self.creations = CreationLimits(config.client_tables_per_minute,
                                         config.tables_per_minute)
+        self.cluster: Cluster | None = None
+        """This process's part in a group of processes sharing the database, if any."""
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -107,6 +116,17 @@ class Server:
         if closed:
             log.info("closed and archived %d table(s) without a move for %.0f days",
                      len(closed), cfg.abandon_days)
+        if cfg.cluster:
+            from euchre.web.cluster import Cluster
+
+            self.cluster = Cluster(self, cfg.db_url)
+            await self.cluster.start()
+            # the unfinished tables without a live owner: this process's share, now (the
+            # others take theirs in their own scans)
+            await self.cluster.scan()
+            if cfg.freeze_gc:
+                freeze_startup_objects()
+            return
         rows = await self.db.run(lambda store: store.load_unfinished())
         for data in rows:
             self.rooms.add(Table(data))
@@ -117,12 +137,19 @@ class Server:
             freeze_startup_objects()
 
     async def stop(self) -> None:
+        if self.cluster is not None:
+            # first let the tables go, so the others serve them while this one stops (a
+            # write of this process's from now on is refused), then close with "service
+            # restart": the browsers reconnect, to another process
+            await self.cluster.release_all()
         if self.moves is not None:
             self.moves.halt()
             await self.moves.log.stop()
         for conns in self.rooms.conns.values():
             for c in list(conns):
-                await close(c, 1001)
+                await close(c, 1001 if self.cluster is None else 1012)
+        if self.cluster is not None:
+            await self.cluster.stop()
         if self.bots is not None:
             self.bots.stop()
         if self.hints is not None:
@@ -136,6 +163,8 @@ class Server:
         assert self.moves is not None
         self.creations.take(client)
         table, my_seat = await self.rooms.create(req, self.config.computer_tables)
+        if self.cluster is not None:  # its owners row, this process's, came with it
+            self.cluster.owned.add(table.id)
         self.moves.schedule(table)
         out: dict[str, object] = {"id": table.id, "url": f"/t/{table.id}",
                                   "invite_url": f"/t/{table.id}#invite={table.invite}",
@@ -166,7 +195,7 @@ class Server:
                          f"{self.config.table_connections} connections open, the most it "
                          "takes", 4429)
             return
-        if seat is not None and seat.connections >= self.config.seat_connections:
+        if seat is not None and seat.present >= self.config.seat_connections:
             await refuse(ws, "seat_connections", f"this seat's link is already open "
                          f"{self.config.seat_connections} times, the most it may be: close "
                          "one of them", 4429)
@@ -196,6 +225,8 @@ class Server:
         if seat is not None:
             self.moves.away.note_left(table, seat, None)
         self.moves.schedule(table)
+        if self.cluster is not None:
+            self.cluster.report(table)
 
     async def _leave(self, conn: Conn, seat: Seat | None) -> None:
         assert self.moves is not None
@@ -203,10 +234,12 @@ class Server:
         self.rooms.conns[table.id].discard(conn)
         if self.hints is not None:
             self.hints.forget(conn)
+        if self.cluster is not None:
+            self.cluster.report(table)
         if seat is None:
             return
         seat.connections -= 1
-        if seat.connections == 0:
+        if seat.present == 0:
             seat.away_since = time.monotonic()
             if not conn.server_closed:
                 self.moves.away.note_left(table, seat, time.time())
@@ -217,15 +250,20 @@ class Server:
     async def _serve(self, conn: Conn) -> None:
         async for msg in messages(conn):
             try:
-                await self._handle(conn, msg)
+                await self.handle(conn, msg)
             except Exception as exc:  # a fault of ours: the person hears of it, the socket lives
                 log.error("could not handle a %s message at table %s: %r",
                           type(msg).__name__, conn.table.id, exc)
                 error(conn, "server_error", "the server could not handle that message; "
                       "nothing changed")
 
-    async def _handle(self, conn: Conn, msg: S.ClientMessage) -> None:
+    async def handle(self, conn: Conn, msg: S.ClientMessage) -> None:
+        """One valid message of a connection (here, or relayed by another process)."""
         assert self.moves is not None and self.hints is not None
+        cluster = self.cluster
+        if cluster is not None and isinstance(msg, RELAYED) \
+                and not cluster.owns(conn.table.id) and await cluster.relay(conn, msg):
+            return
         if isinstance(msg, S.Act):
             await self.moves.act(conn, msg)
         elif isinstance(msg, S.Chat):

@@ -37,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_REVISION = "0002"
+SCHEMA_REVISION = "0003"
 
 
 class Base(DeclarativeBase):
@@ -77,6 +77,15 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
+
+
+class OwnerRow(Base):
+    """The one process that may write a table's log (several processes on one database)."""
+
+    __tablename__ = "owners"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    process: Mapped[int] = mapped_column(Integer, index=True)
+    epoch: Mapped[int] = mapped_column(Integer)
 
 
 class ChatRow(Base):
@@ -178,6 +187,11 @@ class Store:
         self._finish_table = (f"UPDATE tables SET finished_at = {mark}, winner = {mark}, "
                               f"scores = {mark} WHERE id = {mark}")
         self._log_conn: Any = None
+        self.owner: int | None = None
+        """Set (to this process's id) when several processes share the database: then
+        ``append_actions`` writes only the tables this process owns, and announces them."""
+        self.bus = ""
+        """The channel ``append_actions`` announces committed actions on (with ``owner``)."""
 
     def close(self) -> None:
         if self._log_conn is not None:
@@ -198,10 +212,13 @@ class Store:
                 {"table_id": table_id, "seat": s.seat, "token": s.token, "kind": s.kind,
                  "level": s.level, "name": s.name, "claimed": s.claimed,
                  "left_at": now if s.kind == "human" else None} for s in seats])
+            if self.owner is not None:
+                conn.execute(insert(OwnerRow).values(table_id=table_id, process=self.owner,
+                                                     epoch=1))
         return now
 
     def append_actions(self, rows: list[tuple[str, int, int, int,
-                                              tuple[int, list[int]] | None]]) -> None:
+                                              tuple[int, list[int]] | None]]) -> set[str]:
         """Several tables' actions in one transaction (the server's group commit): under load
         one commit carries every action that arrived while the previous one was being
         written, instead of one commit each. A row whose ``finished`` is set (winner, scores)
@@ -211,23 +228,37 @@ class Store:
         This is the server's hottest write, so it goes straight to the driver on a connection
         kept for it (a plain executemany and commit): through SQLAlchemy's statement layer the
         same write took several times the Python time, measured under load. After any error
-        that connection is dropped (the transaction rolled back) and a fresh one is used."""
+        that connection is dropped (the transaction rolled back) and a fresh one is used.
+
+        With ``owner`` set (several processes on one database) the write is fenced: in the
+        same transaction it share-locks this process's ``owners`` rows of those tables and
+        inserts only the rows of tables it still owns, so a process that lost a table (taken
+        over while it stalled) cannot extend its log even once; a takeover's update waits for
+        this commit. Each table's committed rows are announced on ``bus`` by a NOTIFY in the
+        same transaction, which PostgreSQL delivers only when (and in the order) it commits.
+        Returns the tables whose rows were refused that way."""
         now = time.time()
+        refused: set[str] = set()
         conn = self._log_conn
         if conn is None:
             conn = self._log_conn = self.engine.raw_connection()
         try:
             cur = conn.cursor()
             try:
+                if self.owner is not None:
+                    rows, refused = self._fence(cur, rows)
                 cur.executemany(self._insert_actions, [(t, seq, seat, a, now)
                                                        for t, seq, seat, a, _ in rows])
                 for t, _, _, _, finished in rows:
                     if finished is not None:
                         winner, scores = finished
                         cur.execute(self._finish_table, (now, winner, json.dumps(scores), t))
+                if self.owner is not None:
+                    self._announce(cur, rows)
             finally:
                 cur.close()
             conn.commit()
+            return refused
         except Exception:
             self._log_conn = None
             with contextlib.suppress(Exception):
@@ -235,6 +266,23 @@ class Store:
             with contextlib.suppress(Exception):
                 conn.invalidate()
             raise
+
+    def _fence(self, cur: Any, rows: list[Any]) -> tuple[list[Any], set[str]]:
+        tables = sorted({r[0] for r in rows})  # one lock order for every writer
+        cur.execute("SELECT table_id FROM owners WHERE table_id = ANY(%s) AND process = %s "
+                    "ORDER BY table_id FOR SHARE", (tables, self.owner))
+        mine = {r[0] for r in cur.fetchall()}
+        return [r for r in rows if r[0] in mine], set(tables) - mine
+
+    def _announce(self, cur: Any, rows: list[Any]) -> None:
+        by_table: dict[str, list[Any]] = {}
+        for t, seq, seat, a, _ in rows:
+            by_table.setdefault(t, []).append((seq, seat, a))
+        for t, acts in by_table.items():
+            payload = json.dumps({"k": "a", "t": t, "s": acts[0][0],
+                                  "a": [[seat, a] for _, seat, a in acts]},
+                                 separators=(",", ":"))
+            cur.execute("SELECT pg_notify(%s, %s)", (self.bus, payload))
 
     def close_abandoned(self, before: float) -> list[str]:
         """Close every unfinished table whose last move (or, with none, its creation) was

@@ -45,14 +45,31 @@ class Seat:
     stand_in: bool = False
     left_at: float | None = None
     """What the database holds as the moment the seat became empty (wall clock)."""
+    remote: int = 0
+    """Connections holding the seat in other server processes (several processes on one
+    database; ``connections`` counts this process's)."""
 
     @property
     def computer_plays(self) -> bool:
         return self.kind == "computer" or self.stand_in
 
+    @property
+    def present(self) -> int:
+        """Connections holding the seat, in every server process."""
+        return self.connections + self.remote
+
     def public(self) -> M.SeatInfo:
-        return M.SeatInfo(self.name, self.kind, self.level, self.claimed, self.connections > 0,
+        return M.SeatInfo(self.name, self.kind, self.level, self.claimed, self.present > 0,
                           self.stand_in)
+
+
+def away_since(left_at: float | None) -> float:
+    """A seat empty since a stored moment has been away since then (a restart or another
+    process taking the table over does not start its away timer again); one held when the
+    last owner stopped, since now."""
+    if left_at is None:
+        return time.monotonic()
+    return time.monotonic() - max(0.0, time.time() - left_at)
 
 
 class TurnError(Exception):
@@ -73,13 +90,11 @@ class Table:
         self.rules_dict = self.rules.to_dict()
         self.seed = data.seed
         self.invite = data.invite
-        wall, mono = time.time(), time.monotonic()
-        # A seat empty since a stored moment has been away since then (a restart does not
-        # start its away timer again); one held when the server stopped, since now.
         self.seats = [Seat(s.seat, s.token, s.kind, s.level, s.name, s.claimed,
-                           away_since=mono if s.left_at is None
-                           else mono - max(0.0, wall - s.left_at), left_at=s.left_at)
+                           away_since=away_since(s.left_at), left_at=s.left_at)
                       for s in data.seats]
+        self.elsewhere = 0
+        """Connections to this table in other server processes (seats and spectators)."""
         self.match = Match(self.rules, seed=data.seed)
         self.log: list[tuple[int, int]] = []
         self.last_hand: M.HandSummary | None = None
@@ -90,6 +105,19 @@ class Table:
         self.chat: list[M.ChatLine] = [M.ChatLine(**c) for c in data.chat]
         self.closed = data.finished_at is not None and not self.match.is_terminal()
         """Archived unfinished (abandoned): over, with no winner and no more moves."""
+
+    def refresh(self, data: TableData) -> None:
+        """Catch up with the database's copy of this table (a replica that missed an
+        announcement, or a process taking the table over): the actions it lacks, each seat's
+        row, and the chat."""
+        for seat, action in data.actions[self.seq:]:
+            self.apply(seat, action)
+        for s, row in zip(self.seats, data.seats, strict=True):
+            s.token, s.name, s.claimed, s.left_at = row.token, row.name, row.claimed, row.left_at
+            if not s.present:
+                s.away_since = away_since(row.left_at)
+        self.chat = [M.ChatLine(**c) for c in data.chat]
+        self.closed = data.finished_at is not None and not self.match.is_terminal()
 
     @property
     def n(self) -> int:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -79,6 +80,11 @@ class Conn:
     """Closed by the server's own shutdown: the person did not leave."""
     close_code: int = 1008
     """The code the writer closes with once the server hangs up (``hang_up``)."""
+    id: int = field(default_factory=itertools.count(1).__next__)
+    """This process's number for the connection (a reply from another process names it)."""
+    forward: Callable[[str, int], None] | None = None
+    """Set on a connection held by another server process: what would be queued for it
+    (a text, or ``""`` with the close code to hang up) is handed to this instead."""
 
 
 def send(conn: Conn, msg: M.ServerMessage) -> None:
@@ -89,6 +95,9 @@ def send(conn: Conn, msg: M.ServerMessage) -> None:
 def put(conn: Conn, text: str) -> None:
     """Queue an encoded message; a connection that does not read its messages is dropped."""
     if conn.closing:
+        return
+    if conn.forward is not None:
+        conn.forward(text, conn.close_code)
         return
     try:
         conn.queue.put_nowait(text)

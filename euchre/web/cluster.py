@@ -1,0 +1,661 @@
+"""Several server processes on one PostgreSQL database: one writer per table, replicas
+everywhere else, and PostgreSQL's LISTEN/NOTIFY as the bus between them.
+
+Why these engines: PostgreSQL is already the shared truth, so its own notifications need no
+other server (no Redis to install, watch and secure), and a NOTIFY sent inside a transaction is
+delivered only when that transaction commits, in commit order. The owner announces a table's
+actions from inside the very transaction that stores them, so "an action is committed before
+anyone hears of it" holds across processes as it does within one.
+
+- **Liveness**: each process holds a session advisory lock keyed by its random id on the
+  connection it listens on. PostgreSQL drops it when that session ends, which a ``kill -9``
+  does (the kernel closes the socket), so ``pg_locks`` is the list of live processes.
+- **One writer per table**: the ``owners`` row names the process that may write the table's
+  log. Every process looks for tables whose owner is not alive (every ``SCAN_SECONDS``, or at
+  once when a draining process says it let tables go) and takes its share with an atomic
+  conditional ``UPDATE``. Writes are fenced (``Store.append_actions``): the group commit inserts
+  a table's actions only if, in the same transaction, this process's ``owners`` row is still
+  there, on top of the (table, seq) primary key. A process whose write was refused turns its
+  copy into a replica.
+- **Replicas**: a process with connections to a table it does not own keeps a replica: loaded
+  from the database, then the owner's announced actions applied through the engine in seq order
+  (a gap: read the database again). Each connection's messages are built from the local replica
+  by the usual builders, so the bus carries actions, never anyone's picture of a table, and a
+  client still receives only its own seat's view.
+- **Relay**: what a connection to a replica asks (a move, a chat line, a name, a hint, a new
+  link, a seat by invite) has its shape and rate checked where it arrived and is then handed to
+  the owner on the owner's own channel; the owner handles it with the same code as a local
+  connection's and sends back its answer and errors (the engine's own refusal text) to that one
+  connection. Who holds which seat is reported to the owner, so the away timers and computer
+  stand-ins, which run at the owner, count every process's connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import random
+import time
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, cast
+
+import msgspec
+from starlette.websockets import WebSocket
+
+from euchre.web import messages as M
+from euchre.web import schemas as S
+from euchre.web.table import SPECTATOR, Table
+from euchre.web.transport import Conn, TokenBucket, error, hang_up, put, send
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from euchre.web.server import Server
+
+log = logging.getLogger("euchre.web")
+
+#: The channel every process listens on (announcements); each also listens on BUS_<its id>.
+BUS = "euchre_bus"
+#: The first key of every process's liveness advisory lock (the second is the process's id).
+LOCK_SPACE = 0x45554348
+#: Seconds between looks for tables whose owner is gone (a takeover waits at most this long).
+SCAN_SECONDS = 0.5
+#: Seconds a relayed request waits for the owner's answer before asking the database who owns
+#: the table now and trying once more.
+RELAY_SECONDS = 3.0
+#: Relayed connections an owner remembers (one hint at a time each, say); the oldest go first.
+REMOTE_CONNS_MAX = 10000
+
+#: Seconds a replica nobody here is connected to is kept (a reconnecting browser reuses it).
+FORGET_SECONDS = 5.0
+#: A notification's payload must stay under PostgreSQL's 8000 bytes.
+PAYLOAD_MAX = 7900
+
+
+def libpq_url(url: str) -> str:
+    """The URL psycopg itself takes (SQLAlchemy's ``postgresql+psycopg://`` spelling)."""
+    return "postgresql://" + url.split("://", 1)[1]
+
+
+def channel(process: int) -> str:
+    return f"{BUS}_{process}"
+
+
+def encode(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"))
+
+
+class Moved(Exception):
+    """The table's owner did not answer or no longer owns it."""
+
+
+class Cluster:
+    """This process's part in a group of server processes sharing one database."""
+
+    def __init__(self, server: Server, url: str) -> None:
+        self.server, self.rooms, self.url = server, server.rooms, libpq_url(url)
+        self.id = random.SystemRandom().randint(1, 2**31 - 1)
+        self.owned: set[str] = set()
+        self.owner_of: dict[str, int] = {}
+        """Who owns the tables this process keeps replicas of, as last heard."""
+        self.pending: dict[str, list[dict[str, Any]]] = {}
+        """Announcements heard while the table was being read from the database."""
+        self.remote_seen: dict[str, dict[int, tuple[list[int], int]]] = {}
+        """At the owner: per table, per other process, its connections per seat and in all."""
+        self.remote_conns: dict[tuple[int, int], Conn] = {}
+        self.calls: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.call_ids = iter(range(1, 2**62))
+        self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self.wake = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.listen_conn: psycopg.AsyncConnection[Any] | None = None
+        self.talk_conn: psycopg.AsyncConnection[Any] | None = None
+        self.stopping = False
+        self.taken_at: dict[str, float] = {}
+        """When this process took each table over (for the logs and the takeover figure)."""
+
+    # starting and stopping ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        import psycopg
+
+        self.listen_conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        self.talk_conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        await self.listen_conn.execute("SELECT pg_advisory_lock(%s, %s)",
+                                       (LOCK_SPACE, self.id))
+        await self.listen_conn.execute(f"LISTEN {BUS}")
+        await self.listen_conn.execute(f"LISTEN {channel(self.id)}")
+        store = self.server.db.store
+        assert store is not None
+        store.owner, store.bus = self.id, BUS
+        rooms = self.rooms
+        rooms.owns = self.owns
+        rooms.changed = self.changed
+        rooms.loading = self.loading
+        rooms.loaded = self.loaded
+        rooms.remote_join = self.remote_join
+        self.server.talk.said = self.said
+        assert self.server.moves is not None
+        self.server.moves.lost = self.lost
+        self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send()),
+                      asyncio.create_task(self._scan_every())]
+        log.info("server process %d joined the cluster", self.id)
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.owned
+
+    async def release_all(self) -> None:
+        """Let every table go (a graceful stop): from now on this process's writes are
+        refused, and the others take the tables at once."""
+        self.stopping = True
+        assert self.talk_conn is not None
+        gone = list(self.owned)
+        self.owned.clear()
+        async with self.talk_conn.transaction():
+            await self.talk_conn.execute(
+                "UPDATE owners SET process = 0, epoch = epoch + 1 WHERE process = %s",
+                (self.id,))
+            await self.talk_conn.execute("SELECT pg_notify(%s, %s)",
+                                         (BUS, encode({"k": "free", "p": self.id})))
+        log.info("server process %d let %d table(s) go", self.id, len(gone))
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for conn in (self.listen_conn, self.talk_conn):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+
+    # sending ---------------------------------------------------------------------------------
+
+    def publish(self, to: str, payload: dict[str, Any]) -> None:
+        """Queue a notification: they are sent in order, several to one round trip."""
+        text = encode(payload)
+        if len(text.encode()) > PAYLOAD_MAX:
+            log.error("a %r notification of %d bytes is too long to send", payload.get("k"),
+                      len(text))
+            return
+        self.outbox.put_nowait((to, text))
+
+    async def _send(self) -> None:
+        conn = self.talk_conn
+        assert conn is not None
+        while True:
+            batch = [await self.outbox.get()]
+            while not self.outbox.empty() and len(batch) < 200:
+                batch.append(self.outbox.get_nowait())
+            try:
+                await conn.execute(
+                    "SELECT pg_notify(c, p) FROM unnest(%s::text[], %s::text[]) "
+                    "WITH ORDINALITY AS x(c, p, n) ORDER BY n",
+                    ([c for c, _ in batch], [p for _, p in batch]))
+            except Exception:
+                log.exception("could not send to the other server processes")
+                await asyncio.sleep(0.2)
+
+    # hearing ---------------------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        conn = self.listen_conn
+        assert conn is not None
+        try:
+            async for note in conn.notifies():
+                try:
+                    self.hear(json.loads(note.payload))
+                except Exception:
+                    log.exception("could not handle a notification from another process")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            pass
+        if not self.stopping:
+            # Without this session the process holds no lock: the others are taking its
+            # tables now. Going on could only mislead its clients; they reconnect elsewhere.
+            log.critical("lost the database connection that marks this process alive: "
+                         "stopping so its tables are served by the others")
+            os._exit(3)
+
+    def hear(self, msg: dict[str, Any]) -> None:
+        kind = msg["k"]
+        if kind == "a":
+            self.on_actions(msg)
+        elif kind == "m":
+            self.on_seats(msg)
+        elif kind == "c":
+            self.on_chat(msg)
+        elif kind == "o":
+            self.on_owner(msg["t"], msg["p"])
+        elif kind == "free":
+            self.wake.set()
+        elif kind == "ack":
+            fut = self.calls.pop(msg["r"], None)
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        elif kind == "out":
+            self.on_out(msg)
+        elif kind == "pres":
+            self.spawn(self.on_presence(msg))
+        elif kind in ("fwd", "join"):
+            self.spawn(self.on_request(msg))
+
+    def spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.append(task)
+        task.add_done_callback(self._forget_task)
+
+    def _forget_task(self, task: asyncio.Task[None]) -> None:
+        with contextlib.suppress(ValueError):
+            self.tasks.remove(task)
+
+    # replicas ---------------------------------------------------------------------------------
+
+    def loading(self, table_id: str) -> None:
+        self.pending.setdefault(table_id, [])
+
+    def loaded(self, table: Table) -> None:
+        heard = self.pending.pop(table.id, [])
+        for msg in heard:
+            self.on_actions(msg)
+
+    def on_actions(self, msg: dict[str, Any]) -> None:
+        """Apply an owner's announced actions to this process's replica, in seq order."""
+        table_id = msg["t"]
+        if table_id in self.owned:
+            return
+        if table_id in self.pending:
+            self.pending[table_id].append(msg)
+            return
+        table = self.rooms.tables.get(table_id)
+        if table is None:
+            return
+        first, acts = msg["s"], msg["a"]
+        if first > table.seq:  # a gap: the database has what was missed
+            self.pending[table_id] = []
+            self.spawn(self._reload(table))
+            return
+        fresh = acts[table.seq - first:]
+        for seat, action in fresh:
+            table.apply(seat, action)
+        if fresh:
+            self.rooms.broadcast_locked(table)
+
+    async def _reload(self, table: Table) -> None:
+        try:
+            data = await self.server.db.run(lambda store: store.load_table(table.id))
+            if data is not None and table.id not in self.owned:
+                table.refresh(data)
+        finally:
+            heard = self.pending.pop(table.id, [])
+        for msg in heard:
+            self.on_actions(msg)
+        self.rooms.broadcast_locked(table)
+
+    def on_seats(self, msg: dict[str, Any]) -> None:
+        table = self.rooms.tables.get(msg["t"])
+        if table is None or table.id in self.owned:
+            return
+        self.owner_of[table.id] = msg["p"]
+        keep = msg.get("keep")
+        for s, (name, claimed, present, stand_in, token) in zip(table.seats, msg["s"],
+                                                                strict=True):
+            if s.token != token:
+                s.token = token
+                for c in self.rooms.everyone(table):
+                    if c.seat == s.seat and [self.id, c.id] != keep:
+                        error(c, "link_revoked", "this seat's link was replaced by its "
+                              "holder: it no longer opens the seat")
+                        hang_up(c, 4403)
+            s.name, s.claimed, s.stand_in = name, claimed, stand_in
+            s.remote = max(0, present - s.connections)
+        self.rooms.broadcast_locked(table)
+
+    def on_chat(self, msg: dict[str, Any]) -> None:
+        table = self.rooms.tables.get(msg["t"])
+        if table is None or table.id in self.owned:
+            return
+        line = M.ChatLine(*msg["l"])
+        table.chat = [*table.chat[-49:], line]
+        out = M.Chat(line.seat, line.name, line.text, line.at)
+        for c in self.rooms.everyone(table):
+            send(c, out)
+
+    def on_owner(self, table_id: str, process: int) -> None:
+        if process == self.id:
+            return
+        self.owner_of[table_id] = process
+        table = self.rooms.tables.get(table_id)
+        if table is not None and self.rooms.conns.get(table_id):
+            self.report(table)
+
+    def on_out(self, msg: dict[str, Any]) -> None:
+        """The owner's answer to one of this process's connections."""
+        for c in self.rooms.conns.get(msg["t"], ()):
+            if c.id == msg["c"]:
+                if msg["m"]:
+                    put(c, msg["m"])
+                else:
+                    hang_up(c, msg["code"])
+                return
+
+    # the owner's side -------------------------------------------------------------------------
+
+    def changed(self, table: Table, keep: Conn | None) -> None:
+        """Tell the replicas the seats' names, holders and links (after any change)."""
+        if table.id not in self.owned:
+            return
+        payload: dict[str, Any] = {
+            "k": "m", "t": table.id, "p": self.id,
+            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token] for s in table.seats]}
+        if keep is not None:
+            payload["keep"] = ([self.id, keep.id] if keep.forward is None
+                               else list(self.remote_key(keep)))
+        self.publish(BUS, payload)
+
+    def remote_key(self, conn: Conn) -> tuple[int, int]:
+        for key, c in self.remote_conns.items():
+            if c is conn:
+                return key
+        return (0, 0)
+
+    def said(self, table: Table, line: M.Chat) -> None:
+        if table.id in self.owned:
+            self.publish(BUS, {"k": "c", "t": table.id,
+                               "l": [line.seat, line.name, line.text, line.at]})
+
+    def remote_conn(self, table: Table, origin: int, conn_id: int, seat: int) -> Conn:
+        """The owner's stand-in for a connection held by another process: what the owner
+        would send it goes back to that process, addressed to that one connection."""
+        key = (origin, conn_id)
+        conn = self.remote_conns.get(key)
+        if conn is None or conn.table is not table or conn.seat != seat:
+            if len(self.remote_conns) >= REMOTE_CONNS_MAX:
+                del self.remote_conns[next(iter(self.remote_conns))]
+
+            def forward(text: str, code: int) -> None:
+                self.publish(channel(origin), {"k": "out", "t": table.id, "c": conn_id,
+                                               "m": text, "code": code})
+
+            conn = Conn(cast(WebSocket, None), table, seat,
+                        TokenBucket(math.inf, math.inf), forward=forward)
+            self.remote_conns[key] = conn
+        return conn
+
+    async def on_request(self, msg: dict[str, Any]) -> None:
+        """A request relayed by another process: handled as if it arrived here."""
+        origin, table_id = msg["o"], msg["t"]
+        reply: dict[str, Any] = {"k": "ack", "r": msg["r"]}
+        table = self.rooms.tables.get(table_id)
+        try:
+            if table is None or table_id not in self.owned:
+                reply["moved"] = True
+            elif msg["k"] == "join":
+                try:
+                    req = S.JoinTable(msg["invite"], msg["name"])
+                    reply["ok"] = list(await self.rooms.join(table, req))
+                except (PermissionError, LookupError, ValueError) as exc:
+                    reply["err"] = [type(exc).__name__, str(exc)]
+            else:
+                conn = self.remote_conn(table, origin, msg["c"], msg["s"])
+                await self.server.handle(conn, S.decode_client(msg["m"]))
+        except Exception:
+            log.exception("could not handle a request relayed from process %d", origin)
+            reply["err"] = ["server_error", "the server could not handle that message; "
+                            "nothing changed"]
+        self.publish(channel(origin), reply)
+
+    async def on_presence(self, msg: dict[str, Any]) -> None:
+        table = self.rooms.tables.get(msg["t"])
+        if table is None or table.id not in self.owned:
+            return
+        seen = self.remote_seen.setdefault(table.id, {})
+        if any(msg["n"]) or msg["w"]:
+            seen[msg["o"]] = (msg["n"], msg["w"])
+        else:
+            seen.pop(msg["o"], None)
+        await self.recount(table)
+
+    async def recount(self, table: Table) -> None:
+        """Count the other processes' connections into the owner's seats: a person arriving
+        anywhere takes their seat back from a stand-in, and one leaving starts its away
+        timer, as at a local connection."""
+        moves = self.server.moves
+        assert moves is not None
+        seen = self.remote_seen.get(table.id, {})
+        async with self.rooms.locks[table.id]:
+            for s in table.seats:
+                before = s.present
+                s.remote = sum(n[s.seat] for n, _ in seen.values() if s.seat < len(n))
+                if before == 0 and s.present > 0:
+                    s.stand_in = False
+                    moves.away.note_left(table, s, None)
+                elif before > 0 and s.present == 0:
+                    s.away_since = time.monotonic()
+                    moves.away.note_left(table, s, time.time())
+            table.elsewhere = sum(w for _, w in seen.values())
+            self.rooms.broadcast_locked(table)
+        moves.schedule(table)
+
+    def lost(self, table: Table) -> None:
+        """A commit was refused: another process owns the table now; keep a replica."""
+        if table.id not in self.owned:
+            return
+        self.owned.discard(table.id)
+        self.remote_seen.pop(table.id, None)
+        assert self.server.moves is not None
+        self.server.moves.release(table)
+        self.owner_of.pop(table.id, None)
+        self.pending[table.id] = []
+        self.spawn(self._reload(table))
+        self.spawn(self._report_later(table))
+        log.warning("table %s is owned by another process now", table.id)
+
+    async def _report_later(self, table: Table) -> None:
+        await self.owner(table.id)
+        self.report(table)
+
+    # the replica's side -----------------------------------------------------------------------
+
+    async def owner(self, table_id: str, fresh: bool = False) -> int:
+        """The process owning the table (0: none alive yet)."""
+        if table_id in self.owned:
+            return self.id
+        if not fresh and table_id in self.owner_of:
+            return self.owner_of[table_id]
+        assert self.talk_conn is not None
+        cur = await self.talk_conn.execute("SELECT process FROM owners WHERE table_id = %s",
+                                           (table_id,))
+        row = await cur.fetchone()
+        process = int(row[0]) if row else 0
+        if process:
+            self.owner_of[table_id] = process
+        return process
+
+    async def call(self, table_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Send a request to the table's owner and wait for its answer (``Moved`` if none
+        answers, even after asking the database again who owns the table)."""
+        for attempt in range(2):
+            process = await self.owner(table_id, fresh=attempt > 0)
+            if process == self.id:
+                return {"local": True}
+            if process:
+                rid = next(self.call_ids)
+                fut: asyncio.Future[dict[str, Any]] = \
+                    asyncio.get_running_loop().create_future()
+                self.calls[rid] = fut
+                self.publish(channel(process), {**payload, "t": table_id, "o": self.id,
+                                                "r": rid})
+                try:
+                    reply = await asyncio.wait_for(fut, RELAY_SECONDS)
+                except TimeoutError:
+                    reply = {"moved": True}
+                finally:
+                    self.calls.pop(rid, None)
+                if not reply.get("moved"):
+                    return reply
+            if attempt == 0:
+                await asyncio.sleep(SCAN_SECONDS)
+        raise Moved()
+
+    async def relay(self, conn: Conn, msg: S.ClientMessage) -> bool:
+        """Hand a connection's request to the table's owner; False: this process owns the
+        table (now), so the caller handles it."""
+        table = conn.table
+        text = msgspec.json.encode(msg).decode()
+        try:
+            reply = await self.call(table.id, {"k": "fwd", "c": conn.id, "s": conn.seat,
+                                               "m": text})
+        except Moved:
+            error(conn, "moved", "this table is moving to another server process: "
+                  "nothing changed; try again in a moment")
+            return True
+        if reply.get("local"):
+            return False
+        if "err" in reply:
+            error(conn, reply["err"][0], reply["err"][1])
+        return True
+
+    async def remote_join(self, table: Table, req: S.JoinTable) -> tuple[int, str]:
+        try:
+            reply = await self.call(table.id, {"k": "join", "invite": req.invite,
+                                               "name": req.name})
+        except Moved:
+            raise LookupError("this table is moving to another server process: try again "
+                              "in a moment") from None
+        if reply.get("local"):
+            return await self.rooms.join(table, req)
+        if "err" in reply:
+            kind, text = reply["err"]
+            raise {"PermissionError": PermissionError, "LookupError": LookupError}.get(
+                kind, ValueError)(text)
+        seat, token = reply["ok"]
+        return int(seat), str(token)
+
+    def report(self, table: Table) -> None:
+        """Tell the owner how many of this process's connections hold each seat."""
+        if table.id in self.owned:
+            return
+        self.spawn(self._report(table))
+
+    async def _report(self, table: Table) -> None:
+        process = await self.owner(table.id)
+        if not process or process == self.id:
+            return
+        conns = self.rooms.conns.get(table.id, set())
+        counts = [0] * table.n
+        for c in conns:
+            if c.seat != SPECTATOR:
+                counts[c.seat] += 1
+        self.publish(channel(process), {"k": "pres", "t": table.id, "o": self.id,
+                                        "n": counts, "w": len(conns)})
+        if not conns:
+            asyncio.get_running_loop().call_later(FORGET_SECONDS, self.forget, table)
+
+    def forget(self, table: Table) -> None:
+        """Drop a replica nobody here is connected to any more."""
+        rooms = self.rooms
+        if rooms.conns.get(table.id) or table.id in self.owned \
+                or rooms.tables.get(table.id) is not table:
+            return
+        rooms.tables.pop(table.id, None)
+        rooms.locks.pop(table.id, None)
+        rooms.conns.pop(table.id, None)
+        self.owner_of.pop(table.id, None)
+
+    # takeover -----------------------------------------------------------------------------------
+
+    async def _scan_every(self) -> None:
+        while True:
+            try:
+                await self.scan()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not look for tables without a live owner")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), SCAN_SECONDS)
+            self.wake.clear()
+
+    async def alive(self) -> set[int]:
+        assert self.talk_conn is not None
+        cur = await self.talk_conn.execute(
+            "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            "AND classid = %s AND objsubid = 2 AND database = "
+            "(SELECT oid FROM pg_database WHERE datname = current_database())",
+            (LOCK_SPACE,))
+        return {int(r[0]) for r in await cur.fetchall()}
+
+    async def scan(self) -> list[str]:
+        """Take this process's share of the unfinished tables whose owner is not alive
+        (tables of a stopped single-process server included); returns them."""
+        if self.stopping:
+            return []
+        conn = self.talk_conn
+        assert conn is not None
+        alive = await self.alive()
+        for table_id in list(self.remote_seen):  # a dead process holds no seat any more
+            seen = self.remote_seen[table_id]
+            dead = [p for p in seen if p not in alive]
+            if dead and table_id in self.owned:
+                for p in dead:
+                    seen.pop(p)
+                await self.recount(self.rooms.tables[table_id])
+        for table_id, p in list(self.owner_of.items()):
+            if p not in alive:
+                del self.owner_of[table_id]
+        await conn.execute(
+            "INSERT INTO owners (table_id, process, epoch) SELECT id, 0, 0 FROM tables "
+            "WHERE finished_at IS NULL AND id NOT IN (SELECT table_id FROM owners) "
+            "ON CONFLICT DO NOTHING")
+        cur = await conn.execute(
+            "SELECT o.table_id FROM owners o JOIN tables t ON t.id = o.table_id "
+            "WHERE t.finished_at IS NULL AND NOT (o.process = ANY(%s))", (list(alive),))
+        orphans = [r[0] for r in await cur.fetchall()]
+        if not orphans:
+            return []
+        mine = [t for t in orphans if self.rooms.conns.get(t)]  # served here already
+        share = max(len(mine), math.ceil(len(orphans) / max(1, len(alive))))
+        ordered = mine + [t for t in orphans if t not in set(mine)]
+        cur = await conn.execute(
+            "UPDATE owners SET process = %s, epoch = epoch + 1 WHERE table_id IN ("
+            " SELECT table_id FROM owners WHERE table_id = ANY(%s) AND NOT (process = ANY(%s))"
+            " ORDER BY array_position(%s, table_id) LIMIT %s FOR UPDATE SKIP LOCKED)"
+            " RETURNING table_id", (self.id, ordered, list(alive), ordered, share))
+        taken = [r[0] for r in await cur.fetchall()]
+        for table_id in taken:
+            await self.adopt(table_id)
+        if taken:
+            log.info("server process %d took over %d table(s)", self.id, len(taken))
+        return taken
+
+    async def adopt(self, table_id: str) -> None:
+        """Serve a table this process now owns: from the database's copy, which holds every
+        action its last owner committed (that owner can commit no more)."""
+        self.owned.add(table_id)
+        self.owner_of.pop(table_id, None)
+        self.pending.pop(table_id, None)
+        self.taken_at[table_id] = time.monotonic()
+        data = await self.server.db.run(lambda store: store.load_table(table_id))
+        if data is None:
+            self.owned.discard(table_id)
+            return
+        rooms = self.rooms
+        table = rooms.tables.get(table_id)
+        if table is None:
+            rooms.add(Table(data))
+            table = rooms.tables[table_id]
+        else:
+            async with rooms.locks[table_id]:
+                for s in table.seats:  # the others report their connections again
+                    s.remote = 0
+                table.elsewhere = 0
+                table.refresh(data)
+        self.publish(BUS, {"k": "o", "t": table_id, "p": self.id})
+        await self.recount(table)
