@@ -1,18 +1,24 @@
 """The server behind Debian's nginx with the shipped configuration (``euchre proxy-config``):
-websockets through it, the client's address passed on and not forgeable, and a process that
-stops being skipped."""
+websockets through it, the client's address passed on and not forgeable, a process that stops
+being skipped; and two server processes on one PostgreSQL behind it: friends in two browsers on
+different processes, the hidden-card audit with the players spread over both, a process killed
+under a game."""
 
 from __future__ import annotations
 
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
+from test_web_hidden import cards_named, leaks, visible_by_seq
+from test_web_ops import scrape, value
 from test_web_server import play_randomly
-from webtools import Client, LiveServer, NginxProxy
+from webtools import CHROMIUM, Client, ClusterProcesses, LiveServer, NginxProxy, PgCluster
 
 from euchre.web.proxy import ProxyPlan, find_nginx, render_site, render_standalone
 
@@ -97,3 +103,131 @@ def test_a_stopped_process_is_skipped_and_new_connections_reach_the_other(
             "after its first refusal the stopped process is not tried again"
         assert all(f"127.0.0.1:{b.port} upstream_status=" in line for line in logged), \
             "every request was answered by the live one"
+
+
+# two server processes on one PostgreSQL behind nginx ----------------------------------------
+
+
+def connections(cluster: ClusterProcesses) -> list[float]:
+    """Each process's open websockets, read from it directly."""
+    return [value(scrape(url), "euchre_connections") for url in cluster.urls]
+
+
+def owner_of(cluster: ClusterProcesses) -> int:
+    owned = [value(scrape(url), "euchre_tables", role="owned") for url in cluster.urls]
+    assert sorted(owned) == [0, 1], owned
+    return owned.index(1)
+
+
+def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
+        pg_cluster: PgCluster, nginx: Nginx) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from test_web_browser import click_a_choice, hand_no, watch_errors
+
+    with ClusterProcesses(pg_cluster.new_database(), 2) as cluster, \
+            sync_api.sync_playwright() as p:
+        proxy = nginx([f"127.0.0.1:{port}" for port in cluster.ports])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        a_ctx, b_ctx = browser.new_context(), browser.new_context()
+        a, b = a_ctx.new_page(), b_ctx.new_page()
+        errors = watch_errors(a) + watch_errors(b)
+        a.goto(proxy.base + "/")
+        a.fill("#name", "Ann")
+        a.select_option('.seat-row[data-seat="0"] select.kind', "friend")
+        a.click("#create-btn")
+        a.wait_for_selector(".invite-url")
+        invite = a.locator(".invite-url").input_value()
+        b.goto(invite.replace("#", "?fast#"))
+        b.fill("#join-name", "Bob")
+        b.click("#join-btn")
+        b.wait_for_selector("#hand .card")
+        a.goto(a.url.split("#")[0] + "?fast")
+        a.wait_for_selector("#hand .card")
+        a.wait_for_function("document.querySelector('.seat.pos-top .name')"
+                            ".textContent === 'Bob'", timeout=10000)
+        assert connections(cluster) == [1, 1], "least_conn put the two friends apart"
+        assert b.locator(".seat.pos-top .name").inner_text() == "Ann"
+        rng = random.Random(4)
+        deadline = time.monotonic() + 120
+        while hand_no(a) < 2 or hand_no(b) < 2:
+            assert time.monotonic() < deadline, "the hand was not played out"
+            for page in (a, b):
+                click_a_choice(page, rng, 500)
+            a.wait_for_timeout(20)
+        assert errors == []
+        a_ctx.close()
+        b_ctx.close()
+        browser.close()
+
+
+def test_no_message_through_nginx_names_a_hidden_card_with_players_on_two_processes(
+        pg_cluster: PgCluster, nginx: Nginx) -> None:
+    rng = random.Random(11)
+    with ClusterProcesses(pg_cluster.new_database(), 2) as cluster:
+        proxy = nginx([f"127.0.0.1:{port}" for port in cluster.ports])
+        http = httpx.Client(base_url=proxy.base, timeout=10)
+        made = http.post("/api/tables", json={"my_seat": 0, "rules": {"target": 5},
+                                              "seats": [{"kind": "human"}] * 4})
+        assert made.status_code == 201
+        t = made.json()
+        invite = t["invite_url"].split("#invite=")[1]
+        tokens = [t["token"]] + [http.post(f"/api/tables/{t['id']}/join",
+                                           json={"invite": invite}).json()["token"]
+                                 for _ in range(3)]
+        clients = []
+        for token in tokens:  # one at a time: least_conn alternates the processes
+            clients.append(connect(proxy, t["id"], token))
+            clients[-1].until(lambda m: m["type"] == "state")
+        assert connections(cluster) == [2, 2]
+        seq = 0
+        while True:
+            for c in clients:
+                c.at(seq)
+            states = [c.state for c in clients]
+            if states[0]["finished"]:  # type: ignore[index]
+                break
+            turn = [i for i, st in enumerate(states) if st and st["legal"]]
+            assert len(turn) == 1, "exactly one seat is asked to act"
+            legal = states[turn[0]]["legal"]  # type: ignore[index]
+            clients[turn[0]].send({"type": "act", "action": rng.choice(legal)["id"],
+                                   "seq": seq})
+            seq += 1
+        for c in clients:
+            c.drain()
+        rec = http.get(f"/api/tables/{t['id']}/record").json()
+        http.close()
+        seats_at, public_at = visible_by_seq(rec)
+        problems = [p for i, c in enumerate(clients) for p in leaks(c, i, seats_at, public_at)]
+        assert not problems, problems[:5]
+        for i, c in enumerate(clients):  # each seat was shown its own cards, wherever it was
+            assert any(cards_named(m) & (seats_at[m["seq"]][i] - public_at[m["seq"]])
+                       for m in c.messages if m["type"] == "state")
+            c.close()
+
+
+def test_a_killed_process_is_skipped_and_its_table_plays_on_through_the_other(
+        pg_cluster: PgCluster, nginx: Nginx) -> None:
+    with ClusterProcesses(pg_cluster.new_database(), 2) as cluster:
+        proxy = nginx([f"127.0.0.1:{port}" for port in cluster.ports])
+        http = httpx.Client(base_url=proxy.base, timeout=10)
+        t = http.post("/api/tables", json={"seats": COMPUTERS}).json()
+        c = connect(proxy, t["id"], t["token"])
+        s = c.my_turn()
+        c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+        before = c.after(s["seq"])["seq"]
+        owner = owner_of(cluster)
+        cluster.kill(owner)
+        c.close()
+        codes = [http.get("/healthz").status_code for _ in range(6)]
+        assert codes == [200] * 6, "nginx sends new requests to the live process"
+        started = time.monotonic()
+        c = connect(proxy, t["id"], t["token"])
+        s = c.my_turn(timeout=20)
+        assert s["seq"] >= before, "every accepted move is still there"
+        c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+        assert c.after(s["seq"], timeout=20)["seq"] > s["seq"], "and the game goes on"
+        took = time.monotonic() - started
+        c.close()
+        assert value(scrape(cluster.urls[1 - owner]), "euchre_tables", role="owned") == 1
+        assert took < 15, f"taken over and playing again in {took:.1f} s"
+        http.close()
