@@ -181,12 +181,10 @@ def test_an_illegal_card_says_why_and_a_hint_names_a_move(
         page.close()
 
 
-def test_two_friends_play_a_hand_at_one_table_from_two_browsers(browser: Any,
-                                                                server: LiveServer) -> None:
-    a_ctx, b_ctx = browser.new_context(), browser.new_context()
-    a, b = a_ctx.new_page(), b_ctx.new_page()
-    errors = watch_errors(a) + watch_errors(b)
-    a.goto(server.base + "/")
+def seat_two_friends(a: Page, b: Page, base: str) -> None:
+    """Ann (page ``a``) makes a table with a friend as her partner; Bob (``b``) joins by the
+    invite; both end at the table, their cards shown."""
+    a.goto(base + "/")
     a.fill("#name", "Ann")
     a.select_option('.seat-row[data-seat="0"] select.kind', "friend")  # partner: a friend
     a.click("#create-btn")
@@ -199,6 +197,14 @@ def test_two_friends_play_a_hand_at_one_table_from_two_browsers(browser: Any,
     b.wait_for_selector("#hand .card")
     a.goto(a.url.split("#")[0] + "?fast")
     a.wait_for_selector("#hand .card")
+
+
+def test_two_friends_play_a_hand_at_one_table_from_two_browsers(browser: Any,
+                                                                server: LiveServer) -> None:
+    a_ctx, b_ctx = browser.new_context(), browser.new_context()
+    a, b = a_ctx.new_page(), b_ctx.new_page()
+    errors = watch_errors(a) + watch_errors(b)
+    seat_two_friends(a, b, server.base)
     deadline = time.monotonic() + 10
     while a.locator(".seat.pos-top .name").inner_text() != "Bob":
         assert time.monotonic() < deadline, "Ann never saw Bob take the seat"

@@ -122,7 +122,7 @@ def owner_of(cluster: ClusterProcesses) -> int:
 def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
         pg_cluster: PgCluster, nginx: Nginx) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
-    from test_web_browser import click_a_choice, hand_no, watch_errors
+    from test_web_browser import click_a_choice, hand_no, seat_two_friends, watch_errors
 
     with ClusterProcesses(pg_cluster.new_database(), 2) as cluster, \
             sync_api.sync_playwright() as p:
@@ -131,18 +131,7 @@ def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
         a_ctx, b_ctx = browser.new_context(), browser.new_context()
         a, b = a_ctx.new_page(), b_ctx.new_page()
         errors = watch_errors(a) + watch_errors(b)
-        a.goto(proxy.base + "/")
-        a.fill("#name", "Ann")
-        a.select_option('.seat-row[data-seat="0"] select.kind', "friend")
-        a.click("#create-btn")
-        a.wait_for_selector(".invite-url")
-        invite = a.locator(".invite-url").input_value()
-        b.goto(invite.replace("#", "?fast#"))
-        b.fill("#join-name", "Bob")
-        b.click("#join-btn")
-        b.wait_for_selector("#hand .card")
-        a.goto(a.url.split("#")[0] + "?fast")
-        a.wait_for_selector("#hand .card")
+        seat_two_friends(a, b, proxy.base)
         a.wait_for_function("document.querySelector('.seat.pos-top .name')"
                             ".textContent === 'Bob'", timeout=10000)
         assert connections(cluster) == [1, 1], "least_conn put the two friends apart"
