@@ -5,14 +5,17 @@ behind a proxy is counted against."""
 from __future__ import annotations
 
 import random
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
 from prometheus_client.parser import text_string_to_metric_families
 from test_web_server import play_randomly
-from webtools import LiveServer, PgCluster
+from webtools import LiveServer, PgCluster, ServeProcess
 
+from euchre.web.metrics import MULTIPROC_ENV, SAMPLE_SECONDS
 from euchre.web.store import SCHEMA_REVISION
 
 COMPUTERS = [{"kind": "computer", "level": "rule"}] * 2 + [{"kind": "human"}] + \
@@ -130,3 +133,36 @@ def test_x_forwarded_for_counts_only_from_a_trusted_proxy(sqlite_url: str,
         # itself is not believed
         assert _creations(srv.base, ["198.51.100.7, 203.0.113.2"]) == [201]
         assert _creations(srv.base, ["198.51.100.7, 203.0.113.2"]) == [429]
+
+
+def test_with_several_processes_on_one_port_any_scrape_counts_them_all(
+        pg_cluster: PgCluster, tmp_path: Path, monkeypatch: Any) -> None:
+    files = tmp_path / "metrics"
+    files.mkdir()
+    (files / "counter_1.db").write_bytes(b"left by an earlier run")
+    monkeypatch.setenv(MULTIPROC_ENV, str(files))  # the parent's choice, passed to its children
+    serve = ServeProcess(pg_cluster.new_database(), "--processes", "2",
+                         "--client-tables-per-minute", "1000")
+    try:
+        assert not (files / "counter_1.db").exists(), "an earlier run's counts are not added"
+        ids = []
+        for _ in range(4):  # a new connection each: the kernel spreads them over both
+            r = httpx.post(serve.base + "/api/tables", timeout=10, json={
+                "my_seat": -1, "seats": [{"kind": "computer", "level": "rule"}] * 4})
+            assert r.status_code == 201
+            ids.append(r.json()["id"])
+        deadline = time.monotonic() + 30
+        for table in ids:  # computers alone play their game out in a moment
+            while not httpx.get(f"{serve.base}/api/tables/{table}", timeout=10).json()[
+                    "finished"]:
+                assert time.monotonic() < deadline, "the computers did not finish"
+                time.sleep(0.1)
+        time.sleep(SAMPLE_SECONDS * 2)  # each process has written its gauges since
+        seen = [(value(got, "euchre_moves_total"), value(got, "euchre_tables", role="owned"))
+                for got in (scrape(serve.base) for _ in range(8))]
+        assert seen[0][0] >= 4 * 40, "four whole games' moves"
+        assert seen == [(seen[0][0], 0)] * 8, \
+            "whichever process answers counts every process's moves"
+        assert len(list(files.glob("gauge_livesum_*.db"))) >= 2, "both processes wrote"
+    finally:
+        serve.stop()
