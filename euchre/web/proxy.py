@@ -98,13 +98,26 @@ def render_standalone(plan: ProxyPlan, directory: Path, workers: int = 1) -> str
                                  plan.fail_timeout, str(directory / "access.log")))
     # As root nginx would hand its workers to "nobody", who may not enter a private DIR.
     user = "user root;\n" if os.geteuid() == 0 else ""
+    files = open_files_allowed()
     temps = "\n".join(f"    {kind}_temp_path {temp / kind};"
                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     body = "\n".join("    " + line if line else "" for line in site.splitlines())
     return (f"# rendered by euchre proxy-config --standalone {directory}\n"
-            f"{user}daemon off;\nworker_processes {workers};\n"
+            f"{user}daemon off;\nworker_processes {workers};\nworker_rlimit_nofile {files};\n"
             f"pid {directory / 'nginx.pid'};\nerror_log {directory / 'error.log'} warn;\n"
-            f"events {{\n    worker_connections 8192;\n}}\n\nhttp {{\n{temps}\n\n{body}\n}}\n")
+            f"events {{\n    worker_connections {max(64, files // 2)};\n}}\n\n"
+            f"http {{\n{temps}\n\n{body}\n}}\n")
+
+
+def open_files_allowed() -> int:
+    """The most files this user's nginx may open (a websocket through it holds two, so half of
+    it is ``worker_connections``), at most 65536."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return 2048
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
 
 
 def find_nginx() -> str | None:
