@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_fuzz import malformed
+from test_web_fuzz import send_malformed
 from test_web_hidden import cards_named, leaks, visible_by_seq
 from webtools import Client, ClusterProcesses, LiveServer, PgCluster
 
@@ -319,17 +319,7 @@ def test_malformed_messages_to_a_process_not_owning_the_table_change_nothing(
         c = b.connect(t["id"], t["token"])
         s = c.my_turn()
         before = logged(url, t["id"])
-        legal = {x["id"] for x in s["legal"]}
-        codes: dict[str, int] = {}
-        for _ in range(16):
-            batch = [malformed(rng, legal, s["seq"]) for _ in range(50)]
-            for m in batch:
-                c.send(m)
-            for _ in batch:
-                r = c.recv()
-                assert r["type"] == "error", r
-                assert r["message"]
-                codes[r["code"]] = codes.get(r["code"], 0) + 1
+        codes = send_malformed(c, rng, {x["id"] for x in s["legal"]}, s["seq"], 16)
         assert {"bad_message", "too_big", "illegal", "stale"} <= set(codes), codes
         assert logged(url, t["id"]) == before
         c.send({"type": "ping"})
@@ -353,17 +343,22 @@ def reconnect(port: int, table: str, token: str, timeout: float = 20) -> Client:
             time.sleep(0.1)
 
 
+def friends_apart(cl: ClusterProcesses) -> tuple[dict[str, Any], Client, Client]:
+    """A table made at process 0 (its owner) with two computers, its creator connected
+    there and a friend who joined and connected at process 1."""
+    t = httpx_post(cl.urls[0] + "/api/tables", {"my_seat": 0, "seats": [HUMAN, RULE, HUMAN,
+                                                                       RULE]})
+    invite = t["invite_url"].split("#invite=")[1]
+    friend = httpx_post(cl.urls[1] + f"/api/tables/{t['id']}/join", {"invite": invite})
+    return t, ws(cl.ports[0], t["id"], t["token"]), ws(cl.ports[1], t["id"], friend["token"])
+
+
 def test_kill_9_of_the_owner_mid_hand_the_other_takes_over_and_every_move_is_kept(
         pg_cluster: PgCluster) -> None:
     url = pg_cluster.new_database()
     with ClusterProcesses(url, 2) as cl:
-        p0, p1 = cl.ports
-        t = httpx_post(cl.urls[0] + "/api/tables",
-                       {"my_seat": 0, "seats": [HUMAN, RULE, HUMAN, RULE]})
-        invite = t["invite_url"].split("#invite=")[1]
-        friend = httpx_post(cl.urls[1] + f"/api/tables/{t['id']}/join", {"invite": invite})
-        ann = ws(p0, t["id"], t["token"])
-        bob = ws(p1, t["id"], friend["token"])
+        p1 = cl.ports[1]
+        t, ann, bob = friends_apart(cl)
         seq = play_until({0: ann, 2: bob}, 9, seed=6)
         assert 0 < seq < 20  # mid-hand
         before = logged(url, t["id"])
@@ -387,13 +382,8 @@ def test_a_graceful_stop_hands_its_tables_over_and_nobody_is_dropped(
 
     url = pg_cluster.new_database()
     with ClusterProcesses(url, 2, "--away-timeout", "0.5") as cl:
-        p0, p1 = cl.ports
-        t = httpx_post(cl.urls[0] + "/api/tables",
-                       {"my_seat": 0, "seats": [HUMAN, RULE, HUMAN, RULE]})
-        invite = t["invite_url"].split("#invite=")[1]
-        friend = httpx_post(cl.urls[1] + f"/api/tables/{t['id']}/join", {"invite": invite})
-        ann = ws(p0, t["id"], t["token"])
-        bob = ws(p1, t["id"], friend["token"])
+        p1 = cl.ports[1]
+        t, ann, bob = friends_apart(cl)
         seq = play_until({0: ann, 2: bob}, 5, seed=9)
         stopped = time.monotonic()
         assert cl.term(0) in (0, -signal.SIGTERM)  # uvicorn raises the signal again once
