@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from test_web_fuzz import send_malformed
 from test_web_hidden import cards_named, leaks, visible_by_seq
-from webtools import Client, ClusterProcesses, LiveServer, PgCluster
+from webtools import Client, ClusterProcesses, LiveServer, PgCluster, ServeProcess
 
 from euchre.web import messages as M
 from euchre.web.store import SeatData, Store
@@ -96,6 +96,8 @@ def play_until(clients: dict[int, Client], seq_goal: int, timeout: float = 30,
         for c in clients.values():
             c.drain(0.005)
         states = [c.state for c in clients.values() if c.state is not None]
+        if not states:
+            continue
         seq: int = max(s["seq"] for s in states)
         if seq >= seq_goal or any(s["finished"] for s in states):
             return seq
@@ -424,3 +426,30 @@ def test_several_processes_on_sqlite_are_refused_in_one_line(sqlite_url: str) ->
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     assert "--processes 2 needs a PostgreSQL database" in r.stderr
+
+
+def test_processes_2_serve_one_port_and_stop_together(pg_cluster: PgCluster) -> None:
+    """``euchre serve --processes 2``: two server processes on one port; tables made and
+    played through it, whichever process each connection reaches."""
+    url = pg_cluster.new_database()
+    srv = ServeProcess(url, "--processes", "2", "--workers", "1")
+    try:
+        assert "with 2 server processes" in srv.banner
+        for _ in range(4):
+            t = httpx_post(srv.base + "/api/tables", {"my_seat": 0,
+                                                     "seats": [HUMAN, RULE, HUMAN, RULE]})
+            invite = t["invite_url"].split("#invite=")[1]
+            friend = httpx_post(srv.base + f"/api/tables/{t['id']}/join", {"invite": invite})
+            ann, bob = ws(srv.port, t["id"], t["token"]), ws(srv.port, t["id"], friend["token"])
+            seq = play_until({0: ann, 2: bob}, 6)
+            assert len(logged(url, t["id"])) == seq
+            ann.close()
+            bob.close()
+        deadline = time.monotonic() + 10
+        while sum("joined the cluster" in line for line in srv.output) < 2:
+            assert time.monotonic() < deadline, srv.output
+            time.sleep(0.05)
+    finally:
+        srv.stop()
+    assert srv.proc.returncode == 0
+    assert "server stopped" in "".join(srv.output)
