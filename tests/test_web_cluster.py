@@ -331,6 +331,35 @@ def test_malformed_messages_to_a_process_not_owning_the_table_change_nothing(
         c.close()
 
 
+def test_a_new_owner_keeps_an_absent_persons_away_deadline(pg_cluster: PgCluster) -> None:
+    """A friend left; the table changes owner; the computer stands in for the friend when the
+    away timeout has run from the moment they left, not from the takeover."""
+    url = pg_cluster.new_database()
+    timeout = 4.0
+    with two_servers(url, away_timeout=timeout) as (a, b):
+        t = a.create(my_seat=0, seats=[HUMAN, RULE, HUMAN, RULE])
+        invite = t["invite_url"].split("#invite=")[1]
+        status, friend = b.post(f"/api/tables/{t['id']}/join", {"invite": invite})
+        assert status == 200
+        ann = a.connect(t["id"], t["token"])
+        bob = b.connect(t["id"], friend["token"])
+        ann.until_state(lambda s: s["seats"][2]["connected"])
+        bob.close()
+        left = time.monotonic()
+        ann.until_state(lambda s: not s["seats"][2]["connected"])
+        while time.monotonic() < left + 3.0:  # the owner has stored when the seat emptied
+            time.sleep(0.05)
+        set_owner(url, t["id"], b.app.state.server.cluster.id)
+        while not (ann.state or {}).get("seats", [{}] * 4)[2].get("stand_in"):
+            s = ann.state
+            if s is not None and s["legal"]:
+                ann.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+            ann.recv(10)
+        stood_in = time.monotonic() - left
+        assert timeout - 0.5 < stood_in < timeout + 2.0, stood_in
+        ann.close()
+
+
 # losing a process --------------------------------------------------------------------------------
 
 
