@@ -235,3 +235,12 @@ def test_the_review_page_shows_the_chart_the_worst_decisions_and_one_at_the_tabl
         assert "still being played" in page.locator("#error").inner_text()
         assert page.locator("#result").is_hidden()
         browser.close()
+
+
+def test_the_review_workers_warm_up_on_a_game_that_ends() -> None:
+    """What each review worker runs at start-up, before any review, finishes."""
+    from euchre.web.reviews import warm_job
+
+    started = time.monotonic()
+    warm_job()
+    assert time.monotonic() - started < 20

@@ -130,15 +130,19 @@ def hand_job(game: Game, hand_no: int, deals: int, objective: Objective | None) 
 def finish_job(parts: list[Review], game: Game) -> bytes:
     """The hands' reviews as one, in the page's JSON, encoded."""
     rules, _, _, names = game
-    return msgspec.json.encode(review_page_json(combine(parts), names, rules["target"]))
+    target = Rules.from_dict(rules).target
+    return msgspec.json.encode(review_page_json(combine(parts), names, target))
 
 
 def warm_job() -> None:
     """Load the solver's compiled kernels in a fresh worker (about 2 s), before a first
     review waits for it: a one-hand game reviewed at the smallest budget."""
+    from euchre.bots import make_bot
+
     m = Match(Rules(target=1), seed=0)
+    bot = make_bot("rule", 0)
     while not m.is_terminal():
-        m.apply_action(m.legal_actions()[0])
+        m.apply_action(bot.choose(m.view(m.current_player)))
     review_match(m, MIN_DEALS, MIN_DEALS)
 
 

@@ -66,7 +66,10 @@ export function drawBoard(board, f, names, viewer, mark = -1) {
       center.append(cell);
     }
   } else if (f.upcard && !f.trump) {
-    center.append(cardEl(f.upcard), make("span", "", "up-card"));
+    const down = f.upcard_status === "turned down";
+    const up = cardEl(f.upcard);
+    if (down) up.classList.add("turned-down");
+    center.append(up, make("span", "", down ? "up-card, turned down" : "up-card"));
   }
   board.append(center);
 }

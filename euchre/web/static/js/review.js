@@ -12,6 +12,7 @@ const SVG = "http://www.w3.org/2000/svg";
 // One colour per seat, told apart by people with the common colour blindnesses (Okabe-Ito).
 const SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
 const WORST_SHOWN = 8;
+const MIN_BAR = 3.6;  // pixels a decision, at least
 
 let rev = null;
 let order = [];      // decisions in game order (the chart's x axis)
@@ -92,7 +93,8 @@ function niceStep(top) {
 function drawChart() {
   const box = $("chart");
   box.replaceChildren();
-  const W = Math.max(320, box.clientWidth || 900);
+  // at least a few pixels a decision: on a phone the chart scrolls sideways instead
+  const W = Math.max(320, box.clientWidth || 900, Math.ceil(MIN_BAR * order.length) + 54);
   const H = 230, L = 46, R = 8, T = 10, B = 30;
   const n = order.length;
   const bw = (W - L - R) / Math.max(1, n);
@@ -172,6 +174,8 @@ function drawWorst(all = false) {
     b.append(make("span", `badge ${v.cls}`, v.text), make("span", "worst-where", `${handWhen(d)} · ${seatName(d.seat)}`));
     b.append(make("span", "worst-what", `${d.choice_label}, best ${d.best_label}: ${withError(d.loss, d.ci95)}${unit()}`));
     b.style.borderLeftColor = SEAT_COLOURS[d.seat];
+    b.dataset.i = String(order.indexOf(d));
+    b.classList.toggle("selected", Number(b.dataset.i) === selected);
     b.onclick = () => select(order.indexOf(d));
     li.append(b);
     list.append(li);
@@ -194,7 +198,7 @@ function select(i) {
   selected = i;
   const d = order[i];
   const m = d.moment;
-  document.querySelectorAll("#chart .decision").forEach((g) => g.classList.toggle("selected", Number(g.dataset.i) === i));
+  document.querySelectorAll("#chart .decision, #worst .worst-item").forEach((g) => g.classList.toggle("selected", Number(g.dataset.i) === i));
   $("detail-h").textContent = `${handWhen(d)}: ${seatName(d.seat)} to ${d.phase === "play" ? "play" : "decide"}`;
   $("detail-facts").textContent = bidsText(m);
   drawBoard($("board"), m, rev.players.map((_, s) => seatName(s)), d.seat, d.seat);
@@ -203,7 +207,7 @@ function select(i) {
   table.replaceChildren();
   const head = make("tr");
   const hasWin = d.options.some((o) => o.win !== undefined);
-  for (const h of ["Option", "Points this hand (±95%)", ...(hasWin ? ["Chance to win the game"] : []), ""]) head.append(make("th", "", h));
+  for (const h of ["Option", "Points this hand (±95%)", ...(hasWin ? ["Chance to win"] : []), ""]) head.append(make("th", "", h));
   table.append(head);
   for (const o of d.options) {
     const tr = make("tr");
@@ -219,6 +223,7 @@ function select(i) {
     tr.append(mk);
     table.append(tr);
   }
+  $("pick-note").hidden = d.best === d.options[0].action || d.loss === 0;
   const v = verdictOf(d);
   const verdict = $("verdict");
   verdict.className = `verdict ${v.cls}`;
@@ -238,6 +243,15 @@ function show(body) {
   $("result").hidden = false;
   const judge = `Judged by ${rev.objective_words}`;
   $("summary").textContent = `${judge} · ${order.length} decisions, ${body.deals} deals each (card plays solved double-dummy over deals consistent with what the player saw, bids played out) · reviewed in ${body.seconds} s`;
+  // the other judge, where this game has both (a two-sided game to a target score)
+  const other = rev.objective === "win" ? "points" : "win";
+  const knowsWin = rev.decisions.some((d) => d.options.some((o) => o.win !== undefined));
+  const alt = $("other-objective");
+  alt.hidden = other === "win" && !knowsWin;
+  const q = new URLSearchParams(location.search);
+  q.set("objective", other);
+  alt.href = `${location.pathname}?${q}`;
+  alt.textContent = other === "win" ? "Judge by the chance to win the game" : "Judge by points this hand";
   drawTotals();
   drawLegend();
   drawChart();
@@ -261,8 +275,11 @@ function progress(body) {
   if (body.state === "queued") {
     text.textContent = `Queued: ${body.position === 1 ? "next" : `number ${body.position}`} in line (the server reviews ${body.reviews_at_once} game${body.reviews_at_once === 1 ? "" : "s"} at a time, so that the tables' computer players keep their pace).`;
     bar.removeAttribute("value");
+  } else if (!body.decisions) {
+    text.textContent = "Reviewing: counting the decisions…";
+    bar.removeAttribute("value");
   } else {
-    text.textContent = `Reviewing: ${body.decisions_done} of ${body.decisions || "?"} decisions (${body.hands_done} of ${body.hands || "?"} hands), ${body.deals} deals each…`;
+    text.textContent = `Reviewing: ${body.decisions_done} of ${body.decisions} decisions (${body.hands_done} of ${body.hands} hands), ${body.deals} deals each…`;
     bar.max = Math.max(1, body.decisions);
     bar.value = body.decisions_done;
   }
