@@ -40,8 +40,9 @@ def played(seed: int = SEED, target: int = TARGET) -> Match:
     return m
 
 
-def log_of(m: Match) -> list[tuple[int, int]]:
-    replay = Match(m.rules, seed=SEED)
+def log_of(m: Match, seed: int = SEED) -> list[tuple[int, int]]:
+    """(seat, action) of every move of ``m``, dealt from ``seed``."""
+    replay = Match(m.rules, seed=seed)
     out = []
     for f in m.finished:
         for a in f.actions:
@@ -50,16 +51,17 @@ def log_of(m: Match) -> list[tuple[int, int]]:
     return out
 
 
-def store_game(db_url: str, table_id: str, m: Match, finished: bool = True) -> None:
+def store_game(db_url: str, table_id: str, m: Match, finished: bool = True,
+               seed: int = SEED) -> None:
     """A game as the server would have stored it, with its seed (so its review is known);
     an unfinished one has people's seats, so that nobody plays it on."""
     store = Store(db_url)
     try:
-        store.create_table(table_id, m.rules.to_dict(), SEED, f"inv-{table_id}",
+        store.create_table(table_id, m.rules.to_dict(), seed, f"inv-{table_id}",
                            [SeatData(i, f"{table_id}-tok{i}",
                                      "computer" if finished else "human", "rule", NAMES[i],
                                      False) for i in range(4)])
-        log = log_of(m)
+        log = log_of(m, seed)
         if not finished:
             log = log[:5]
         result = (m.winner if m.winner is not None else -1, list(m.scores))

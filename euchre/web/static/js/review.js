@@ -17,6 +17,7 @@ const MIN_BAR = 3.6;  // pixels a decision, at least
 let rev = null;
 let order = [];      // decisions in game order (the chart's x axis)
 let selected = -1;   // index into order
+let chartX = null;   // a decision's place on the chart, in pixels
 
 function svg(tag, attrs = {}, text) {
   const el = document.createElementNS(SVG, tag);
@@ -105,6 +106,7 @@ function drawChart() {
   const ymax = Math.ceil(top / step) * step;
   const y = (v) => T + (H - T - B) * (1 - Math.min(v, ymax) / ymax);
   const x = (i) => L + i * bw;
+  chartX = (i) => x(i) + bw / 2;
   const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
     "aria-label": `what each of ${n} decisions cost, by seat, through the game` });
   // hands: a shaded band every other hand, its number underneath
@@ -199,6 +201,11 @@ function select(i) {
   const d = order[i];
   const m = d.moment;
   document.querySelectorAll("#chart .decision, #worst .worst-item").forEach((g) => g.classList.toggle("selected", Number(g.dataset.i) === i));
+  const box = $("chart");  // a chart wider than the screen shows the chosen decision
+  if (chartX && box.scrollWidth > box.clientWidth) {
+    const at = chartX(i);
+    if (at < box.scrollLeft + 20 || at > box.scrollLeft + box.clientWidth - 20) box.scrollLeft = Math.max(0, at - box.clientWidth / 2);
+  }
   $("detail-h").textContent = `${handWhen(d)}: ${seatName(d.seat)} to ${d.phase === "play" ? "play" : "decide"}`;
   $("detail-facts").textContent = bidsText(m);
   drawBoard($("board"), m, rev.players.map((_, s) => seatName(s)), d.seat, d.seat);
