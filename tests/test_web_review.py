@@ -246,3 +246,48 @@ def test_the_review_workers_warm_up_on_a_game_that_ends() -> None:
     started = time.monotonic()
     warm_job()
     assert time.monotonic() - started < 20
+
+
+def test_review_workers_run_below_the_players_priority() -> None:
+    """The review pool's processes are started ``nice`` steps down, so that the tables'
+    computer players (in their own pool, at the server's priority) come first."""
+    import os
+
+    from euchre.web.runner import make_pool
+    from euchre.web.server import REVIEW_NICE
+
+    base = os.nice(0)
+    pool = make_pool("process", 1, "test-review", nice=REVIEW_NICE)
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=30) == min(19, base + REVIEW_NICE)
+    finally:
+        pool.shutdown()
+    players = make_pool("process", 1, "test-bot")
+    try:
+        assert players.submit(os.nice, 0).result(timeout=30) == base
+    finally:
+        players.shutdown()
+
+
+def test_a_game_the_review_cannot_analyse_or_judge_so_is_refused_with_why() -> None:
+    """Two-handed with rows (the solver plays five-card hands) and the chance to win the game
+    where there is none (one hand to play) are refused, saying why, and start nothing."""
+    from euchre.rules import PRESETS
+    from euchre.web.store import TableData
+    from euchre.web.table import Table
+
+    def table(rules: Rules) -> Table:
+        seats = [SeatData(i, f"t{i}", "computer", "rule", f"S{i}", False)
+                 for i in range(rules.players)]
+        return Table(TableData("x", 0.0, rules.to_dict(), 1, "inv", seats, [], 1.0, []))
+
+    async def scenario() -> None:
+        reviews = Reviews(ThreadPoolExecutor(1), at_once=1, waiting_max=1)
+        status, raw = reviews.answer(table(PRESETS["two-handed-rows"]), {})
+        assert status == 400 and b"two-handed with rows" in raw
+        status, raw = reviews.answer(table(Rules(single_hand=True)), {"objective": "win"})
+        assert status == 400 and b"judged by points" in raw
+        assert not reviews.runs and not reviews.tasks
+        reviews.stop()
+
+    asyncio.run(scenario())
