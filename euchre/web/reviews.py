@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import msgspec
@@ -201,7 +201,6 @@ class ReviewRun:
     hands_done: int = 0
     decisions: int = 0
     decisions_done: int = 0
-    requested: float = field(default_factory=time.monotonic)
     started: float | None = None
     seconds: float | None = None
     """Wall time from the start of the work to its result (the wait in the queue apart)."""
