@@ -595,6 +595,9 @@ def test_the_replay_keeps_the_players_seat_at_the_bottom(browser: Any,
     t = server.create(name="Ann", rules={"target": 1})  # Ann sits South
     open_table(page, server, t)
     play_until(page, lambda: page.locator("#banner .gameover").count() > 0, random.Random(6))
+    # the game-over screen also leads to the game's computer analysis
+    review = page.locator("#banner .gameover a", has_text="Computer analysis")
+    assert review.get_attribute("href") == f"/review/{t['id']}"
     page.click("text=Replay step by step")
     page.wait_for_selector("#board .rseat")
     bottom = page.locator("#board .rseat").evaluate_all(

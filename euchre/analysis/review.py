@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
 
 from euchre import actions as A
 from euchre.analysis.assess import option_label
@@ -35,6 +35,7 @@ from euchre.view import SeatView
 __all__ = [
     "Decision",
     "Review",
+    "combine",
     "count_decisions",
     "cross_fitted_loss",
     "play_context",
@@ -185,11 +186,13 @@ def count_decisions(match: Match, seats: Collection[int] | None = None) -> int:
 def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BID_DEALS,
                  seed: int = 0, players: list[str] | None = None,
                  progress: Callable[[], None] | None = None,
-                 objective: Objective = "points", seats: Collection[int] | None = None
-                 ) -> Review:
+                 objective: Objective = "points", seats: Collection[int] | None = None,
+                 hands: Collection[int] | None = None) -> Review:
     """Value every decision of ``match`` (finished hands and the one in progress) by
     ``objective`` (points by default, so a loss reads as points a hand; "win": the chance to
-    win the game, for a game with its score known); only ``seats``' decisions when given."""
+    win the game, for a game with its score known); only ``seats``' decisions when given, and
+    only those of the (1-based) ``hands`` when given: a decision is valued the same whether its
+    hand is reviewed alone or with the game, so hands may be reviewed apart and put together."""
     import time
 
     start = time.perf_counter()
@@ -199,6 +202,8 @@ def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BI
         else seat_name(s, n) for s in range(n))
     out: list[Decision] = []
     for hand_no, st, actions, scores in _hands(match):
+        if hands is not None and hand_no not in hands:
+            continue
         for j, a in enumerate(actions):
             seat = st.cur
             view = st.view(seat, scores)
@@ -211,9 +216,21 @@ def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BI
                 if progress is not None:
                     progress()
             st.apply_action(a)
-    out.sort(key=lambda d: (-d.loss, d.hand, d.index))
+    out.sort(key=_worst_first)
     return Review(names, tuple(out), play_deals, bid_deals, time.perf_counter() - start,
                   objective, None if seats is None else tuple(sorted(seats)))
+
+
+def _worst_first(d: Decision) -> tuple[float, int, int]:
+    return -d.loss, d.hand, d.index
+
+
+def combine(parts: Sequence[Review]) -> Review:
+    """One review of the hands that ``parts`` (reviews of the same game, each of other hands,
+    by ``review_match(..., hands=...)``) reviewed apart: the same as reviewing them together."""
+    first = parts[0]
+    decisions = sorted((d for p in parts for d in p.decisions), key=_worst_first)
+    return replace(first, decisions=tuple(decisions), seconds=sum(p.seconds for p in parts))
 
 
 #: Standard errors by which an option must lead the choice on the picking half to be picked:

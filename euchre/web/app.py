@@ -125,13 +125,14 @@ async def finished(request: Request) -> Response:
     return JSONResponse({"tables": await db.run(lambda store: store.list_finished(100))})
 
 
-async def finished_table(request: Request) -> Table | Response:
+async def finished_table(request: Request,
+                         once_over: str = "its record (every deal) is available"
+                         ) -> Table | Response:
     t = await server_of(request).rooms.get(request.path_params["table_id"])
     if t is None:
         return bad("there is no table with that address", 404)
     if not t.finished:
-        return bad("the game is still being played: its record (every deal) is "
-                   "available once it is over", 409)
+        return bad(f"the game is still being played: {once_over} once it is over", 409)
     return t
 
 
@@ -152,6 +153,14 @@ async def replay(request: Request) -> Response:
                          "seat_names": [seat_name(i, t.n) for i in range(t.n)],
                          "rules": t.rules.to_dict(), "target": t.rules.target,
                          "frames": replay_frames(t.rules, t.seed, t.log)})
+
+
+async def review(request: Request) -> Response:
+    t = await finished_table(request, "it can be reviewed (every player's hand shown)")
+    if isinstance(t, Response):
+        return t
+    status, raw = server_of(request).reviews.answer(t, request.query_params)
+    return Response(raw, status_code=status, media_type="application/json")
 
 
 def page(name: str) -> Callable[[Request], Any]:
@@ -177,6 +186,7 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/", page("index.html")),
         Route("/t/{table_id}", page("table.html")),
         Route("/replay/{table_id}", page("replay.html")),
+        Route("/review/{table_id}", page("review.html")),
         Route("/api/options", options),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/finished", finished),
@@ -184,6 +194,7 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/tables/{table_id}/join", join, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
         Route("/api/tables/{table_id}/replay", replay),
+        Route("/api/tables/{table_id}/review", review),
         WebSocketRoute("/ws/{table_id}", server.websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *ops.routes(server),

@@ -34,6 +34,13 @@ class ServerConfig:
     """Computer levels that decide on the event loop (see ``INLINE_LEVELS``)."""
     hint_workers: int = 1
     """Workers that work out hints, apart from the computer players' (a process each)."""
+    review_workers: int = 2
+    """Workers that review finished games (a process each, below the players' priority): the
+    hands of one game are reviewed side by side."""
+    reviews_at_once: int = 1
+    """Games reviewed at once; more wait their turn, shown as queued."""
+    reviews_waiting: int = 8
+    """Reviews that may wait their turn; more are refused until one is done."""
     hint_rate: float = 0.5
     """Hints a second one seat may ask for on average (bursts of three), all its connections
     together."""

@@ -225,6 +225,13 @@ def event(seat: int, action: int, viewer: int, phase: str) -> Event:
     return Event(seat, "bid", action_label(action))
 
 
+def bid_events(view: SeatView) -> list[Event]:
+    """The hand's bidding so far (bids, discards, declarations) as ``view``'s seat saw it.
+    Declined declarations of others are already left out of the view's history, so every
+    entry is one the viewer saw."""
+    return [event(who, a, view.seat, "play") for who, a in view.history if not 0 <= a <= 32]
+
+
 def legal_action(a: int) -> LegalAction:
     if 0 <= a <= 32:
         return LegalAction(a, action_label(a), action_to_str(a), "play", card_str(a))
@@ -272,9 +279,7 @@ def state(facts: TableFacts, view: SeatView) -> State:
     face_up = set(view.face_up(viewer)) if view.rows and viewer >= 0 else set()
     # rows: the face-up cards are drawn in the row, not in the hand
     hand = card_list(sort_hand([c for c in view.hand if c not in face_up], view.trump))
-    # Declined declarations of others are already left out of the view's history, so every
-    # entry here is one the viewer saw.
-    bids = [event(who, a, viewer, "play") for who, a in view.history if not 0 <= a <= 32]
+    bids = bid_events(view)
     last = None
     if facts.last_event is not None:
         s, a, phase = facts.last_event

@@ -37,9 +37,12 @@ def bot_job(factory: BotFactory, level: str, seed: int, view: SeatView,
     return action, (bot.explain(view) if explain else "")
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int, nice: int = 0) -> None:
     """In each worker process: exit when the server process is gone (even by ``kill -9``, which
-    gives it no chance to stop its pool), so no orphaned worker outlives it."""
+    gives it no chance to stop its pool), so no orphaned worker outlives it; and yield the CPU
+    to the others by ``nice`` (a pool of background work, the reviews, below the players')."""
+    if nice:
+        os.nice(nice)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -49,14 +52,16 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="euchre-parent-watch").start()
 
 
-def make_pool(kind: Literal["process", "thread"], workers: int, name: str) -> Executor:
-    """A worker pool whose workers are started now, not on a first move."""
+def make_pool(kind: Literal["process", "thread"], workers: int, name: str,
+              nice: int = 0) -> Executor:
+    """A worker pool whose workers are started now, not on a first move; processes run
+    ``nice`` steps below the server's priority (threads share the server's)."""
     if kind == "thread":
         return ThreadPoolExecutor(workers, thread_name_prefix=name)
     import multiprocessing
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_start, initargs=(os.getpid(),))
+                               initializer=_worker_start, initargs=(os.getpid(), nice))
     for _ in range(workers):
         pool.submit(int)
     return pool

@@ -27,6 +27,7 @@ from euchre.web.hints import Hints
 from euchre.web.levels import offered_levels, strongest_level
 from euchre.web.limits import CreationLimits
 from euchre.web.moves import Moves
+from euchre.web.reviews import Reviews
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, make_pool
 from euchre.web.store import Store
@@ -49,6 +50,10 @@ if TYPE_CHECKING:
 RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink)
 
 log = logging.getLogger("euchre.web")
+
+#: How far below the server and the computer players the review workers run: a review uses
+#: what CPU the players leave.
+REVIEW_NICE = 10
 
 
 def freeze_startup_objects() -> None:
@@ -80,6 +85,7 @@ class Server:
         self.bots: BotRunner | None = None
         self.moves: Moves | None = None
         self.hints: Hints | None = None
+        self._reviews: Reviews | None = None
         self.talk = TableTalk(self.rooms, config.chat_rate)
         self.creations = CreationLimits(config.client_tables_per_minute,
                                         config.tables_per_minute)
@@ -93,6 +99,11 @@ class Server:
     @property
     def store(self) -> Store | None:
         return self.db.store
+
+    @property
+    def reviews(self) -> Reviews:
+        assert self._reviews is not None, "the server has not started"
+        return self._reviews
 
     @property
     def inline_levels(self) -> set[str]:
@@ -110,6 +121,11 @@ class Server:
         self.hints = Hints(self.rooms, self.bots, self.hint_level, cfg.bot_factory,
                            make_pool(cfg.pool, cfg.hint_workers, "euchre-hint"),
                            cfg.hint_workers, cfg.hint_rate)
+        self._reviews = Reviews(make_pool(cfg.pool, cfg.review_workers, "euchre-review",
+                                          nice=REVIEW_NICE),
+                                cfg.reviews_at_once, cfg.reviews_waiting)
+        if cfg.pool == "process":
+            self._reviews.warm(cfg.review_workers)
         self.moves.start()
         before = time.time() - cfg.abandon_days * 86400
         closed = await self.db.run(lambda store: store.close_abandoned(before))
@@ -154,6 +170,8 @@ class Server:
             self.bots.stop()
         if self.hints is not None:
             self.hints.stop()
+        if self._reviews is not None:
+            self._reviews.stop()
         if self.moves is not None:
             await self.moves.away.flush_left()
         await self.db.close()

@@ -218,7 +218,9 @@ async function loadFinished() {
     rep.href = `/replay/${encodeURIComponent(t.id)}`;
     const rec = make("a", "", "record");
     rec.href = `/api/tables/${encodeURIComponent(t.id)}/record`;
-    links.append(rep, " · ", rec);
+    const rev = make("a", "", "analysis");
+    rev.href = `/review/${encodeURIComponent(t.id)}`;
+    links.append(rev, " · ", rep, " · ", rec);
     tr.append(links);
     tbody.append(tr);
   }

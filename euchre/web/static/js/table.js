@@ -335,12 +335,14 @@ function showGameOver(s) {
   const links = make("p", "links");
   const rep = make("a", "button", "Replay step by step");
   rep.href = `/replay/${encodeURIComponent(s.table)}`;
+  const rev = make("a", "button", "Computer analysis");
+  rev.href = `/review/${encodeURIComponent(s.table)}`;
   const rec = make("a", "button", "Download the record");
   rec.href = `/api/tables/${encodeURIComponent(s.table)}/record`;
   rec.setAttribute("download", `euchre-${s.table}.json`);
   const home = make("a", "button", "New table");
   home.href = "/";
-  links.append(rep, rec, home);
+  links.append(rev, rep, rec, home);
   box.append(links);
   el.replaceChildren(box);
   el.hidden = false;
