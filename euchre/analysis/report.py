@@ -8,10 +8,10 @@ from rich.console import Console
 from rich.table import Table
 
 from euchre.analysis.advice import Advice
-from euchre.analysis.assess import bid_phrase
+from euchre.analysis.assess import assessment_words, bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
-from euchre.analysis.values import OBJECTIVES, Estimate
+from euchre.analysis.values import OBJECTIVES, Z95, Estimate
 from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
 from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
@@ -72,15 +72,27 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
         t.add_column("Points", justify="right")
         t.add_column("±95%", justify="right")
         has_win = any(o.win is not None for o in r.options)
+        a = r.assessment
         if has_win:
             t.add_column("Win game", justify="right")
+            if a is not None:
+                t.add_column("±95%", justify="right")
+        by = {o.action: o for o in a.options} if a is not None else {}
         for i, o in enumerate(r.options):
             row = [("[bold green]" if i == 0 else "") + bid_phrase(o.action, r.view),
                    f"{o.points:+.2f}", f"{o.ci95:.2f}"]
             if has_win:
                 row.append(f"{100 * (o.win or 0):.0f}%")
+                if a is not None:
+                    row.append(f"{100 * Z95 * by[o.action].se:.0f}%")
             t.add_row(*row)
         con.print(t)
+        if a is not None:
+            # The service's own words: each option against the best with the paired error, a
+            # close call said as one, and why the game and the hand disagree where they do.
+            con.print(f"Best: {assessment_words(a, basis=False)} Over {r.deals} deals; "
+                      f"judged by {OBJECTIVES[r.objective]}.")
+            continue
         best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
         verdict = f"Best: {bid_phrase(best.action, r.view)}"
         if second is not None and r.objective == "win":
@@ -135,7 +147,7 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
     win = rev.objective == "win"
     for s in rev.seat_totals():
         loss, ci = float(s["loss"]), s["loss_ci95"]  # type: ignore[arg-type]
-        amount = f"{100 * loss:.1f}%" if win else f"{loss:.2f}"
+        amount = (f"{100 * loss:.1f}%" if win else f"{loss:.2f}").replace("-", "−")
         if isinstance(ci, float):
             amount += f" ± {100 * ci:.1f}%" if win else f" ± {ci:.2f}"
         unit = "of the chance to win the game" if win else "points"

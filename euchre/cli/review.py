@@ -18,12 +18,13 @@ from euchre.cli.play import level_spec
 def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "review", help="what every decision of a game cost against the best choice",
-        description="Review a game record: for every decision (bids, discards, card plays) the "
-                    "expected points lost against the best choice, worst first, with the best "
-                    "choice and why, each loss measured on deals apart from those that picked "
-                    "the best, with its error bar. Card plays are solved double-dummy over "
-                    "deals consistent with what the player saw; bids are played out by the "
-                    "search player's rollout policy.")
+        description="Review a game record: for every decision (bids, discards, card plays) "
+                    "what it gave up against the best choice (the chance to win the game in "
+                    "a game, points in one-hand play, or as --objective says), worst first, "
+                    "with the best choice and why, each loss measured on deals apart from "
+                    "those that picked the best, with its error bar. Card plays are solved "
+                    "double-dummy over deals consistent with what the player saw; bids are "
+                    "played out by the search player's rollout policy.")
     p.add_argument("record", metavar="RECORD",
                    help="a JSON game record (euchre play --save, the library, the browser)")
     p.add_argument("--play-deals", type=whole_number(4, 2000), default=None, metavar="N",
@@ -35,9 +36,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--seat", default=None, metavar="SEAT",
                    help="only this seat's decisions: 0..3 (North, East, South, West) or "
                         "0..players-1")
-    p.add_argument("--objective", choices=("points", "win"), default="points",
-                   help="what a loss is measured in: points a hand (the default) or the "
-                        "chance to win the game, as the hint judges")
+    p.add_argument("--objective", choices=("points", "win"), default=None,
+                   help="what a loss is measured in: the chance to win the game (the default "
+                        "in a game with its score known, as the hint judges) or points a hand "
+                        "(the default for one-hand play)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (0)")
     p.add_argument("--json", action="store_true", help="print JSON (docs/analysis.md)")
     p.add_argument("--bot", type=level_spec, default=None, metavar="SPEC",
@@ -61,7 +63,7 @@ def compare_bot(rev: Any, spec: str, seed: int) -> dict[str, Any]:
         action = bot.choose(d.view)
         values = {o.action: o.points for o in d.options}
         mine = values.get(action)
-        best = d.options[0].points
+        best = max(o.points for o in d.options)
         if mine is not None:
             valued += 1
             loss += max(0.0, best - mine)
@@ -105,6 +107,12 @@ def _run(args: argparse.Namespace) -> int:
         names = json.loads(text).get("players")
     except (ValueError, AttributeError):
         names = None
+    from euchre.analysis.review import match_objective
+
+    if args.objective == "win" and match_objective(match) != "win":
+        print("euchre review: --objective win needs a two-sided game with its score known; "
+              "this record is judged by points", file=sys.stderr)
+        return 2
     total = count_decisions(match, seats)
     # The bar goes to stderr so that --json output stays clean on stdout.
     from rich.console import Console
