@@ -213,6 +213,8 @@ def valued(view: SeatView, values: Values, objective: Objective) -> Assessment:
 
 def signed(x: float, digits: int = 1) -> str:
     """A number with a true minus sign: '+0.4', '−0.9'."""
+    if abs(x) < 0.5 * 10 ** -digits:
+        x = 0.0  # no "−0.0"
     return f"{x:+.{digits}f}".replace("-", "−")
 
 
