@@ -24,8 +24,19 @@ from euchre.cli import Subparsers, whole_number
 def register(sub: Subparsers) -> None:
     from euchre.analysis.reference import DEFAULT_DEALS, DEFAULT_DECISIONS
 
-    p = sub.add_parser("advice", help="the hint against a reference set (agreement, close "
-                       "calls, time per decision)", description=__doc__)
+    p = sub.add_parser(
+        "advice", help="the hint against a reference set (agreement, close calls, time per "
+        "decision)",
+        description="Score the hint against a reference set of decisions valued with many "
+                    "deals: how often its first choice is the reference's where the reference "
+                    "separates the options beyond its error, how often it says close call "
+                    "where the reference does not, and its time per decision (p50, p95). "
+                    "With --build, make the set instead: games between the bots under every "
+                    "preset the solver plays, decisions of every kind (bids of both rounds, "
+                    "alone calls, discards, card plays), every option valued on the same "
+                    "--deals deals; the file is rewritten after each decision, so a build "
+                    "stopped (or cut by --minutes) goes on when run again with the same "
+                    "settings.")
     p.add_argument("--reference", default=None, metavar="FILE",
                    help="the reference set (default: the one shipped with euchre; --build "
                         "needs a file)")
