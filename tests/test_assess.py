@@ -296,3 +296,26 @@ def test_advice_says_each_bid_against_the_best_with_its_error_and_never_as_a_cos
                  "--dealer", "0", "--round", "1", "--deals", "200", "--score", "4-4"]) == 0
     out = capsys.readouterr().out
     assert "Win game" in out and out.count("±95%") == 2  # the game's chance has its error too
+
+
+def test_review_bot_comparison_measures_a_choice_as_the_review_measures_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player asked at every decision is measured on the deals apart from those that picked
+    the best, as the review measures the game's own choices: one that makes the same choices
+    gives up exactly the review's totals."""
+    from euchre.cli.review import compare_bot
+
+    rev = review_match(_short_rule_game(5), 8, 8, seed=2)
+    chosen = {id(d.view): d.choice for d in rev.decisions}
+
+    class Replay:
+        def choose(self, view: object) -> int:
+            return chosen[id(view)]
+
+    monkeypatch.setattr("euchre.bots.make_bot", lambda spec, seed: Replay())
+    out = compare_bot(rev, "replay", 0)
+    assert out["valued"] == out["decisions"] == len(rev.decisions)
+    assert out["best_choices"] == sum(d.best == d.choice for d in rev.decisions)
+    assert out["loss"] == pytest.approx(sum(d.estimate for d in rev.decisions), abs=1e-3)
+    assert out["loss_ci95"] == pytest.approx(
+        1.96 * math.sqrt(sum(d.se ** 2 for d in rev.decisions)), abs=1e-3)

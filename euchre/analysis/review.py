@@ -91,6 +91,9 @@ class Decision:
     below zero when the choice was as good (what the totals add)."""
     se: float = 0.0
     """Standard error of ``estimate``."""
+    values: Values | None = field(default=None, repr=False, compare=False)
+    """The per-deal results the decision was judged on (another choice can be measured on
+    them the same way, :func:`cross_fitted_loss`)."""
 
     @property
     def clear(self) -> bool:
@@ -299,7 +302,7 @@ def _decision(hand_no: int, index: int, seat: int, name: str, view: SeatView, ch
                     loss, ci, values.kind, values.deals, tuple(ranked),
                     *_why(view, values, choice, best, seat_name(seat, view.players), loss, ci,
                           objective),
-                    view, est, se)
+                    view, est, se, values)
 
 
 def _partner_winning(view: SeatView) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -50,28 +51,33 @@ def register(sub: Subparsers) -> None:
 
 
 def compare_bot(rev: Any, spec: str, seed: int) -> dict[str, Any]:
-    """What the player ``spec`` would choose at each reviewed decision, valued with the same
-    estimates: how often it picks the best choice, and the points it would have given up."""
+    """What the player ``spec`` would choose at each reviewed decision, measured like the
+    review's own choices (:func:`~euchre.analysis.review.cross_fitted_loss`, in the review's
+    objective, on the same deals): how often it picks the best choice, and what it would have
+    given up (a choice's loss shown when positive, the signed estimates added in the total)."""
     from euchre.actions import action_to_str
+    from euchre.analysis.review import cross_fitted_loss
     from euchre.bots import make_bot
 
     bot = make_bot(spec, seed)
     agree = valued = 0
-    loss = 0.0
+    loss = var = 0.0
     choices = []
     for d in sorted(rev.decisions, key=lambda d: (d.hand, d.index)):
         action = bot.choose(d.view)
-        values = {o.action: o.points for o in d.options}
-        mine = values.get(action)
-        best = max(o.points for o in d.options)
-        if mine is not None:
+        est = None
+        if d.values is not None and action in d.values.samples:
+            est, se, _ = cross_fitted_loss(d.values, action, rev.objective)
             valued += 1
-            loss += max(0.0, best - mine)
+            loss += est
+            var += se * se
         agree += action == d.best
         choices.append({"hand": d.hand, "index": d.index, "action": action_to_str(action),
-                        "loss": None if mine is None else round(max(0.0, best - mine), 4)})
+                        "loss": None if est is None else round(max(0.0, est), 4)})
     return {"spec": spec, "decisions": len(choices), "best_choices": agree,
-            "valued": valued, "loss": round(loss, 4), "choices": choices}
+            "valued": valued, "loss": round(loss, 4),
+            "loss_ci95": round(1.96 * math.sqrt(var), 4) if math.isfinite(var) else None,
+            "choices": choices}
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -142,7 +148,15 @@ def _run(args: argparse.Namespace) -> int:
 
     print_review(rev, args.top)
     if compared is not None:
+        win = rev.objective == "win"
+
+        def amount(x: float) -> str:
+            return f"{100 * x:.1f}%" if win else f"{x:.2f}"
+
+        ci = compared["loss_ci95"]
+        lost = (amount(compared["loss"]) + ("" if ci is None else f" ± {amount(ci)}")
+                + (" of the chance to win the game" if win else " points")).replace("-", "−")
         print(f"  {compared['spec']} on the same {compared['decisions']} decisions: the best "
-              f"choice {compared['best_choices']} times; {compared['loss']:.2f} points "
-              f"lost in all over the {compared['valued']} of its choices that were valued")
+              f"choice {compared['best_choices']} times; {lost} lost in all over the "
+              f"{compared['valued']} of its choices that were valued")
     return 0
