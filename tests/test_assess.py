@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -319,3 +320,23 @@ def test_review_bot_comparison_measures_a_choice_as_the_review_measures_its_own(
     assert out["loss"] == pytest.approx(sum(d.estimate for d in rev.decisions), abs=1e-3)
     assert out["loss_ci95"] == pytest.approx(
         1.96 * math.sqrt(sum(d.se ** 2 for d in rev.decisions)), abs=1e-3)
+
+
+def test_the_end_of_game_review_gives_the_numbers_euchre_review_gives() -> None:
+    from rich.console import Console
+
+    from euchre.analysis.offer import review_in_terminal
+    from euchre.analysis.report import print_review
+
+    m = _trick_one_card_four()
+    m.apply_action(parse_card("JH"))
+
+    def totals(show: Callable[[Console], None]) -> list[str]:
+        con = Console(record=True, width=200, force_terminal=False)
+        show(con)
+        return [ln.strip() for ln in con.export_text().splitlines() if "lost in all" in ln]
+
+    in_game = totals(lambda con: review_in_terminal(m, con))
+    cli = totals(lambda con: print_review(review_match(m), 10, con))
+    assert in_game == cli and len(in_game) == 4
+    assert all("of the chance to win the game lost in all" in t for t in in_game)
