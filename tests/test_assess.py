@@ -290,7 +290,7 @@ def test_advice_says_each_bid_against_the_best_with_its_error_and_never_as_a_cos
     assert main(["advise", "--hand", "QH 9S TC QD KH", "--up", "TH", "--seat", "1",
                  "--dealer", "0", "--round", "1", "--deals", "200"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "Best: Pass: you expect −" in out and "points this hand; order up is " in out
+    assert "Best: Pass: you expect −" in out and "points this hand; Order up is " in out
     assert " points worse" in out and " ± " in out and "loses" not in out
     assert "Over 200 deals; judged by points this hand." in out
     assert main(["advise", "--hand", "QH 9S TC QD KH", "--up", "TH", "--seat", "1",

@@ -31,7 +31,6 @@ __all__ = [
     "equivalent_cards",
     "hint",
     "hint_assessment",
-    "inline_label",
     "objectives_differ",
     "option_label",
     "score_stakes",
@@ -228,12 +227,6 @@ def amount(x: float, se: float, objective: Objective, sign: bool = False) -> str
     return f"{num} ± {ci:.1f}" if ci < 10 else num
 
 
-def inline_label(a: int, view: SeatView) -> str:
-    """An option's label inside a sentence: bids in lower case ('order up'), cards as they are."""
-    label = option_label(a, view)
-    return label if A.is_play(a) else label[:1].lower() + label[1:]
-
-
 def assessment_words(a: Assessment, you: str = "you", basis: bool = True) -> str:
     """The answer in words: what the best option is expected to bring (a result, not a cost),
     how much worse each other option is, or that the options are too close to call, and (with
@@ -251,12 +244,12 @@ def assessment_words(a: Assessment, you: str = "you", basis: bool = True) -> str
     rest = [o for o in a.options[1:] if o not in same]
 
     def worse(o: OptionValue) -> str:
-        return (f"{inline_label(o.action, a.view)} is "
+        return (f"{option_label(o.action, a.view)} is "
                 f"{amount(o.behind, o.behind_se, a.objective)}{unit} worse")
 
     parts = []
     if same:
-        names = " and ".join(inline_label(o.action, a.view) for o in same)
+        names = " and ".join(option_label(o.action, a.view) for o in same)
         parts.append(f"{names} {'comes' if len(same) == 1 else 'come'} to the same on every "
                      "deal")
     near = [o for o in rest if not o.behind > SEPARATION * o.behind_se]
@@ -313,12 +306,12 @@ def objectives_differ(view: SeatView, values: Values, best: int, objective: Obje
     stakes = f"{stakes}: " if stakes else ""
     if other == "points":
         p_top, p_best = values.mean_se(top, "points")[0], values.mean_se(best, "points")[0]
-        return (f"On points alone {inline_label(top, view)} is ahead ({signed(p_top)} against "
+        return (f"On points alone {option_label(top, view)} is ahead ({signed(p_top)} against "
                 f"{signed(p_best)} this hand), but at {at} {stakes}the points that win or "
                 "save the game are what count.")
     w_top, w_best = values.mean_se(top, "win")[0], values.mean_se(best, "win")[0]
     reason = score_stakes(view) or "some points count more than others"
-    return (f"For the game {inline_label(top, view)} has the better chance ({100 * w_top:.0f}% "
+    return (f"For the game {option_label(top, view)} has the better chance ({100 * w_top:.0f}% "
             f"against {100 * w_best:.0f}%): at {at} {reason}.")
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from euchre import actions as A
-from euchre.analysis.assess import amount, inline_label, objectives_differ, option_label
+from euchre.analysis.assess import amount, objectives_differ, option_label
 from euchre.analysis.values import (
     Z95,
     Estimate,
@@ -367,7 +367,7 @@ def _why(view: SeatView, values: Values, choice: int, best: int, name: str,
     given = (f"{100 * loss:.1f}% ± {100 * ci:.1f}% of the chance to win given up"
              if objective == "win" else f"{loss:.2f} ± {ci:.2f} points given up")
     short = (f"{lead}{option_label(best, view)}: {worth(best)} against "
-             f"{worth(choice, False)} for {inline_label(choice, view)}; measured on deals apart "
+             f"{worth(choice, False)} for {option_label(choice, view)}; measured on deals apart "
              f"from those that picked it, {given}, {verdict}")
     return f"{short}, {basis}.{tail}", f"{short}.{tail}"
 

@@ -143,7 +143,7 @@ def _run_mine(args: argparse.Namespace) -> int:
 
 
 def _run_pose(args: argparse.Namespace) -> int:
-    from euchre.analysis.assess import bid_phrase, inline_label
+    from euchre.analysis.assess import bid_phrase, option_label
     from euchre.analysis.puzzles import PuzzleFileError, load_puzzles, puzzle_view
     from euchre.analysis.report import print_puzzle
     from euchre.cards import CardParseError, card_symbol, parse_card
@@ -182,7 +182,7 @@ def _run_pose(args: argparse.Namespace) -> int:
         _say(con, text.translate(str.maketrans("♣♦♥♠", "CDHS")) if args.ascii else text)
 
     def label(a: int) -> str:
-        return symbol(a) if p.kind == "play" else inline_label(a, view)
+        return symbol(a) if p.kind == "play" else option_label(a, view)
 
     answer = args.answer
     while True:
