@@ -193,7 +193,8 @@ def _trumped_ace_match() -> Match:
 
 @pytest.fixture(scope="module")
 def trumped_review() -> Review:
-    return review_match(_trumped_ace_match(), play_deals=32, bid_deals=6, seed=1)
+    return review_match(_trumped_ace_match(), play_deals=32, bid_deals=6, seed=1,
+                        objective="points")
 
 
 def test_review_flags_trumping_a_partners_winning_ace(trumped_review: Review) -> None:
@@ -407,7 +408,7 @@ def test_review_flags_ordering_up_with_no_trump() -> None:
     deck = deck_for(STANDARD, 0, [None, "9C TD QS 9S TC", None, None], up="AH")
     m = Match(STANDARD, seed=1, first_dealer=0, decks=[deck])
     m.apply_action(A.ORDER)
-    rev = review_match(m, play_deals=4, bid_deals=32, seed=2)
+    rev = review_match(m, play_deals=4, bid_deals=32, seed=2, objective="points")
     (d,) = rev.decisions
     assert (d.seat, d.choice, d.best) == (1, A.ORDER, A.PASS)
     assert d.clear and d.loss > 0.5

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,122 @@ def test_a_game_hint_says_why_when_the_hands_points_rank_another_option_first() 
     words = assessment_words(valued(view, values, "win"))
     assert words.startswith("K♥: 21.0% ± 0.4% to win the game")
     assert "On points alone A♥ is ahead (+1.1 against +0.1 this hand), but at 3-9 " in words
+
+
+# ---------------------------------------------------------------------------------------------
+# One objective, in words
+
+
+def test_a_review_judges_a_game_by_the_chance_to_win_it_and_one_hand_by_points(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+    from euchre.record import to_json
+    from euchre.rules import preset
+
+    m = _trick_one_card_four()
+    m.apply_action(parse_card("JH"))  # trumps the partner's winning A♣
+    rev = review_match(m, 32, 4, seed=1)
+    assert rev.objective == "win"
+    (trump,) = [d for d in rev.decisions if d.choice == parse_card("JH")]
+    assert "to win the game against " in trump.short and "for J♥" in trump.short
+    assert "of the chance to win given up" in trump.short
+    assert "cost" not in trump.short and "loses" not in trump.short
+    one = Match(preset("openspiel"), seed=2)
+    bot = make_bot("rule", 1)
+    for _ in range(6):
+        one.apply_action(bot.choose(one.view(one.current_player)))
+    assert review_match(one, 4, 4).objective == "points"
+    with pytest.raises(ValueError, match="needs a two-sided game with a known score"):
+        review_match(one, 4, 4, objective="win")
+    path = tmp_path / "one.json"
+    path.write_text(to_json(one))
+    assert main(["review", str(path), "--objective", "win"]) == 2
+    assert "--objective win needs a two-sided game" in capsys.readouterr().err
+
+
+def test_the_score_is_said_in_words_when_the_game_and_the_hand_disagree() -> None:
+    from euchre.analysis.assess import objectives_differ, score_stakes
+
+    ah, kh = parse_card("AH"), parse_card("KH")
+    m = Match(STANDARD, seed=1, first_dealer=0, decks=[DECK])
+    m.scores = [3, 9]
+    for text in ("pass", "pass", "pass", "order", "discard 9S", "play 9C", "play AC",
+                 "play TC"):
+        m.apply_action(A.action_from_str(text))
+    view = m.view(m.current_player)
+    assert score_stakes(view) == "any point the other side scores ends the game"
+    values = Values(view, "play", [1.0] * 24,
+                    {ah: [1.0, 1.2] * 12, kh: [0.0, 0.2] * 12},
+                    {ah: [0.10, 0.12] * 12, kh: [0.20, 0.22] * 12})
+    assert objectives_differ(view, values, kh, "win") == (
+        "On points alone A♥ is ahead (+1.1 against +0.1 this hand), but at 3-9 any point the "
+        "other side scores ends the game: the points that win or save the game are what count.")
+    # Asked for points, the game's better option is named too.
+    assert objectives_differ(view, values, ah, "points") == (
+        "For the game K♥ has the better chance (21% against 11%): at 3-9 any point the other "
+        "side scores ends the game.")
+    # Within the error, nothing is said.
+    close = Values(view, "play", [1.0] * 24, {ah: [1.0, -1.0] * 12, kh: [0.0, 0.2] * 12},
+                   {ah: [0.10, 0.30] * 12, kh: [0.20, 0.22] * 12})
+    assert objectives_differ(view, close, kh, "win") == ""
+    m.scores = [0, 0]
+    assert score_stakes(m.view(m.current_player)) == ""
+
+
+def test_advice_says_each_bid_against_the_best_with_its_error_and_never_as_a_cost(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+
+    assert main(["advise", "--hand", "QH 9S TC QD KH", "--up", "TH", "--seat", "1",
+                 "--dealer", "0", "--round", "1", "--deals", "200"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Best: Pass: you expect −" in out and "points this hand; Order up is " in out
+    assert " points worse" in out and " ± " in out and "loses" not in out
+    assert "Over 200 deals; judged by points this hand." in out
+    assert main(["advise", "--hand", "QH 9S TC QD KH", "--up", "TH", "--seat", "1",
+                 "--dealer", "0", "--round", "1", "--deals", "200", "--score", "4-4"]) == 0
+    out = capsys.readouterr().out
+    assert "Win game" in out and out.count("±95%") == 2  # the game's chance has its error too
+
+
+def test_review_bot_comparison_measures_a_choice_as_the_review_measures_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player asked at every decision is measured on the deals apart from those that picked
+    the best, as the review measures the game's own choices: one that makes the same choices
+    gives up exactly the review's totals."""
+    from euchre.cli.review import compare_bot
+
+    rev = review_match(_short_rule_game(5), 8, 8, seed=2)
+    chosen = {id(d.view): d.choice for d in rev.decisions}
+
+    class Replay:
+        def choose(self, view: object) -> int:
+            return chosen[id(view)]
+
+    monkeypatch.setattr("euchre.bots.make_bot", lambda spec, seed: Replay())
+    out = compare_bot(rev, "replay", 0)
+    assert out["valued"] == out["decisions"] == len(rev.decisions)
+    assert out["best_choices"] == sum(d.best == d.choice for d in rev.decisions)
+    assert out["loss"] == pytest.approx(sum(d.estimate for d in rev.decisions), abs=1e-3)
+    assert out["loss_ci95"] == pytest.approx(
+        1.96 * math.sqrt(sum(d.se ** 2 for d in rev.decisions)), abs=1e-3)
+
+
+def test_the_end_of_game_review_gives_the_numbers_euchre_review_gives() -> None:
+    from rich.console import Console
+
+    from euchre.analysis.offer import review_in_terminal
+    from euchre.analysis.report import print_review
+
+    m = _trick_one_card_four()
+    m.apply_action(parse_card("JH"))
+
+    def totals(show: Callable[[Console], None]) -> list[str]:
+        con = Console(record=True, width=200, force_terminal=False)
+        show(con)
+        return [ln.strip() for ln in con.export_text().splitlines() if "lost in all" in ln]
+
+    in_game = totals(lambda con: review_in_terminal(m, con))
+    cli = totals(lambda con: print_review(review_match(m), 10, con))
+    assert in_game == cli and len(in_game) == 4
+    assert all("of the chance to win the game lost in all" in t for t in in_game)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from euchre import actions as A
-from euchre.analysis.assess import bid_phrase, valued
+from euchre.analysis.assess import Assessment, bid_phrase, valued
 from euchre.analysis.values import Estimate, Objective, default_objective, evaluate
 from euchre.cards import JOKER, card_symbol, deck_cards
 from euchre.rules import Rules
@@ -48,6 +48,9 @@ class RoundAdvice:
     """What the options were ranked by: the chance to win the game when the score is known."""
     close: bool = False
     """The best option does not lead the next beyond its error (paired on the same deals)."""
+    assessment: Assessment | None = field(default=None, compare=False, repr=False)
+    """The evaluation service's answer these options come from (errors of both objectives,
+    the words), when the advice was worked out rather than built by hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +140,7 @@ def advise(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: in
         judged = valued(view, values, obj)
         est = {e.action: e for e in values.ranked()}
         out.append(RoundAdvice(r, view, tuple(est[o.action] for o in judged.options),
-                               values.deals, obj, judged.close))
+                               values.deals, obj, judged.close, judged))
     return Advice(rules, tuple(hand), upcard, seat, dealer, tuple(scores), tuple(out))
 
 

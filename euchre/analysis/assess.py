@@ -18,17 +18,22 @@ from dataclasses import dataclass
 
 from euchre import actions as A
 from euchre.analysis.values import OBJECTIVES, Objective, Values, default_objective, evaluate
-from euchre.cards import card_symbol
+from euchre.cards import EFFECTIVE_SUIT, POWER, card_symbol, deck_cards
 from euchre.view import SeatView
 
 __all__ = [
     "SEPARATION",
     "Assessment",
     "OptionValue",
+    "amount",
     "assess",
     "assessment_words",
+    "equivalent_cards",
     "hint",
+    "hint_assessment",
+    "objectives_differ",
     "option_label",
+    "score_stakes",
     "signed",
 ]
 
@@ -73,12 +78,18 @@ class Assessment:
         return self.options[0]
 
     @property
+    def settled(self) -> bool:
+        """The best option leads every other beyond its error, but those that came to the same
+        on every deal (equivalent cards, which no number of deals tells apart)."""
+        return all(o.behind > SEPARATION * o.behind_se or (o.behind == 0.0
+                                                           and o.behind_se == 0.0)
+                   for o in self.options[1:])
+
+    @property
     def close(self) -> bool:
-        """The best option does not lead the next beyond its error."""
-        if len(self.options) < 2:
-            return False
-        nxt = self.options[1]
-        return not nxt.behind > SEPARATION * nxt.behind_se
+        """Some option that is not the best's equal is within the error of the best: a close
+        call, not a winner."""
+        return not self.settled
 
     @property
     def equal(self) -> bool:
@@ -127,15 +138,44 @@ def _ranked(values: Values, objective: Objective) -> list[int]:
     return sorted(est, key=lambda a: (-round(est[a], 9), -round(pts[a], 9), a))
 
 
-def _settled(objective: Objective) -> Callable[[Values], bool]:
+def equivalent_cards(view: SeatView) -> dict[int, int]:
+    """Each lawful card of a card play mapped to the strongest card of its class: cards of one
+    hand and one suit with no card still in play ranked between them (only cards of finished
+    tricks are out of play for certain) win and lose the same tricks on every deal, so the
+    solver values them the same and no number of deals tells them apart."""
+    if view.phase != "play" or view.trump >= 4:
+        return {}
+    suit_of, power = EFFECTIVE_SUIT[view.trump], POWER[view.trump]
+    gone = {c for _, cards, _ in view.tricks for _, c in cards}
+    lawful = set(view.lawful_cards())
+    out: dict[int, int] = {}
+    live = sorted((c for c in deck_cards(view.rules.deck) if c not in gone),
+                  key=lambda c: (suit_of[c], -power[c]))
+    head = -1
+    for i, c in enumerate(live):
+        if i and suit_of[c] != suit_of[live[i - 1]]:
+            head = -1
+        if c in lawful:
+            head = c if head < 0 else head
+            out[c] = head
+        else:
+            head = -1
+    return out
+
+
+def _settled(view: SeatView, objective: Objective) -> Callable[[Values], bool]:
+    same = equivalent_cards(view)
+
     def settled(values: Values) -> bool:
         order = _ranked(values, objective)
-        if len(order) < 2:
-            return True
-        gap, se = values.diff_se(order[0], order[1], objective)
-        # The same result on every deal so far: equivalent cards (the 9 and 10 of a suit that
-        # cannot win a trick), which more deals would not tell apart.
-        return gap > SEPARATION * se or se == 0.0
+        top = order[0]
+        for a in order[1:]:
+            if a in same and same[a] == same.get(top):
+                continue  # equivalent cards: more deals would not tell them apart
+            gap, se = values.diff_se(top, a, objective)
+            if not gap > SEPARATION * se:
+                return False  # within the error, or the same on every deal so far
+        return True
     return settled
 
 
@@ -150,7 +190,7 @@ def assess(view: SeatView, objective: Objective | None = None, *, seed: int = 0,
     if obj == "win" and default_objective(view) != "win":
         raise ValueError("the chance to win the game needs a two-sided game with a known "
                          "score; value points instead")
-    settled = _settled(obj)
+    settled = _settled(view, obj)
     values = evaluate(view, max_deals, random.Random(seed), options=options, seconds=seconds,
                       min_deals=min(min_deals, max_deals),
                       until=settled)
@@ -172,10 +212,12 @@ def valued(view: SeatView, values: Values, objective: Objective) -> Assessment:
 
 def signed(x: float, digits: int = 1) -> str:
     """A number with a true minus sign: '+0.4', '−0.9'."""
+    if abs(x) < 0.5 * 10 ** -digits:
+        x = 0.0  # no "−0.0"
     return f"{x:+.{digits}f}".replace("-", "−")
 
 
-def _amount(x: float, se: float, objective: Objective, sign: bool = False) -> str:
+def amount(x: float, se: float, objective: Objective, sign: bool = False) -> str:
     """``x`` ± its 95% half-width, in the objective's unit."""
     ci = 1.96 * se
     if objective == "win":
@@ -185,48 +227,92 @@ def _amount(x: float, se: float, objective: Objective, sign: bool = False) -> st
     return f"{num} ± {ci:.1f}" if ci < 10 else num
 
 
-def assessment_words(a: Assessment, you: str = "you") -> str:
+def assessment_words(a: Assessment, you: str = "you", basis: bool = True) -> str:
     """The answer in words: what the best option is expected to bring (a result, not a cost),
-    how much worse each other option is, or that the options are too close to call, and by
-    which objective over how many deals."""
+    how much worse each other option is, or that the options are too close to call, and (with
+    ``basis``) by which objective over how many deals."""
     best = a.best
     label = option_label(best.action, a.view)
-    hand = (f"{you} expect {_amount(best.points, best.points_se, 'points', True)} points this "
+    hand = (f"{you} expect {amount(best.points, best.points_se, 'points', True)} points this "
             "hand")
-    rest = a.options[1:]
     if a.objective == "win":
-        head = (f"{label}: {_amount(best.value, best.se, 'win')} to win the game; {hand}")
+        head = (f"{label}: {amount(best.value, best.se, 'win')} to win the game; {hand}")
     else:
         head = f"{label}: {hand}"
     unit = " points" if a.objective == "points" else ""
-    if not rest:
-        body = f"{head}."
-    elif a.equal:
-        body = (f"{head}; {option_label(rest[0].action, a.view)} comes to the same on every "
-                "deal.")
-    else:
-        worse = [f"{option_label(o.action, a.view)} is "
-                 f"{_amount(o.behind, o.behind_se, a.objective)}{unit} worse" for o in rest]
-        body = (f"{head}; a close call: {worse[0]}, within the error"
-                + "".join(f", {w}" for w in worse[1:]) + "." if a.close
-                else f"{head}; {', '.join(worse)}.")
-    return f"{body}{_points_disagree(a)} Judged by {a.objective_words}, over {a.deals} deals."
+    same = [o for o in a.options[1:] if o.behind == 0.0 and o.behind_se == 0.0]
+    rest = [o for o in a.options[1:] if o not in same]
+
+    def worse(o: OptionValue) -> str:
+        return (f"{option_label(o.action, a.view)} is "
+                f"{amount(o.behind, o.behind_se, a.objective)}{unit} worse")
+
+    parts = []
+    if same:
+        names = " and ".join(option_label(o.action, a.view) for o in same)
+        parts.append(f"{names} {'comes' if len(same) == 1 else 'come'} to the same on every "
+                     "deal")
+    near = [o for o in rest if not o.behind > SEPARATION * o.behind_se]
+    far = [o for o in rest if o not in near]
+    if near:
+        parts.append("a close call: " + ", ".join(worse(o) for o in near) + ", within the "
+                     "error")
+    if far:
+        parts.append(", ".join(worse(o) for o in far))
+    body = f"{head}; {'; '.join(parts)}." if parts else f"{head}."
+    why = objectives_differ(a.view, a.values, best.action, a.objective)
+    tail = f" Judged by {a.objective_words}, over {a.deals} deals." if basis else ""
+    return f"{body}{' ' + why if why else ''}{tail}"
 
 
-def _points_disagree(a: Assessment) -> str:
-    """Why the game's best option is not the hand's, when the points rank another first: near
-    the end of a game some points win or save it and others are worth nothing."""
-    if a.objective != "win" or len(a.options) < 2:
+def score_stakes(view: SeatView) -> str:
+    """What the score makes of this hand's points, in words ('any point the other side scores
+    ends the game'), or '' where nothing is at stake but the average."""
+    sc, target = view.scores, view.rules.target
+    if len(sc) != 2:
         return ""
-    top = max(a.options, key=lambda o: o.points)
-    if top is a.best or top.points - a.best.points <= 2 * top.points_se:
+    mine = view.side_of()
+    need, theirs = target - sc[mine], target - sc[1 - mine]
+    out = []
+    if need <= 1:
+        out.append("any point you score wins the game")
+    elif need <= 2:
+        out.append("a march or a euchre wins you the game")
+    if theirs <= 1:
+        out.append("any point the other side scores ends the game")
+    elif theirs <= 2:
+        out.append("a march or a euchre by the other side ends the game")
+    return " and ".join(out)
+
+
+def objectives_differ(view: SeatView, values: Values, best: int, objective: Objective) -> str:
+    """Why the best option by ``objective`` is not the best by the other one, in words, when the
+    other ranks another option ahead beyond its error; else ''. Near the end of a game some
+    points win or save it and others are worth nothing, so the game and the hand's average
+    may disagree."""
+    other: Objective = "points" if objective == "win" else "win"
+    if len(values.samples) < 2 or (other == "win" and not values.wins):
         return ""
-    sc = a.view.scores
-    mine = a.view.side_of()
+    top = max(values.samples, key=lambda a: (values.mean_se(a, other)[0], -a))
+    if top == best:
+        return ""
+    gap, se = values.diff_se(top, best, other)
+    if not gap > SEPARATION * se:
+        return ""
+    sc = view.scores
+    mine = view.side_of()
     at = f"{sc[mine]}-{sc[1 - mine]}"
-    return (f" On points alone {option_label(top.action, a.view)} is ahead "
-            f"({signed(top.points)} against {signed(a.best.points)} this hand), but at {at} "
-            "the points that win or save the game are what count.")
+    stakes = score_stakes(view)
+    stakes = f"{stakes}: " if stakes else ""
+    if other == "points":
+        p_top, p_best = values.mean_se(top, "points")[0], values.mean_se(best, "points")[0]
+        return (f"On points alone {option_label(top, view)} is ahead ({signed(p_top)} against "
+                f"{signed(p_best)} this hand), but at {at} {stakes}the points that win or "
+                "save the game are what count.")
+    w_top, w_best = values.mean_se(top, "win")[0], values.mean_se(best, "win")[0]
+    reason = score_stakes(view) or "some points count more than others"
+    return (f"For the game {option_label(top, view)} has the better chance ({100 * w_top:.0f}% "
+            f"against {100 * w_best:.0f}%): at {at} {reason}.")
 
 
 def hint(view: SeatView, seed: int = 0, think: object = None) -> tuple[int, str] | None:
@@ -240,15 +326,20 @@ def hint(view: SeatView, seed: int = 0, think: object = None) -> tuple[int, str]
     if len(lawful) == 1:
         (only,) = lawful
         return only, f"{option_label(only, view)} is your only lawful choice."
+    a = hint_assessment(view, seed, think)
+    return a.best.action, assessment_words(a)
+
+
+def hint_assessment(view: SeatView, seed: int = 0, think: object = None) -> Assessment:
+    """The assessment behind :func:`hint` (its budget, its objective), for a caller that wants
+    the numbers rather than the words."""
     from euchre.bots.search import parse_think
 
     if think is None:
-        a = assess(view, seed=seed)
-    else:
-        t = parse_think(think)
-        if t.seconds is not None:
-            a = assess(view, seed=seed, seconds=t.seconds)
-        else:  # a deal count: deterministic for a seed
-            a = assess(view, seed=seed, seconds=None, max_deals=max(2 * t.samples, 8),
-                       min_deals=max(2 * t.samples, 8))
-    return a.best.action, assessment_words(a)
+        return assess(view, seed=seed)
+    t = parse_think(think)
+    if t.seconds is not None:
+        return assess(view, seed=seed, seconds=t.seconds)
+    # a deal count: deterministic for a seed
+    return assess(view, seed=seed, seconds=None, max_deals=max(2 * t.samples, 8),
+                  min_deals=max(2 * t.samples, 8))

@@ -1,8 +1,9 @@
 """The review offered at the end of a game in the terminal (``make play``).
 
 Kept apart from the table's code so the terminal only needs one call: :func:`review_in_terminal`
-reviews the finished match with a smaller budget than ``euchre review`` (a game is reviewed in
-seconds rather than a minute), with a progress bar, and prints the costliest decisions.
+reviews the finished match as ``euchre review`` does (the same deals, the same objective: the
+same numbers for the same game, a few seconds for a whole game), with a progress bar, and
+prints the costliest decisions.
 """
 
 from __future__ import annotations
@@ -11,12 +12,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from euchre.analysis.report import print_review
-from euchre.analysis.review import count_decisions, review_match
+from euchre.analysis.review import BID_DEALS, PLAY_DEALS, count_decisions, review_match
 from euchre.match import Match
-
-#: Deals per decision for the in-game review (``euchre review`` uses 24 of each).
-PLAY_DEALS = 12
-BID_DEALS = 12
 
 
 def review_in_terminal(match: Match, console: Console, players: list[str] | None = None,

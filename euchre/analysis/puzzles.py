@@ -1,10 +1,17 @@
-"""Card-play puzzles mined from self-play: positions where exactly one card is clearly best.
+"""Puzzles mined from self-play: positions where exactly one card, or one bid, is clearly best.
 
 :func:`mine` plays hands between rule-based players and, at every card-play decision with a
 real choice, values each lawful card by the double-dummy solver over deals consistent with the
 seat's view (:func:`euchre.analysis.values.evaluate`). A position becomes a puzzle when the best
 card beats the second best by at least ``threshold`` points a hand *and* by more than the 95%
 interval of their paired difference, so the answer is not an accident of the sampled deals.
+
+:func:`mine_bids` does the same for the bidding (order up, pass, order alone in round one; a
+suit, alone or not, or pass in round two) with the evaluation service
+(:func:`euchre.analysis.assess.assess`), every bid played out on the same deals, a fixed and
+large number of them looked at once (no early stop, whose repeated looks would let a lucky
+lead through): the answer must lead every other bid by ``threshold`` points and by more than
+:data:`~euchre.analysis.assess.SEPARATION` standard errors of the paired difference.
 
 A puzzle is stored as the hand's dealer, deck order and the actions before the position, so it
 replays exactly with the engine (:func:`puzzle_view`) and the file stays small and checkable.
@@ -14,26 +21,33 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from euchre import actions as A
 from euchre.actions import action_from_str, action_to_str
+from euchre.analysis.assess import Assessment, assess, assessment_words
 from euchre.analysis.values import evaluate, lawful_cards
 from euchre.bots import make_bot
 from euchre.cards import card_str, card_symbol, parse_card
 from euchre.match import Match
 from euchre.rules import Rules
-from euchre.state import PLAY, HandState, seat_name
+from euchre.state import BID1, BID2, PLAY, HandState, seat_name
 from euchre.view import SeatView
 
-__all__ = ["Puzzle", "PuzzleSet", "load_puzzles", "mine", "puzzle_view", "puzzles_to_json"]
+__all__ = ["Puzzle", "PuzzleSet", "load_puzzles", "mine", "mine_bids", "puzzle_view",
+           "puzzles_to_json"]
 
 FORMAT = "euchre-puzzles"
 VERSION = 1
 DEFAULT_THRESHOLD = 0.5
 DEFAULT_DEALS = 48
+#: Deals every bid of a bidding puzzle is played out on.
+DEFAULT_BID_DEALS = 800
+#: A bidding position where every bid but passing is this far behind it is no puzzle.
+TRIVIAL_PASS = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +60,16 @@ class Puzzle:
     scores: tuple[int, ...]
     seat: int
     answer: int
+    """A card (a card puzzle) or a bid action (a bidding puzzle)."""
     gap: float
-    """Points a hand the answer gains over the second-best card."""
+    """Points a hand the answer gains over the second-best option."""
     values: tuple[tuple[int, float], ...]
-    """(card, expected points) of every lawful card, best first."""
+    """(card or bid, expected points) of every option, best first."""
     explanation: str
+    kind: str = "play"
+    """'play' (which card) or 'bid' (which bid)."""
+    gap_se: float = 0.0
+    """Standard error of ``gap``, paired on the same deals (bidding puzzles)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,17 +103,16 @@ def _explain(view: SeatView, values: list[tuple[int, float]], deals: int) -> str
             f"{deals} deals consistent with what you see.")
 
 
-def mine(rules: Rules, hands: int, seed: int = 0, deals: int = DEFAULT_DEALS,
-         threshold: float = DEFAULT_THRESHOLD, limit: int | None = None,
-         progress: Callable[[int], None] | None = None) -> PuzzleSet:
-    """Play ``hands`` hands of rule-based self-play and keep the clear card-play decisions
-    (at most ``limit``); ``progress(1)`` after each hand."""
-    rng = random.Random(seed)
-    bots = [make_bot("rule", seed + s) for s in range(rules.players)]
-    found: list[Puzzle] = []
-    match = Match(rules, seed=seed)
+def _self_play(rules: Rules, hands: int, bot_seed: int, match_seed: int, rng: random.Random,
+               progress: Callable[[int], None] | None, done: Callable[[], bool]
+               ) -> Iterator[tuple[HandState, tuple[int, ...], int, SeatView]]:
+    """(hand, scores before it, seat, its view) at every decision of ``hands`` hands between
+    rule-based players, until ``done()``; a finished match is followed by one seeded from
+    ``rng``. ``progress(1)`` after each hand."""
+    bots = [make_bot("rule", bot_seed + s) for s in range(rules.players)]
+    match = Match(rules, seed=match_seed)
     played = 0
-    while played < hands and (limit is None or len(found) < limit):
+    while played < hands and not done():
         if match.is_terminal():
             match = Match(rules, seed=rng.getrandbits(32))
         h = match.hand
@@ -103,22 +121,78 @@ def mine(rules: Rules, hands: int, seed: int = 0, deals: int = DEFAULT_DEALS,
         while len(match.finished) == start_hands and not match.is_terminal():
             seat = match.current_player
             view = match.view(seat)
-            if h.phase == PLAY and len(lawful_cards(view)) > 1 and (
-                    limit is None or len(found) < limit):
-                vals = evaluate(view, deals, random.Random(rng.getrandbits(32)))
-                ranked = vals.ranked()
-                gap, ci = vals.gap(ranked[0].action, ranked[1].action)
-                if gap >= threshold and gap > ci:
-                    pairs = [(o.action, round(o.points, 4)) for o in ranked]
-                    found.append(Puzzle(
-                        len(found) + 1, h.dealer, h.deck, tuple(a for _, a in h.history),
-                        scores, seat, ranked[0].action, round(gap, 4), tuple(pairs),
-                        _explain(view, pairs, vals.deals)))
+            if not done():
+                yield h, scores, seat, view
             match.apply_action(bots[seat].choose(view))
         played += 1
         if progress:
             progress(1)
+
+
+def mine(rules: Rules, hands: int, seed: int = 0, deals: int = DEFAULT_DEALS,
+         threshold: float = DEFAULT_THRESHOLD, limit: int | None = None,
+         progress: Callable[[int], None] | None = None) -> PuzzleSet:
+    """Play ``hands`` hands of rule-based self-play and keep the clear card-play decisions
+    (at most ``limit``); ``progress(1)`` after each hand."""
+    rng = random.Random(seed)
+    found: list[Puzzle] = []
+    for h, scores, seat, view in _self_play(rules, hands, seed, seed, rng, progress,
+                                            lambda: limit is not None and len(found) >= limit):
+        if h.phase == PLAY and len(lawful_cards(view)) > 1:
+            vals = evaluate(view, deals, random.Random(rng.getrandbits(32)))
+            ranked = vals.ranked()
+            gap, ci = vals.gap(ranked[0].action, ranked[1].action)
+            if gap >= threshold and gap > ci:
+                pairs = [(o.action, round(o.points, 4)) for o in ranked]
+                found.append(Puzzle(
+                    len(found) + 1, h.dealer, h.deck, tuple(a for _, a in h.history),
+                    scores, seat, ranked[0].action, round(gap, 4), tuple(pairs),
+                    _explain(view, pairs, vals.deals)))
     return PuzzleSet(rules, deals, threshold, tuple(found))
+
+
+def _worth_posing(a: Assessment, threshold: float) -> bool:
+    """Clear beyond the error and by ``threshold`` points, and not a junk hand where any bid
+    but a pass is far behind."""
+    if len(a.options) < 2 or not a.settled or a.options[1].behind < threshold:
+        return False
+    if a.best.action == A.PASS:
+        bids = [o for o in a.options if o.action != A.PASS]
+        return min(o.behind for o in bids) <= TRIVIAL_PASS
+    return True
+
+
+def mine_bids(rules: Rules, hands: int, seed: int = 0, deals: int = DEFAULT_BID_DEALS,
+              threshold: float = DEFAULT_THRESHOLD, limit: int | None = None,
+              progress: Callable[[int], None] | None = None, first_id: int = 1,
+              rounds: Collection[int] = (1, 2)) -> list[Puzzle]:
+    """Play ``hands`` hands of rule-based self-play and keep the bids of ``rounds`` whose best
+    option is clear (at most ``limit``); ``progress(1)`` after each hand. Judged by points this
+    hand, as a puzzle is one hand."""
+    phases = {phase for r, phase in ((1, BID1), (2, BID2)) if r in rounds}
+    rng = random.Random(seed * 7919 + 1)
+    found: list[Puzzle] = []
+    for h, scores, seat, view in _self_play(rules, hands, seed, seed + 1, rng, progress,
+                                            lambda: limit is not None and len(found) >= limit):
+        if h.phase in phases and len(view.legal_actions) > 1:
+            a = assess(view, "points", seed=rng.getrandbits(32), seconds=None,
+                       max_deals=deals, min_deals=deals)
+            passes = sum(p.answer == A.PASS for p in found)
+            # Clear passes are the commonest answer by far: at most one more of them than
+            # of the bids worth making, so the set is not a string of "pass".
+            if _worth_posing(a, threshold) and (
+                    a.best.action != A.PASS or passes <= len(found) - passes):
+                pairs = [(o.action, round(o.value, 4)) for o in a.options]
+                found.append(Puzzle(
+                    first_id + len(found), h.dealer, h.deck,
+                    tuple(x for _, x in h.history), scores, seat, a.best.action,
+                    round(a.options[1].behind, 4), tuple(pairs),
+                    assessment_words(a).replace(
+                        "Judged by points this hand",
+                        "Each bid played out by sound players on the same deals; judged by "
+                        "points this hand"),
+                    "bid", round(a.options[1].behind_se, 4)))
+    return found
 
 
 def puzzles_to_json(ps: PuzzleSet) -> dict[str, Any]:
@@ -137,10 +211,13 @@ def puzzles_to_json(ps: PuzzleSet) -> dict[str, Any]:
                 "actions": [action_to_str(a) for a in p.actions],
                 "scores": list(p.scores),
                 "seat": p.seat,
-                "answer": card_str(p.answer),
+                "answer": card_str(p.answer) if p.kind == "play" else action_to_str(p.answer),
                 "gap": p.gap,
-                "values": [{"card": card_str(c), "points": v} for c, v in p.values],
+                "values": [{"card": card_str(c), "points": v} if p.kind == "play"
+                           else {"action": action_to_str(c), "points": v}
+                           for c, v in p.values],
                 "explanation": p.explanation,
+                **({} if p.kind == "play" else {"kind": p.kind, "gap_se": p.gap_se}),
             }
             for p in ps.puzzles
         ],
@@ -161,16 +238,25 @@ def puzzles_from_json(data: Any) -> PuzzleSet:
         rules = Rules.from_dict(data["rules"])
         out = []
         for p in data["puzzles"]:
+            kind = p.get("kind", "play")
+            if kind not in ("play", "bid"):
+                raise PuzzleFileError(f"puzzle {p.get('id')}: kind must be 'play' or 'bid', "
+                                      f"not {kind!r}")
+            option = parse_card if kind == "play" else action_from_str
+            key = "card" if kind == "play" else "action"
             pz = Puzzle(int(p["id"]), int(p["dealer"]), tuple(parse_card(c) for c in p["deck"]),
                         tuple(action_from_str(a) for a in p["actions"]),
                         tuple(int(s) for s in p["scores"]), int(p["seat"]),
-                        parse_card(p["answer"]), float(p["gap"]),
-                        tuple((parse_card(v["card"]), float(v["points"])) for v in p["values"]),
-                        str(p["explanation"]))
+                        option(p["answer"]), float(p["gap"]),
+                        tuple((option(v[key]), float(v["points"])) for v in p["values"]),
+                        str(p["explanation"]), kind, float(p.get("gap_se", 0.0)))
             st = puzzle_state(rules, pz)
-            if st.phase != PLAY or st.cur != pz.seat or pz.answer not in st.legal_actions():
+            phases = (PLAY,) if kind == "play" else (BID1, BID2)
+            if st.phase not in phases or st.cur != pz.seat or \
+                    pz.answer not in st.legal_actions():
+                what = "play" if kind == "play" else "bid"
                 raise PuzzleFileError(f"puzzle {pz.id}: the position does not replay to "
-                                      f"{seat_name(pz.seat, rules.players)} to play")
+                                      f"{seat_name(pz.seat, rules.players)} to {what}")
             out.append(pz)
         return PuzzleSet(rules, int(data["deals"]), float(data["threshold"]), tuple(out))
     except PuzzleFileError:

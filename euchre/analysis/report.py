@@ -6,13 +6,15 @@ from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from euchre import actions as A
 from euchre.analysis.advice import Advice
-from euchre.analysis.assess import bid_phrase
+from euchre.analysis.assess import assessment_words, bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
-from euchre.analysis.values import OBJECTIVES, Estimate
-from euchre.cards import SUIT_SYMBOLS, card_symbol, sort_hand
+from euchre.analysis.values import OBJECTIVES, Z95, Estimate
+from euchre.cards import SUIT_SYMBOLS, card_symbol, left_bower, right_bower, sort_hand
 from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
 
@@ -72,15 +74,27 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
         t.add_column("Points", justify="right")
         t.add_column("±95%", justify="right")
         has_win = any(o.win is not None for o in r.options)
+        a = r.assessment
         if has_win:
             t.add_column("Win game", justify="right")
+            if a is not None:
+                t.add_column("±95%", justify="right")
+        by = {o.action: o for o in a.options} if a is not None else {}
         for i, o in enumerate(r.options):
             row = [("[bold green]" if i == 0 else "") + bid_phrase(o.action, r.view),
                    f"{o.points:+.2f}", f"{o.ci95:.2f}"]
             if has_win:
                 row.append(f"{100 * (o.win or 0):.0f}%")
+                if a is not None:
+                    row.append(f"{100 * Z95 * by[o.action].se:.0f}%")
             t.add_row(*row)
         con.print(t)
+        if a is not None:
+            # The service's own words: each option against the best with the paired error, a
+            # close call said as one, and why the game and the hand disagree where they do.
+            con.print(f"Best: {assessment_words(a, basis=False)} Over {r.deals} deals; "
+                      f"judged by {OBJECTIVES[r.objective]}.")
+            continue
         best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
         verdict = f"Best: {bid_phrase(best.action, r.view)}"
         if second is not None and r.objective == "win":
@@ -135,7 +149,7 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
     win = rev.objective == "win"
     for s in rev.seat_totals():
         loss, ci = float(s["loss"]), s["loss_ci95"]  # type: ignore[arg-type]
-        amount = f"{100 * loss:.1f}%" if win else f"{loss:.2f}"
+        amount = (f"{100 * loss:.1f}%" if win else f"{loss:.2f}").replace("-", "−")
         if isinstance(ci, float):
             amount += f" ± {100 * ci:.1f}%" if win else f" ± {ci:.2f}"
         unit = "of the chance to win the game" if win else "points"
@@ -152,32 +166,96 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
               f"the rollout policy over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
 
 
-def print_puzzle(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str],
-                 console: Console | None = None) -> None:
-    """The position of a puzzle: contract, tricks so far, the trick on the table, the hand."""
-    con = _console(console)
+def bowers_words(trump: int, rules_deck: int, symbol: Callable[[int], str]) -> str:
+    """Which cards are the bowers for ``trump``, in words: a puzzle must not hinge on a player
+    forgetting that the jack of the same colour is a trump."""
+    joker = "; the Joker ranks above both" if rules_deck == 25 else ""
+    return (f"right bower {symbol(right_bower(trump))}, left bower "
+            f"{symbol(left_bower(trump))}{joker}")
+
+
+def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str]
+                 ) -> list[str]:
+    """A puzzle's position in sentences: who dealt, the up-card, the bidding so far, the
+    trump in question and its bowers, the tricks so far and the hand, then the question."""
+    from euchre.narrate import bidding_segments, staged
+
     n = view.players
     me = seat_name(view.seat, n)
-    maker = seat_name(view.maker, n)
-    suit = symbol(8 * view.trump + 6)[-1]  # the trump suit's symbol, via its ace
-    alone = " alone" if view.alone else ""
-    con.print(f"[bold]Puzzle {p.id}[/] of {count}: you are {me}; "
-              f"{seat_name(view.dealer, n)} dealt, {maker} made {suit}{alone}.")
+    plain = str.maketrans("♣♦♥♠", "CDHS") if symbol(0) != card_symbol(0) else None
+
+    def words(text: str) -> str:
+        return text.translate(plain) if plain else text
+
+    def suit(t: int) -> str:
+        return symbol(8 * t + 6)[-1]  # the suit's symbol, via its ace
+
+    dealt = "you dealt" if view.dealer == view.seat else f"{seat_name(view.dealer, n)} dealt"
+    lines = [f"Puzzle {p.id} of {count}: you are {me}; {dealt}; the up-card was "
+             f"{symbol(view.upcard)}."]
     if view.scores:
-        con.print("Score: " + ", ".join(f"{_side(s, n)} {v}" for s, v in enumerate(view.scores)))
-    for i, (_leader, cards, winner) in enumerate(view.tricks, 1):
-        played = "  ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in cards)
-        con.print(f"  Trick {i}: {played}  → {seat_name(winner, n)}")
-    if view.current_trick:
-        played = "  ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in view.current_trick)
-        con.print(f"  On the table: {played}")
+        lines.append("Score: " + ", ".join(f"{_side(s, n)} {v}"
+                                            for s, v in enumerate(view.scores)))
+
+    def name(s: int) -> str:
+        return "You" if s == view.seat else seat_name(s, n)
+
+    acts = staged(view.history, view.rules, view.dealer, viewer=view.seat, upcard=view.upcard)
+    segments = bidding_segments(acts, name, view.upcard)
+    if segments:
+        said = "; ".join(f"{title}: {', '.join(items)}" if title else ", ".join(items)
+                         for title, items in segments)
+        lines.append("The bidding so far: " + said.replace(", You ", ", you ").replace(
+            "; You ", "; you ") + ".")
     else:
-        con.print("  You lead.")
-    won = ", ".join(f"{seat_name(s, n)} {t}" for s, t in enumerate(view.tricks_won) if t)
-    if won:
-        con.print(f"  Tricks won: {won}")
-    con.print("Your hand: " + " ".join(symbol(c) for c in sort_hand(view.hand, view.trump)))
-    con.print("Which card is clearly best?")
+        lines.append("Nobody has bid yet: you speak first.")
+    up = view.upcard >> 3
+    if p.kind == "bid" and view.phase == "bid1" and up < 4:
+        lines.append(f"If {suit(up)} is trump: {bowers_words(up, view.rules.deck, symbol)}.")
+    elif p.kind == "bid":
+        callable_ = sorted({a - A.CALL_BASE for a in view.legal_actions
+                            if A.CALL_BASE <= a < A.CALL_BASE + 4})
+        lines.append(f"{suit(up)} was turned down. Bowers of each suit you may call: "
+                     + "; ".join(f"{suit(t)}: {symbol(right_bower(t))} and "
+                                 f"{symbol(left_bower(t))}" for t in callable_) + ".")
+    elif view.trump < 4:
+        alone = " alone" if view.alone else ""
+        lines.append(f"Trump {suit(view.trump)}, made by "
+                     f"{'you' if view.maker == view.seat else seat_name(view.maker, n)}"
+                     f"{alone}: {bowers_words(view.trump, view.rules.deck, symbol)}.")
+    for i, (_leader, cards, winner) in enumerate(view.tricks, 1):
+        played = ", ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in cards)
+        lines.append(f"  Trick {i}: {played}, won by {seat_name(winner, n)}.")
+    if p.kind == "play":
+        if view.current_trick:
+            played = ", ".join(f"{seat_name(s, n)} {symbol(c)}" for s, c in view.current_trick)
+            lines.append(f"  On the table: {played}.")
+        else:
+            lines.append("  You lead.")
+        won = ", ".join(f"{seat_name(s, n)} {t}" for s, t in enumerate(view.tricks_won) if t)
+        if won:
+            lines.append(f"  Tricks won: {won}.")
+    trump = view.trump if view.trump < 4 else up if up < 4 else 4
+    lines.append("Your hand: " + " ".join(symbol(c) for c in sort_hand(view.hand, trump)))
+    if p.kind == "bid":
+        lines.append("Your bids: " + ", ".join(
+            f"{k}. {bid_phrase(a, view)}" for k, a in enumerate(view.legal_actions, 1)))
+        lines.append("Which bid is clearly best?")
+    else:
+        lines.append("Which card is clearly best?")
+    return [words(x) for x in lines]
+
+
+def print_puzzle(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str],
+                 console: Console | None = None) -> None:
+    """The position of a puzzle (:func:`puzzle_lines`), each line folded between words at the
+    console's width."""
+    con = _console(console)
+    for i, line in enumerate(puzzle_lines(p, view, count, symbol)):
+        t = Text(line)
+        if i == 0:
+            t.stylize("bold", 0, line.index(":"))
+        con.print(t, overflow="fold")
 
 
 def _side(side: int, players: int) -> str:

@@ -24,8 +24,16 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from euchre import actions as A
-from euchre.analysis.assess import option_label
-from euchre.analysis.values import Z95, Estimate, Objective, Values, evaluate, lawful_cards
+from euchre.analysis.assess import amount, objectives_differ, option_label
+from euchre.analysis.values import (
+    Z95,
+    Estimate,
+    Objective,
+    Values,
+    evaluate,
+    game_objective,
+    lawful_cards,
+)
 from euchre.bots import rollout
 from euchre.cards import EFFECTIVE_SUIT, STRENGTH, card_str, card_symbol
 from euchre.match import Match
@@ -38,6 +46,7 @@ __all__ = [
     "combine",
     "count_decisions",
     "cross_fitted_loss",
+    "match_objective",
     "play_context",
     "review_match",
     "review_to_json",
@@ -72,7 +81,7 @@ class Decision:
     """'play' (solved double-dummy) or 'rollout' (played out)."""
     deals: int
     options: tuple[Estimate, ...]
-    """Every option valued, best first."""
+    """Every option valued, best first by the review's objective."""
     why: str
     """What the best choice was worth against the one made, and how that was measured."""
     short: str
@@ -83,6 +92,9 @@ class Decision:
     below zero when the choice was as good (what the totals add)."""
     se: float = 0.0
     """Standard error of ``estimate``."""
+    values: Values | None = field(default=None, repr=False, compare=False)
+    """The per-deal results the decision was judged on (another choice can be measured on
+    them the same way, :func:`cross_fitted_loss`)."""
 
     @property
     def clear(self) -> bool:
@@ -171,6 +183,12 @@ def _hands(match: Match) -> list[tuple[int, HandState, tuple[int, ...], tuple[in
     return out
 
 
+def match_objective(match: Match) -> Objective:
+    """The objective a review of ``match`` judges by unless told: the hint's,
+    :func:`~euchre.analysis.values.default_objective` (every decision of a match shares it)."""
+    return game_objective(match.rules, match.scores)
+
+
 def count_decisions(match: Match, seats: Collection[int] | None = None) -> int:
     """How many decisions :func:`review_match` will value (for a progress bar)."""
     total = 0
@@ -186,16 +204,22 @@ def count_decisions(match: Match, seats: Collection[int] | None = None) -> int:
 def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BID_DEALS,
                  seed: int = 0, players: list[str] | None = None,
                  progress: Callable[[], None] | None = None,
-                 objective: Objective = "points", seats: Collection[int] | None = None,
+                 objective: Objective | None = None, seats: Collection[int] | None = None,
                  hands: Collection[int] | None = None) -> Review:
     """Value every decision of ``match`` (finished hands and the one in progress) by
-    ``objective`` (points by default, so a loss reads as points a hand; "win": the chance to
-    win the game, for a game with its score known); only ``seats``' decisions when given, and
-    only those of the (1-based) ``hands`` when given: a decision is valued the same whether its
-    hand is reviewed alone or with the game, so hands may be reviewed apart and put together."""
+    ``objective``: by default, as the hint judges, the chance to win the game in a game with
+    its score known (:func:`match_objective`), else points a hand; only ``seats``' decisions
+    when given, and only those of the (1-based) ``hands`` when given: a decision is valued the
+    same whether its hand is reviewed alone or with the game, so hands may be reviewed apart
+    and put together."""
     import time
 
     start = time.perf_counter()
+    if objective is None:
+        objective = match_objective(match)
+    elif objective == "win" and match_objective(match) != "win":
+        raise ValueError("the chance to win the game needs a two-sided game with a known "
+                         "score; value points instead")
     n = match.rules.players
     names = tuple(
         f"{seat_name(s, n)} ({players[s]})" if players and len(players) == n
@@ -284,7 +308,8 @@ def cross_fitted_loss(values: Values, choice: int, objective: Objective = "point
 
 def _decision(hand_no: int, index: int, seat: int, name: str, view: SeatView, choice: int,
               values: Values, objective: Objective) -> Decision:
-    ranked = values.ranked()
+    est_of = {e.action: e for e in values.ranked()}
+    ranked = [est_of[a] for a in _by(values, objective)]
     est, se, picked = cross_fitted_loss(values, choice, objective)
     if est > 0 and picked != choice:
         best, loss, ci = picked, est, Z95 * se
@@ -292,8 +317,9 @@ def _decision(hand_no: int, index: int, seat: int, name: str, view: SeatView, ch
         best, loss, ci = choice, 0.0, 0.0
     return Decision(hand_no, index, seat, name, view.phase, _when(view), choice, best,
                     loss, ci, values.kind, values.deals, tuple(ranked),
-                    *_why(view, values, choice, best, seat_name(seat, view.players), loss, ci),
-                    view, est, se)
+                    *_why(view, values, choice, best, seat_name(seat, view.players), loss, ci,
+                          objective),
+                    view, est, se, values)
 
 
 def _partner_winning(view: SeatView) -> int:
@@ -329,27 +355,43 @@ def play_context(view: SeatView, choice: int, best: int) -> str:
 
 
 def _why(view: SeatView, values: Values, choice: int, best: int, name: str,
-         loss: float = 0.0, ci: float = 0.0) -> tuple[str, str]:
-    """A sentence a player can read: what the best choice was worth against the one made."""
-    b, c = values.estimate(best), values.estimate(choice)
+         loss: float = 0.0, ci: float = 0.0, objective: Objective = "points"
+         ) -> tuple[str, str]:
+    """A sentence a player can read: what the best choice was worth against the one made, in
+    the objective's unit (a value is an expected result, not a cost; the loss is what the
+    choice gave up), and why the two objectives disagree where they do."""
     if values.kind == "play":
         basis = (f"solved double-dummy over {values.deals} deals consistent with what "
                  f"{name} saw")
     else:
         basis = f"played out by sound players over {values.deals} deals {name} could face"
+
+    def worth(a: int, unit: bool = True) -> str:
+        v, se = values.mean_se(a, objective)
+        if objective == "win":
+            return amount(v, se, "win") + (" to win the game" if unit else "")
+        return amount(v, se, "points", True) + (" points this hand" if unit else "")
+
+    differ = objectives_differ(view, values, best, objective)
+    tail = f" {differ}" if differ else ""
     if best == choice:
-        alts = [o for o in values.ranked() if o.action != choice][:1]
-        tail = (f"; next best {option_label(alts[0].action, view)} {alts[0].points:+.2f}"
-                if alts else "")
-        short = f"Best choice: {c.points:+.2f} points a hand{tail}"
-        return f"{short}, {basis}.", f"{short}."
+        alts = [a for a in _by(values, objective) if a != choice][:1]
+        nxt = f"; next best {option_label(alts[0], view)}, {worth(alts[0])}" if alts else ""
+        short = f"Best choice: {worth(choice)}{nxt}."
+        return f"{short[:-1]}, {basis}.{tail}", f"{short}{tail}"
     lead = play_context(view, choice, best) if values.kind == "play" else ""
     verdict = "beyond the error" if loss > ci else "within the error: a close call"
-    short = (f"{lead}{option_label(best, view)} scores {b.points:+.2f} ± {b.ci95:.2f} a hand "
-             f"against {c.points:+.2f} ± {c.ci95:.2f} for {option_label(choice, view)}; "
-             f"measured on deals apart from those that picked it, {loss:.2f} ± {ci:.2f} "
-             f"given up, {verdict}")
-    return f"{short}, {basis}.", f"{short}."
+    given = (f"{100 * loss:.1f}% ± {100 * ci:.1f}% of the chance to win given up"
+             if objective == "win" else f"{loss:.2f} ± {ci:.2f} points given up")
+    short = (f"{lead}{option_label(best, view)}: {worth(best)} against "
+             f"{worth(choice, False)} for {option_label(choice, view)}; measured on deals apart "
+             f"from those that picked it, {given}, {verdict}")
+    return f"{short}, {basis}.{tail}", f"{short}.{tail}"
+
+
+def _by(values: Values, objective: Objective) -> list[int]:
+    """The options best first by ``objective`` (ties to the lower action id)."""
+    return sorted(values.samples, key=lambda a: (-round(values.mean_se(a, objective)[0], 9), a))
 
 
 def _num(x: float) -> float | None:

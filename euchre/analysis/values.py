@@ -34,6 +34,7 @@ from typing import Literal
 from euchre.bots import rollout
 from euchre.bots.equity import win_probability
 from euchre.bots.rollout import bidding_likelihood
+from euchre.rules import Rules
 from euchre.sampling import DealSampler
 from euchre.state import HandState
 from euchre.view import SeatView
@@ -46,6 +47,7 @@ __all__ = [
     "bidding_likelihood",
     "default_objective",
     "evaluate",
+    "game_objective",
     "lawful_cards",
     "my_side",
     "net_points",
@@ -88,15 +90,20 @@ def net_points(view: SeatView, points: Sequence[int]) -> float:
 
 
 def _score_aware(view: SeatView) -> bool:
-    r = view.rules
-    return (len(view.scores) == 2 and r.num_sides == 2 and not r.single_hand
-            and r.target <= 200)
+    return game_objective(view.rules, view.scores) == "win"
+
+
+def game_objective(rules: Rules, scores: Sequence[int]) -> Objective:
+    """In a game with a known score what counts is winning the game (at 3-9 only a march keeps
+    a side alive, whatever it does to the hand's average); one-hand play counts points."""
+    aware = (len(scores) == 2 and rules.num_sides == 2 and not rules.single_hand
+             and rules.target <= 200)
+    return "win" if aware else "points"
 
 
 def default_objective(view: SeatView) -> Objective:
-    """In a game with a known score what counts is winning the game (at 3-9 only a march keeps
-    a side alive, whatever it does to the hand's average); one-hand play counts points."""
-    return "win" if _score_aware(view) else "points"
+    """The objective of ``view``'s decision: :func:`game_objective` of its rules and score."""
+    return game_objective(view.rules, view.scores)
 
 
 def _win(view: SeatView, points: Sequence[int]) -> float:

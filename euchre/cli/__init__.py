@@ -18,7 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve",
                                       "check_bot", "train", "proxy_config")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
-BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server",
+BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server", "advice",
                                     "bot_protocol")
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -18,12 +19,13 @@ from euchre.cli.play import level_spec
 def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "review", help="what every decision of a game cost against the best choice",
-        description="Review a game record: for every decision (bids, discards, card plays) the "
-                    "expected points lost against the best choice, worst first, with the best "
-                    "choice and why, each loss measured on deals apart from those that picked "
-                    "the best, with its error bar. Card plays are solved double-dummy over "
-                    "deals consistent with what the player saw; bids are played out by the "
-                    "search player's rollout policy.")
+        description="Review a game record: for every decision (bids, discards, card plays) "
+                    "what it gave up against the best choice (the chance to win the game in "
+                    "a game, points in one-hand play, or as --objective says), worst first, "
+                    "with the best choice and why, each loss measured on deals apart from "
+                    "those that picked the best, with its error bar. Card plays are solved "
+                    "double-dummy over deals consistent with what the player saw; bids are "
+                    "played out by the search player's rollout policy.")
     p.add_argument("record", metavar="RECORD",
                    help="a JSON game record (euchre play --save, the library, the browser)")
     p.add_argument("--play-deals", type=whole_number(4, 2000), default=None, metavar="N",
@@ -35,9 +37,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--seat", default=None, metavar="SEAT",
                    help="only this seat's decisions: 0..3 (North, East, South, West) or "
                         "0..players-1")
-    p.add_argument("--objective", choices=("points", "win"), default="points",
-                   help="what a loss is measured in: points a hand (the default) or the "
-                        "chance to win the game, as the hint judges")
+    p.add_argument("--objective", choices=("points", "win"), default=None,
+                   help="what a loss is measured in: the chance to win the game (the default "
+                        "in a game with its score known, as the hint judges) or points a hand "
+                        "(the default for one-hand play)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (0)")
     p.add_argument("--json", action="store_true", help="print JSON (docs/analysis.md)")
     p.add_argument("--bot", type=level_spec, default=None, metavar="SPEC",
@@ -48,28 +51,33 @@ def register(sub: Subparsers) -> None:
 
 
 def compare_bot(rev: Any, spec: str, seed: int) -> dict[str, Any]:
-    """What the player ``spec`` would choose at each reviewed decision, valued with the same
-    estimates: how often it picks the best choice, and the points it would have given up."""
+    """What the player ``spec`` would choose at each reviewed decision, measured like the
+    review's own choices (:func:`~euchre.analysis.review.cross_fitted_loss`, in the review's
+    objective, on the same deals): how often it picks the best choice, and what it would have
+    given up (a choice's loss shown when positive, the signed estimates added in the total)."""
     from euchre.actions import action_to_str
+    from euchre.analysis.review import cross_fitted_loss
     from euchre.bots import make_bot
 
     bot = make_bot(spec, seed)
     agree = valued = 0
-    loss = 0.0
+    loss = var = 0.0
     choices = []
     for d in sorted(rev.decisions, key=lambda d: (d.hand, d.index)):
         action = bot.choose(d.view)
-        values = {o.action: o.points for o in d.options}
-        mine = values.get(action)
-        best = d.options[0].points
-        if mine is not None:
+        est = None
+        if d.values is not None and action in d.values.samples:
+            est, se, _ = cross_fitted_loss(d.values, action, rev.objective)
             valued += 1
-            loss += max(0.0, best - mine)
+            loss += est
+            var += se * se
         agree += action == d.best
         choices.append({"hand": d.hand, "index": d.index, "action": action_to_str(action),
-                        "loss": None if mine is None else round(max(0.0, best - mine), 4)})
+                        "loss": None if est is None else round(max(0.0, est), 4)})
     return {"spec": spec, "decisions": len(choices), "best_choices": agree,
-            "valued": valued, "loss": round(loss, 4), "choices": choices}
+            "valued": valued, "loss": round(loss, 4),
+            "loss_ci95": round(1.96 * math.sqrt(var), 4) if math.isfinite(var) else None,
+            "choices": choices}
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -105,6 +113,12 @@ def _run(args: argparse.Namespace) -> int:
         names = json.loads(text).get("players")
     except (ValueError, AttributeError):
         names = None
+    from euchre.analysis.review import match_objective
+
+    if args.objective == "win" and match_objective(match) != "win":
+        print("euchre review: --objective win needs a two-sided game with its score known; "
+              "this record is judged by points", file=sys.stderr)
+        return 2
     total = count_decisions(match, seats)
     # The bar goes to stderr so that --json output stays clean on stdout.
     from rich.console import Console
@@ -134,7 +148,15 @@ def _run(args: argparse.Namespace) -> int:
 
     print_review(rev, args.top)
     if compared is not None:
+        win = rev.objective == "win"
+
+        def amount(x: float) -> str:
+            return f"{100 * x:.1f}%" if win else f"{x:.2f}"
+
+        ci = compared["loss_ci95"]
+        lost = (amount(compared["loss"]) + ("" if ci is None else f" ± {amount(ci)}")
+                + (" of the chance to win the game" if win else " points")).replace("-", "−")
         print(f"  {compared['spec']} on the same {compared['decisions']} decisions: the best "
-              f"choice {compared['best_choices']} times; {compared['loss']:.2f} points "
-              f"lost in all over the {compared['valued']} of its choices that were valued")
+              f"choice {compared['best_choices']} times; {lost} lost in all over the "
+              f"{compared['valued']} of its choices that were valued")
     return 0
