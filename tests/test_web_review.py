@@ -227,6 +227,7 @@ def test_the_review_page_shows_the_chart_the_worst_decisions_and_one_at_the_tabl
         assert page.locator("#options tr.best").count() == 1
         assert page.locator("#options tr.chosen .badge.chosen").count() == 1
         assert "clear mistake" in page.locator("#verdict").inner_text()
+        assert "Up-card" in page.locator("#detail-facts").inner_text()
         assert detail.locator("#board .rseat.deciding .card[data-card]").count() == 5
         assert detail.locator("#board .card.back").count() == 15  # the others' hands unseen
         assert page.locator("#chart svg .decision.selected").count() == 1
