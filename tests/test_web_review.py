@@ -227,6 +227,7 @@ def test_the_review_page_shows_the_chart_the_worst_decisions_and_one_at_the_tabl
         assert page.locator("#options tr.best").count() == 1
         assert page.locator("#options tr.chosen .badge.chosen").count() == 1
         assert "clear mistake" in page.locator("#verdict").inner_text()
+        assert "Up-card" in page.locator("#detail-facts").inner_text()
         assert detail.locator("#board .rseat.deciding .card[data-card]").count() == 5
         assert detail.locator("#board .card.back").count() == 15  # the others' hands unseen
         assert page.locator("#chart svg .decision.selected").count() == 1
@@ -291,3 +292,19 @@ def test_a_game_the_review_cannot_analyse_or_judge_so_is_refused_with_why() -> N
         reviews.stop()
 
     asyncio.run(scenario())
+
+
+def test_hands_reviewed_apart_and_put_together_are_the_whole_review(game: Match) -> None:
+    """What lets the server review a game's hands side by side: each decision is valued the
+    same alone as with its game, so the totals and the order are the whole review's."""
+    from euchre.analysis.review import combine, review_match
+
+    whole = review_match(game, 8, 8, objective="points")
+    parts = [review_match(game, 8, 8, objective="points", hands={h})
+             for h in range(1, len(game.finished) + 1)]
+    assert all(p.decisions for p in parts)
+    together = combine(parts)
+    key = [(d.hand, d.index, d.choice, d.best, d.estimate, d.se) for d in whole.decisions]
+    assert [(d.hand, d.index, d.choice, d.best, d.estimate, d.se)
+            for d in together.decisions] == key
+    assert together.seat_totals() == whole.seat_totals()

@@ -3,7 +3,8 @@
 // winner) and sends the player's choices back. No rule is decided here: an illegal card is sent
 // anyway and the engine's refusal is shown, so the reason is always in the engine's words.
 
-import { backEl, cardEl, cardName, cardShort, SUIT_SYMBOL, SUITS, suitSvg } from "./cards.js";
+import { backEl, cardEl, cardName, cardShort, SUITS, suitSvg } from "./cards.js";
+import { bidText } from "./bids.js";
 import { rememberSeat, seatPosition } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -163,31 +164,10 @@ function sideName(s, side) {
   return side + 2 === me ? `${b} & ${a}` : `${a} & ${b}`;
 }
 
-const BID_WORDS = { pass: "Pass", order: "Order up", "order alone": "Order up alone",
-  "defend alone": "Defend alone", alone: "Go alone", partner: "Play with partner",
-  decline: "Decline", take: "Take it", farmer: "Farmer's hand: redeal", misdeal: "Call a misdeal",
-  "claim renege": "Claim a renege" };
-
 // Two-handed with rows: the state carries each seat's row (four columns, public) and the
 // contract; every other game has an empty ``rows``.
 function isRows(s) { return !!(s && s.rows && s.rows.length); }
 function totalTricks(s) { return isRows(s) ? 12 : 5; }
-
-function bidText(s, code, seat) {
-  let m = /^bid (\d+)$/.exec(code);
-  if (m) return `Bid ${m[1]} tricks`;
-  m = /^call ([CDHS])( alone)?$/.exec(code);
-  if (m) return `${SUIT_SYMBOL[m[1]]} ${SUITS[m[1]]}${m[2] ? " alone" : ""}`;
-  if (code.startsWith("order") && s && seat === s.dealer) {
-    return code === "order" ? "Pick it up" : "Pick it up alone";
-  }
-  if (code.startsWith("order") && s && s.players === 4 && seat === (s.dealer + 2) % 4) {
-    return code === "order" ? "Assist" : "Assist alone";
-  }
-  m = /^swap (.+)$/.exec(code);
-  if (m) return "Swap " + m[1].split(" ").map(cardShort).join(" ");
-  return BID_WORDS[code] || code;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Presenting states one after another, so every play is seen
