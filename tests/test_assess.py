@@ -14,7 +14,7 @@ from helpers import deck_for
 from euchre import actions as A
 from euchre.analysis.assess import assess, assessment_words, hint, valued
 from euchre.analysis.review import cross_fitted_loss, review_match
-from euchre.analysis.values import Values
+from euchre.analysis.values import Objective, Values
 from euchre.bots import make_bot
 from euchre.cards import card_symbol, parse_card
 from euchre.match import Match
@@ -340,3 +340,18 @@ def test_the_end_of_game_review_gives_the_numbers_euchre_review_gives() -> None:
     cli = totals(lambda con: print_review(review_match(m), 10, con))
     assert in_game == cli and len(in_game) == 4
     assert all("of the chance to win the game lost in all" in t for t in in_game)
+
+
+def test_a_review_with_nothing_given_up_says_so_in_its_objective() -> None:
+    from rich.console import Console
+
+    from euchre.analysis.report import print_review
+    from euchre.analysis.review import Review
+
+    said: list[tuple[Objective, str]] = [("win", "any of the chance to win the game"),
+                                         ("points", "any points")]
+    for objective, words in said:
+        rev = Review(("North", "East", "South", "West"), (), 24, 24, 0.1, objective)
+        con = Console(record=True, width=200, force_terminal=False)
+        print_review(rev, 5, con)
+        assert f"No decision gave up {words} against the best choice" in con.export_text()

@@ -83,7 +83,7 @@ def test_the_hint_is_scored_and_a_wrong_hint_counts_as_a_disagreement(
     wrong = [i for i in separated if len(ref.entries[i].best) < len(ref.entries[i].options)]
     assert wrong
     assert res.separated == len(separated) and res.agree == len(separated) - len(wrong)
-    assert list(res.disagreements) == wrong
+    assert list(res.disagreements) == wrong and res.sure_but_wrong == len(wrong)
     assert res.unseparated == len(ref.entries) - len(separated) and res.close == 0
     assert len(res.seconds) == len(ref.entries) and 0 < res.p50 <= res.p95
     assert main(["bench", "advice", "--reference", str(tiny), "--json"]) == 0

@@ -271,6 +271,8 @@ class CheckResult:
     """kind -> (separated, agree)."""
     disagreements: tuple[int, ...]
     """Indices of the separated decisions where the hint chose otherwise."""
+    sure_but_wrong: int = 0
+    """Of those, where the hint did not call it a close call: a wrong answer given as firm."""
 
     @property
     def p50(self) -> float:
@@ -286,7 +288,7 @@ def check(ref: Reference, hinter: Hinter = service_hint, seed: int = 1,
           progress: Callable[[], None] | None = None) -> CheckResult:
     """Ask ``hinter`` every decision of ``ref`` (with a seed apart from the reference's) and
     compare."""
-    sep = agree = sep_close = unsep = close = 0
+    sep = agree = sep_close = unsep = close = sure_wrong = 0
     times: list[float] = []
     by_kind: dict[str, list[int]] = {}
     wrong: list[int] = []
@@ -307,13 +309,15 @@ def check(ref: Reference, hinter: Hinter = service_hint, seed: int = 1,
             k[1] += ok
             if not ok:
                 wrong.append(i)
+                sure_wrong += not said_close
         else:
             unsep += 1
             close += said_close
         if progress is not None:
             progress()
     return CheckResult(len(ref.entries), sep, agree, sep_close, unsep, close, tuple(times),
-                       {k: (v[0], v[1]) for k, v in sorted(by_kind.items())}, tuple(wrong))
+                       {k: (v[0], v[1]) for k, v in sorted(by_kind.items())}, tuple(wrong),
+                       sure_wrong)
 
 
 def check_to_json(res: CheckResult) -> dict[str, Any]:
@@ -326,6 +330,7 @@ def check_to_json(res: CheckResult) -> dict[str, Any]:
         "agree": res.agree,
         "agree_rate": rate(res.agree, res.separated),
         "separated_but_close": res.separated_but_close,
+        "sure_but_wrong": res.sure_but_wrong,
         "unseparated": res.unseparated,
         "close": res.close,
         "close_rate": rate(res.close, res.unseparated),

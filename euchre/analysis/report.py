@@ -144,7 +144,10 @@ def print_review(rev: Review, top: int, console: Console | None = None) -> None:
     for i, d in enumerate(shown, 1):
         con.print(f"{i:>3}. {d.short}")
     if not shown:
-        con.print("No decision lost points against the best choice.")
+        given = ("any of the chance to win the game" if rev.objective == "win"
+                 else "any points")
+        con.print(f"No decision gave up {given} against the best choice, beyond what the "
+                  "deals could tell.")
     con.print()
     win = rev.objective == "win"
     for s in rev.seat_totals():

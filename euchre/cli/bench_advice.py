@@ -147,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  Separated beyond the error: {res.separated}; the hint's first choice is the "
           f"reference's in {res.agree} ({pct(res.agree, res.separated)}), and it said close "
           f"call in {res.separated_but_close} of them.")
+    print(f"    Of the {res.separated - res.agree} it chose otherwise, it gave "
+          f"{res.sure_but_wrong} as a firm answer (not a close call).")
     for k, (s, a) in res.by_kind.items():
         print(f"    {k}: {a} of {s} ({pct(a, s)})")
     print(f"  Not separated: {res.unseparated}; the hint said close call in {res.close} "
