@@ -37,6 +37,7 @@ from euchre.analysis.values import (
 from euchre.bots import rollout
 from euchre.cards import EFFECTIVE_SUIT, STRENGTH, card_str, card_symbol
 from euchre.match import Match
+from euchre.rules import Rules
 from euchre.state import HandState, seat_name
 from euchre.view import SeatView
 
@@ -50,6 +51,7 @@ __all__ = [
     "play_context",
     "review_match",
     "review_to_json",
+    "unreviewable",
 ]
 
 #: Default deals per decision: card play (solved) and bids (played out).
@@ -181,6 +183,16 @@ def _hands(match: Match) -> list[tuple[int, HandState, tuple[int, ...], tuple[in
         out.append((len(match.finished) + 1, HandState(match.rules, h.dealer, h.deck),
                     tuple(a for _, a in h.history), tuple(match.scores)))
     return out
+
+
+def unreviewable(rules: Rules) -> str | None:
+    """Why a game under ``rules`` cannot be reviewed, or None when it can: the review values
+    card plays with the double-dummy solver, which plays five-card hands, so the rows of
+    two-handed Euchre are out of its reach (the replay still shows such a game)."""
+    if rules.rows:
+        return ("this is two-handed with rows, which the review cannot analyse yet (its "
+                "double-dummy solver plays five-card hands)")
+    return None
 
 
 def match_objective(match: Match) -> Objective:

@@ -87,6 +87,7 @@ def _run(args: argparse.Namespace) -> int:
         count_decisions,
         review_match,
         review_to_json,
+        unreviewable,
     )
     from euchre.cli.replay import RecordFileError, read_record_file
 
@@ -95,10 +96,9 @@ def _run(args: argparse.Namespace) -> int:
     except RecordFileError as exc:
         print(f"euchre review: {exc}", file=sys.stderr)
         return exc.status
-    if match.rules.rows:
-        print("euchre review: this is two-handed with rows, which the review cannot analyse "
-              "yet (its double-dummy solver plays five-card hands); euchre replay shows it",
-              file=sys.stderr)
+    why = unreviewable(match.rules)
+    if why is not None:
+        print(f"euchre review: {why}; euchre replay shows it", file=sys.stderr)
         return 2
     seats = None
     if args.seat is not None:

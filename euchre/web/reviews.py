@@ -24,7 +24,14 @@ from typing import Any, Literal
 
 import msgspec
 
-from euchre.analysis.review import Review, combine, count_decisions, review_match, review_to_json
+from euchre.analysis.review import (
+    Review,
+    combine,
+    count_decisions,
+    review_match,
+    review_to_json,
+    unreviewable,
+)
 from euchre.analysis.values import OBJECTIVES, Objective, default_objective
 from euchre.cards import card_str, sort_hand
 from euchre.match import Match
@@ -265,10 +272,9 @@ class Reviews:
         (what is allowed), 503 with the queue full, 500 for a fault of ours."""
         try:
             budget = parse_budget(params)
-            if table.rules.rows:
-                raise ValueError("this is two-handed with rows, which the review cannot "
-                                 "analyse yet (its double-dummy solver plays five-card "
-                                 "hands); the replay shows it")
+            why = unreviewable(table.rules)
+            if why is not None:
+                raise ValueError(f"{why}; the replay shows it")
             check_objective(table.rules, budget.objective)
             run = self.request(table.id, (table.rules_dict, table.seed, list(table.log),
                                           table.names()), budget)
