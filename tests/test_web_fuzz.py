@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import LiveServer
+from webtools import Client, LiveServer
 
 
 def malformed(rng: random.Random, legal: set[int], seq: int) -> str | bytes:
@@ -53,6 +53,23 @@ def malformed(rng: random.Random, legal: set[int], seq: int) -> str | bytes:
     return json.dumps({"type": "act", "action": 1})[: rng.randrange(1, 20)]  # truncated
 
 
+def send_malformed(c: Client, rng: random.Random, legal: set[int], seq: int,
+                   batches: int) -> dict[str, int]:
+    """Send ``batches`` batches of 50 malformed messages; each must be answered by an error
+    event (never a state change, never silence). Returns how many of each error code came."""
+    codes: dict[str, int] = {}
+    for _ in range(batches):
+        batch = [malformed(rng, legal, seq) for _ in range(50)]
+        for m in batch:
+            c.send(m)
+        for _ in batch:
+            r = c.recv()
+            assert r["type"] == "error", r  # never a state change, never silence
+            assert r["message"]
+            codes[r["code"]] = codes.get(r["code"], 0) + 1
+    return codes
+
+
 def test_thousands_of_malformed_messages_each_get_an_error_and_change_nothing(
         sqlite_url: str) -> None:
     rng = random.Random(20261201)
@@ -60,20 +77,8 @@ def test_thousands_of_malformed_messages_each_get_an_error_and_change_nothing(
         t = srv.create(name="Ann")
         c = srv.connect(t["id"], t["token"])
         s = c.my_turn()
-        legal = {a["id"] for a in s["legal"]}
-        sent = 0
-        codes: dict[str, int] = {}
-        for _ in range(60):
-            batch = [malformed(rng, legal, s["seq"]) for _ in range(50)]
-            for m in batch:
-                c.send(m)
-            for _ in batch:
-                r = c.recv()
-                assert r["type"] == "error", r  # never a state change, never silence
-                assert r["message"]
-                codes[r["code"]] = codes.get(r["code"], 0) + 1
-            sent += len(batch)
-        assert sent == 3000
+        codes = send_malformed(c, rng, {a["id"] for a in s["legal"]}, s["seq"], 60)
+        assert sum(codes.values()) == 3000
         assert {"bad_message", "too_big", "illegal", "stale"} <= set(codes), codes
         # nothing changed and the connection still works: a legal move is accepted
         c.send({"type": "ping"})

@@ -299,13 +299,24 @@ class ClusterProcesses:
 
     def __init__(self, db_url: str, n: int, *extra: str) -> None:
         self.db_url, self.extra = db_url, extra
-        self.procs: list[ServeProcess] = []
-        try:
-            for _ in range(n):
-                self.procs.append(ServeProcess(db_url, *extra))
-        except BaseException:
+        started: list[ServeProcess | BaseException | None] = [None] * n
+
+        def start(i: int) -> None:
+            try:
+                started[i] = ServeProcess(db_url, *extra)
+            except BaseException as exc:
+                started[i] = exc
+
+        threads = [threading.Thread(target=start, args=(i,)) for i in range(n)]
+        for t in threads:  # together: each spends seconds starting its worker processes
+            t.start()
+        for t in threads:
+            t.join()
+        self.procs = [p for p in started if isinstance(p, ServeProcess)]
+        failed = [p for p in started if not isinstance(p, ServeProcess)]
+        if failed:
             self.stop()
-            raise
+            raise RuntimeError(f"{len(failed)} of {n} processes did not start: {failed[0]}")
 
     @property
     def urls(self) -> list[str]:

@@ -228,22 +228,26 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     metrics.prepare_multiprocess()
 
     def start() -> subprocess.Popen[str]:
-        child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+
+    def relay(child: subprocess.Popen[str]) -> None:
+        """Wait for the child's banner (it listens), then pass its output on."""
         assert child.stdout is not None
-        for line in child.stdout:  # its banner says it listens
+        for line in child.stdout:
             if "serving at" in line:
                 break
             print(line, end="", flush=True)
         threading.Thread(target=lambda: [print(x, end="", flush=True)
                                          for x in child.stdout or ()], daemon=True).start()
-        return child
 
     def stop(_sig: int, _frame: object) -> None:
         stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    children = [start() for _ in range(args.processes)]
+    children = [start() for _ in range(args.processes)]  # together: each takes seconds
+    for child in children:
+        relay(child)
     probe.close()
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"euchre: serving at http://{shown}:{port}/ with {args.processes} server processes "
@@ -256,6 +260,7 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
                       "starting another", flush=True)
                 time.sleep(1.0)
                 children[i] = start()
+                relay(children[i])
     for child in children:
         if child.poll() is None:
             child.terminate()

@@ -49,7 +49,7 @@ from starlette.websockets import WebSocket
 from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.table import SPECTATOR, Table
-from euchre.web.transport import Conn, TokenBucket, error, hang_up, put, send
+from euchre.web.transport import Conn, TokenBucket, deliver, error, hang_up, put, send
 
 if TYPE_CHECKING:
     import psycopg
@@ -62,11 +62,12 @@ log = logging.getLogger("euchre.web")
 BUS = "euchre_bus"
 #: The first key of every process's liveness advisory lock (the second is the process's id).
 LOCK_SPACE = 0x45554348
-#: Seconds between looks for tables whose owner is gone (a takeover waits at most this long).
+#: Seconds between looks for tables whose owner is gone (a takeover after a crash waits at
+#: most this long; one after a graceful stop starts at once).
 SCAN_SECONDS = 0.5
-#: Seconds a relayed request waits for the owner's answer before asking the database who owns
-#: the table now and trying once more.
-RELAY_SECONDS = 3.0
+#: Seconds a relayed request may wait for an owner's answer, new owners after a takeover
+#: included, before the sender is told to try again.
+RELAY_SECONDS = 5.0
 #: Relayed connections an owner remembers (one hint at a time each, say); the oldest go first.
 REMOTE_CONNS_MAX = 10000
 
@@ -107,10 +108,10 @@ class Cluster:
         self.remote_seen: dict[str, dict[int, tuple[list[int], int]]] = {}
         """At the owner: per table, per other process, its connections per seat and in all."""
         self.remote_conns: dict[tuple[int, int], Conn] = {}
-        self.calls: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.calls: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
+        """Requests sent to other processes, waiting for their answers: (table, answer)."""
         self.call_ids = iter(range(1, 2**62))
         self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
-        self.wake = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
         self.listen_conn: psycopg.AsyncConnection[Any] | None = None
         self.talk_conn: psycopg.AsyncConnection[Any] | None = None
@@ -150,23 +151,22 @@ class Cluster:
 
     async def release_all(self) -> None:
         """Let every table go (a graceful stop): from now on this process's writes are
-        refused, and the others take the tables at once."""
+        refused, and the others take the tables at once (one statement: the release and the
+        word of it commit together)."""
         self.stopping = True
         assert self.talk_conn is not None
-        gone = list(self.owned)
+        gone = len(self.owned)
         self.owned.clear()
-        async with self.talk_conn.transaction():
-            await self.talk_conn.execute(
-                "UPDATE owners SET process = 0, epoch = epoch + 1 WHERE process = %s",
-                (self.id,))
-            await self.talk_conn.execute("SELECT pg_notify(%s, %s)",
-                                         (BUS, encode({"k": "free", "p": self.id})))
-        log.info("server process %d let %d table(s) go", self.id, len(gone))
+        await self.talk_conn.execute(
+            "WITH r AS (UPDATE owners SET process = 0, epoch = epoch + 1 WHERE process = %s "
+            "RETURNING 1) SELECT pg_notify(%s, %s), (SELECT count(*) FROM r)",
+            (self.id, BUS, encode({"k": "free", "p": self.id})))
+        log.info("server process %d let %d table(s) go", self.id, gone)
 
     async def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
-        for task in self.tasks:
+        for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for conn in (self.listen_conn, self.talk_conn):
@@ -233,12 +233,12 @@ class Cluster:
             self.on_chat(msg)
         elif kind == "o":
             self.on_owner(msg["t"], msg["p"])
-        elif kind == "free":
-            self.wake.set()
+        elif kind == "free":  # a process stopping let its tables go: take them now
+            self.spawn(self._scan_now())
         elif kind == "ack":
-            fut = self.calls.pop(msg["r"], None)
-            if fut is not None and not fut.done():
-                fut.set_result(msg)
+            call = self.calls.pop(msg["r"], None)
+            if call is not None and not call[1].done():
+                call[1].set_result(msg)
         elif kind == "out":
             self.on_out(msg)
         elif kind == "pres":
@@ -281,11 +281,9 @@ class Cluster:
             self.pending[table_id] = []
             self.spawn(self._reload(table))
             return
-        fresh = acts[table.seq - first:]
-        for seat, action in fresh:
-            table.apply(seat, action)
-        if fresh:
-            self.rooms.broadcast_locked(table)
+        for seat, action in acts[table.seq - first:]:
+            table.apply(seat, action)  # each state is shown, as at the owner
+            deliver(self.rooms.frames(table))
 
     async def _reload(self, table: Table) -> None:
         try:
@@ -304,6 +302,7 @@ class Cluster:
             return
         self.owner_of[table.id] = msg["p"]
         keep = msg.get("keep")
+        shown = [s.public() for s in table.seats]
         for s, (name, claimed, present, stand_in, token) in zip(table.seats, msg["s"],
                                                                 strict=True):
             if s.token != token:
@@ -315,7 +314,8 @@ class Cluster:
                         hang_up(c, 4403)
             s.name, s.claimed, s.stand_in = name, claimed, stand_in
             s.remote = max(0, present - s.connections)
-        self.rooms.broadcast_locked(table)
+        if [s.public() for s in table.seats] != shown:
+            self.rooms.broadcast_locked(table)
 
     def on_chat(self, msg: dict[str, Any]) -> None:
         table = self.rooms.tables.get(msg["t"])
@@ -330,8 +330,11 @@ class Cluster:
     def on_owner(self, table_id: str, process: int) -> None:
         if process == self.id:
             return
-        self.owner_of[table_id] = process
         table = self.rooms.tables.get(table_id)
+        if table is not None and table_id in self.owned:  # it was taken from this process
+            self.lost(table)
+        self.owner_of[table_id] = process
+        self.retry_calls(table_id)
         if table is not None and self.rooms.conns.get(table_id):
             self.report(table)
 
@@ -479,30 +482,44 @@ class Cluster:
         return process
 
     async def call(self, table_id: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """Send a request to the table's owner and wait for its answer (``Moved`` if none
-        answers, even after asking the database again who owns the table)."""
-        for attempt in range(2):
-            process = await self.owner(table_id, fresh=attempt > 0)
+        """Send a request to the table's owner and wait for its answer; while the table
+        changes owner (its owner died, or is stopping) the request waits and goes to the new
+        one. ``Moved`` if no owner answers within ``RELAY_SECONDS``."""
+        deadline = time.monotonic() + RELAY_SECONDS
+        fresh = False
+        while True:
+            process = await self.owner(table_id, fresh)
             if process == self.id:
                 return {"local": True}
-            if process:
-                rid = next(self.call_ids)
-                fut: asyncio.Future[dict[str, Any]] = \
-                    asyncio.get_running_loop().create_future()
-                self.calls[rid] = fut
-                self.publish(channel(process), {**payload, "t": table_id, "o": self.id,
-                                                "r": rid})
-                try:
-                    reply = await asyncio.wait_for(fut, RELAY_SECONDS)
-                except TimeoutError:
-                    reply = {"moved": True}
-                finally:
-                    self.calls.pop(rid, None)
-                if not reply.get("moved"):
-                    return reply
-            if attempt == 0:
-                await asyncio.sleep(SCAN_SECONDS)
-        raise Moved()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Moved()
+            fresh = True
+            if not process:  # nobody owns it this moment: a takeover is under way
+                await asyncio.sleep(min(left, 0.05))
+                continue
+            rid = next(self.call_ids)
+            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self.calls[rid] = (table_id, fut)
+            self.publish(channel(process), {**payload, "t": table_id, "o": self.id, "r": rid})
+            try:
+                async with asyncio.timeout(left):
+                    reply = await fut
+            except TimeoutError:
+                raise Moved() from None
+            finally:
+                self.calls.pop(rid, None)
+            if not reply.get("moved"):
+                return reply
+            if reply.get("retry"):  # the owner changed while it waited: ask the new one
+                continue
+            await asyncio.sleep(min(left, 0.05))
+
+    def retry_calls(self, table_id: str) -> None:
+        """The table has a new owner: requests waiting on the old one go to the new one."""
+        for t, fut in self.calls.values():
+            if t == table_id and not fut.done():
+                fut.set_result({"moved": True, "retry": True})
 
     async def relay(self, conn: Conn, msg: S.ClientMessage) -> bool:
         """Hand a connection's request to the table's owner; False: this process owns the
@@ -579,9 +596,13 @@ class Cluster:
                 raise
             except Exception:
                 log.exception("could not look for tables without a live owner")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), SCAN_SECONDS)
-            self.wake.clear()
+            await asyncio.sleep(SCAN_SECONDS)
+
+    async def _scan_now(self) -> None:
+        try:
+            await self.scan()
+        except Exception:
+            log.exception("could not take over the tables another process let go")
 
     async def alive(self) -> set[int]:
         assert self.talk_conn is not None
@@ -610,6 +631,14 @@ class Cluster:
         for table_id, p in list(self.owner_of.items()):
             if p not in alive:
                 del self.owner_of[table_id]
+        cur = await conn.execute("SELECT count(*) FROM owners WHERE process = %s", (self.id,))
+        row = await cur.fetchone()
+        if row is not None and row[0] != len(self.owned):  # given this process elsewhere
+            cur = await conn.execute("SELECT table_id FROM owners WHERE process = %s",
+                                     (self.id,))
+            for (table_id,) in await cur.fetchall():
+                if table_id not in self.owned:
+                    await self.adopt(table_id)
         await conn.execute(
             "INSERT INTO owners (table_id, process, epoch) SELECT id, 0, 0 FROM tables "
             "WHERE finished_at IS NULL AND id NOT IN (SELECT table_id FROM owners) "
@@ -628,7 +657,8 @@ class Cluster:
             " SELECT table_id FROM owners WHERE table_id = ANY(%s) AND NOT (process = ANY(%s))"
             " ORDER BY array_position(%s, table_id) LIMIT %s FOR UPDATE SKIP LOCKED)"
             " RETURNING table_id", (self.id, ordered, list(alive), ordered, share))
-        taken = [r[0] for r in await cur.fetchall()]
+        got = {r[0] for r in await cur.fetchall()}
+        taken = [t for t in ordered if t in got]  # the ones with connections here first
         for table_id in taken:
             await self.adopt(table_id)
         if taken:
@@ -658,4 +688,5 @@ class Cluster:
                 table.elsewhere = 0
                 table.refresh(data)
         self.publish(BUS, {"k": "o", "t": table_id, "p": self.id})
+        self.retry_calls(table_id)
         await self.recount(table)

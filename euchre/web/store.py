@@ -38,6 +38,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 SCHEMA_REVISION = "0003"
+#: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
+MIGRATION_LOCK = 0x4555434852454D49
 
 
 class Base(DeclarativeBase):
@@ -170,6 +172,10 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # several server processes starting at once on a new database: one migrates, the
+            # others wait for it here and then find the schema at its newest revision
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
