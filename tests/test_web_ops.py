@@ -4,7 +4,10 @@ behind a proxy is counted against."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -143,6 +146,9 @@ def test_with_several_processes_on_one_port_any_scrape_counts_them_all(
     monkeypatch.setenv(MULTIPROC_ENV, str(files))  # the parent's choice, passed to its children
     serve = ServeProcess(pg_cluster.new_database(), "--processes", "2",
                          "--client-tables-per-minute", "1000")
+    with open(f"/proc/{serve.proc.pid}/task/{serve.proc.pid}/children") as f:
+        processes = [int(pid) for pid in f.read().split()]
+    assert len(processes) == 2
     try:
         assert not (files / "counter_1.db").exists(), "an earlier run's counts are not added"
         ids = []
@@ -166,3 +172,6 @@ def test_with_several_processes_on_one_port_any_scrape_counts_them_all(
         assert len(list(files.glob("gauge_livesum_*.db"))) >= 2, "both processes wrote"
     finally:
         serve.stop()
+        for pid in processes:  # one that outlived a parent killed for being slow to stop
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

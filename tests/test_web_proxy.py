@@ -10,7 +10,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -108,9 +108,22 @@ def test_a_stopped_process_is_skipped_and_new_connections_reach_the_other(
 # two server processes on one PostgreSQL behind nginx ----------------------------------------
 
 
-def connections(cluster: ClusterProcesses) -> list[float]:
-    """Each process's open websockets, read from it directly."""
-    return [value(scrape(url), "euchre_connections") for url in cluster.urls]
+@pytest.fixture(scope="module")
+def two_processes(pg_cluster: PgCluster) -> Iterator[ClusterProcesses]:
+    """Two server processes on one database, shared by the tests that leave both running."""
+    with ClusterProcesses(pg_cluster.new_database(), 2) as cluster:
+        yield cluster
+
+
+def connections(cluster: ClusterProcesses, expected: list[float]) -> list[float]:
+    """Each process's open websockets, read from it directly: once they are ``expected``, or
+    after 5 s (a closed socket of an earlier test may take a moment to be counted out)."""
+    deadline = time.monotonic() + 5
+    while True:
+        seen = [value(scrape(url), "euchre_connections") for url in cluster.urls]
+        if seen == expected or time.monotonic() > deadline:
+            return seen
+        time.sleep(0.1)
 
 
 def owner_of(cluster: ClusterProcesses) -> int:
@@ -120,12 +133,12 @@ def owner_of(cluster: ClusterProcesses) -> int:
 
 
 def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
-        pg_cluster: PgCluster, nginx: Nginx) -> None:
+        two_processes: ClusterProcesses, nginx: Nginx) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
     from test_web_browser import click_a_choice, hand_no, seat_two_friends, watch_errors
 
-    with ClusterProcesses(pg_cluster.new_database(), 2) as cluster, \
-            sync_api.sync_playwright() as p:
+    cluster = two_processes
+    with sync_api.sync_playwright() as p:
         proxy = nginx([f"127.0.0.1:{port}" for port in cluster.ports])
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         a_ctx, b_ctx = browser.new_context(), browser.new_context()
@@ -134,7 +147,7 @@ def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
         seat_two_friends(a, b, proxy.base)
         a.wait_for_function("document.querySelector('.seat.pos-top .name')"
                             ".textContent === 'Bob'", timeout=10000)
-        assert connections(cluster) == [1, 1], "least_conn put the two friends apart"
+        assert connections(cluster, [1, 1]) == [1, 1], "least_conn put the friends apart"
         assert b.locator(".seat.pos-top .name").inner_text() == "Ann"
         rng = random.Random(4)
         deadline = time.monotonic() + 120
@@ -150,48 +163,48 @@ def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
 
 
 def test_no_message_through_nginx_names_a_hidden_card_with_players_on_two_processes(
-        pg_cluster: PgCluster, nginx: Nginx) -> None:
+        two_processes: ClusterProcesses, nginx: Nginx) -> None:
     rng = random.Random(11)
-    with ClusterProcesses(pg_cluster.new_database(), 2) as cluster:
-        proxy = nginx([f"127.0.0.1:{port}" for port in cluster.ports])
-        http = httpx.Client(base_url=proxy.base, timeout=10)
-        made = http.post("/api/tables", json={"my_seat": 0, "rules": {"target": 5},
-                                              "seats": [{"kind": "human"}] * 4})
-        assert made.status_code == 201
-        t = made.json()
-        invite = t["invite_url"].split("#invite=")[1]
-        tokens = [t["token"]] + [http.post(f"/api/tables/{t['id']}/join",
-                                           json={"invite": invite}).json()["token"]
-                                 for _ in range(3)]
-        clients = []
-        for token in tokens:  # one at a time: least_conn alternates the processes
-            clients.append(connect(proxy, t["id"], token))
-            clients[-1].until(lambda m: m["type"] == "state")
-        assert connections(cluster) == [2, 2]
-        seq = 0
-        while True:
-            for c in clients:
-                c.at(seq)
-            states = [c.state for c in clients]
-            if states[0]["finished"]:  # type: ignore[index]
-                break
-            turn = [i for i, st in enumerate(states) if st and st["legal"]]
-            assert len(turn) == 1, "exactly one seat is asked to act"
-            legal = states[turn[0]]["legal"]  # type: ignore[index]
-            clients[turn[0]].send({"type": "act", "action": rng.choice(legal)["id"],
-                                   "seq": seq})
-            seq += 1
+    cluster = two_processes
+    proxy = nginx([f"127.0.0.1:{port}" for port in cluster.ports])
+    http = httpx.Client(base_url=proxy.base, timeout=10)
+    made = http.post("/api/tables", json={"my_seat": 0, "rules": {"target": 5},
+                                          "seats": [{"kind": "human"}] * 4})
+    assert made.status_code == 201
+    t = made.json()
+    invite = t["invite_url"].split("#invite=")[1]
+    tokens = [t["token"]] + [http.post(f"/api/tables/{t['id']}/join",
+                                       json={"invite": invite}).json()["token"]
+                             for _ in range(3)]
+    clients = []
+    for token in tokens:  # one at a time: least_conn alternates the processes
+        clients.append(connect(proxy, t["id"], token))
+        clients[-1].until(lambda m: m["type"] == "state")
+    assert connections(cluster, [2, 2]) == [2, 2]
+    seq = 0
+    while True:
         for c in clients:
-            c.drain()
-        rec = http.get(f"/api/tables/{t['id']}/record").json()
-        http.close()
-        seats_at, public_at = visible_by_seq(rec)
-        problems = [p for i, c in enumerate(clients) for p in leaks(c, i, seats_at, public_at)]
-        assert not problems, problems[:5]
-        for i, c in enumerate(clients):  # each seat was shown its own cards, wherever it was
-            assert any(cards_named(m) & (seats_at[m["seq"]][i] - public_at[m["seq"]])
-                       for m in c.messages if m["type"] == "state")
-            c.close()
+            c.at(seq)
+        states = [c.state for c in clients]
+        if states[0]["finished"]:  # type: ignore[index]
+            break
+        turn = [i for i, st in enumerate(states) if st and st["legal"]]
+        assert len(turn) == 1, "exactly one seat is asked to act"
+        legal = states[turn[0]]["legal"]  # type: ignore[index]
+        clients[turn[0]].send({"type": "act", "action": rng.choice(legal)["id"],
+                               "seq": seq})
+        seq += 1
+    for c in clients:
+        c.drain()
+    rec = http.get(f"/api/tables/{t['id']}/record").json()
+    http.close()
+    seats_at, public_at = visible_by_seq(rec)
+    problems = [p for i, c in enumerate(clients) for p in leaks(c, i, seats_at, public_at)]
+    assert not problems, problems[:5]
+    for i, c in enumerate(clients):  # each seat was shown its own cards, wherever it was
+        assert any(cards_named(m) & (seats_at[m["seq"]][i] - public_at[m["seq"]])
+                   for m in c.messages if m["type"] == "state")
+        c.close()
 
 
 def test_a_killed_process_is_skipped_and_its_table_plays_on_through_the_other(

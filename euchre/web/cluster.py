@@ -657,7 +657,8 @@ class Cluster:
             " SELECT table_id FROM owners WHERE table_id = ANY(%s) AND NOT (process = ANY(%s))"
             " ORDER BY array_position(%s, table_id) LIMIT %s FOR UPDATE SKIP LOCKED)"
             " RETURNING table_id", (self.id, ordered, list(alive), ordered, share))
-        taken = [r[0] for r in await cur.fetchall()]
+        got = {r[0] for r in await cur.fetchall()}
+        taken = [t for t in ordered if t in got]  # the ones with connections here first
         for table_id in taken:
             await self.adopt(table_id)
         if taken:
