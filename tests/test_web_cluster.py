@@ -312,6 +312,27 @@ def test_no_card_crosses_to_a_seat_that_may_not_see_it_with_seats_on_two_process
             c.close()
 
 
+def test_a_replica_that_hears_of_a_gap_reads_the_log_again(pg_cluster: PgCluster) -> None:
+    """An announcement beyond the replica's end (one was missed) makes it read the table
+    from the database instead of applying it; one it already has is ignored."""
+    url = pg_cluster.new_database()
+    with two_servers(url) as (a, b):
+        tid, tokens = seated_table(a, [HUMAN, HUMAN], rules={"players": 2})
+        at_b = {i: b.connect(tid, tok) for i, tok in enumerate(tokens)}
+        seq = play_until(at_b, 4)
+        cluster = b.app.state.server.cluster
+        loop = cluster.tasks[0].get_loop()
+        state = next(s for s in (c.at(seq) for c in at_b.values()) if s["legal"])
+        move = [state["you"], state["legal"][0]["id"]]  # a move the replica would accept
+        for first in (seq + 3, seq - 1):  # heard after a gap, then one it already has
+            loop.call_soon_threadsafe(cluster.hear, {"k": "a", "t": tid, "s": first,
+                                                     "a": [move]})
+        seq = play_until(at_b, seq + 4, seed=11)
+        assert_states_are_the_log(url, tid, list(at_b.values()), seq)
+        for c in at_b.values():
+            c.close()
+
+
 def test_malformed_messages_to_a_process_not_owning_the_table_change_nothing(
         pg_cluster: PgCluster) -> None:
     url = pg_cluster.new_database()

@@ -230,9 +230,12 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     from euchre.web import metrics  # a scrape reaches any process: each answers for all
 
     metrics.prepare_multiprocess()
+    relays: list[threading.Thread] = []
 
     def start() -> subprocess.Popen[str]:
-        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        # its own session: Ctrl-C reaches only this supervisor, which stops each process
+        # with one SIGTERM (a second signal would cut its graceful stop short)
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True)
 
     def relay(child: subprocess.Popen[str]) -> None:
         """Wait for the child's banner (it listens), then pass its output on."""
@@ -241,8 +244,10 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
             if "serving at" in line:
                 break
             print(line, end="", flush=True)
-        threading.Thread(target=lambda: [print(x, end="", flush=True)
-                                         for x in child.stdout or ()], daemon=True).start()
+        relays.append(threading.Thread(target=lambda: [print(x, end="", flush=True)
+                                                       for x in child.stdout or ()],
+                                       daemon=True))
+        relays[-1].start()
 
     def stop(_sig: int, _frame: object) -> None:
         stopping.set()
@@ -273,6 +278,8 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
             child.wait(15)
         except subprocess.TimeoutExpired:
             child.kill()
+    for relay_thread in relays:  # their last lines (each one's tables let go) first
+        relay_thread.join(2)
     print("euchre: server stopped", flush=True)
     return 0
 

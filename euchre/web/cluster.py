@@ -264,6 +264,8 @@ class Cluster:
         heard = self.pending.pop(table.id, [])
         for msg in heard:
             self.on_actions(msg)
+        if table.id not in self.owned:  # read for a page, say: kept while connected to
+            asyncio.get_running_loop().call_later(FORGET_SECONDS, self.forget, table)
 
     def on_actions(self, msg: dict[str, Any]) -> None:
         """Apply an owner's announced actions to this process's replica, in seq order."""
@@ -407,7 +409,13 @@ class Cluster:
                     reply["err"] = [type(exc).__name__, str(exc)]
             else:
                 conn = self.remote_conn(table, origin, msg["c"], msg["s"])
-                await self.server.handle(conn, S.decode_client(msg["m"]))
+                request = S.decode_client(msg["m"])
+                if isinstance(request, S.Act):
+                    assert self.server.moves is not None
+                    if await self.server.moves.act(conn, request):
+                        reply.update(moved=True, retry=True)  # to the new owner, then
+                else:
+                    await self.server.handle(conn, request)
         except Exception:
             log.exception("could not handle a request relayed from process %d", origin)
             reply["err"] = ["server_error", "the server could not handle that message; "

@@ -60,11 +60,14 @@ class Moves:
             task.cancel()
         self.away.halt()
 
-    async def act(self, conn: Conn, msg: S.Act) -> None:
+    async def act(self, conn: Conn, msg: S.Act) -> bool:
+        """Make the connection's move, or tell it why not. True: it was not made because
+        another process owns the table now (a relayed move is then handed on to it, with no
+        error of its own)."""
         table = conn.table
         if conn.seat == SPECTATOR:
             error(conn, "spectator", "spectators watch: only a seated player can move")
-            return
+            return False
         arrived = time.perf_counter()
         async with self.rooms.locks[table.id]:
             try:
@@ -72,24 +75,26 @@ class Moves:
                 await self.commit_action(table, conn.seat, msg.action)
             except TurnError as exc:
                 error(conn, exc.code, str(exc))
-                return
+                return False
             except IllegalActionError:  # the person's own move: the reason, to "you"
                 error(conn, "illegal", why_illegal(table.match.hand, msg.action, you=True))
-                return
+                return False
             except EuchreError as exc:
                 error(conn, "illegal", str(exc))
-                return
+                return False
             except LostTable:
-                error(conn, "moved", "another server process took this table over just "
-                      "then: the move was not made; look again and choose")
+                if conn.forward is None:
+                    error(conn, "moved", "another server process took this table over just "
+                          "then: the move was not made; look again and choose")
                 self.lost(table)
-                return
+                return True
             except Exception:
                 log.exception("could not store an action")
                 error(conn, "storage", "the move could not be saved; it was not made")
-                return
+                return False
         metrics.MOVE_ROUND_TRIP.observe(time.perf_counter() - arrived)
         self.schedule(table)
+        return False
 
     async def commit_action(self, table: Table, seat: int, action: int) -> None:
         """Engine first (raises on an illegal action, changing nothing), then the log, then
