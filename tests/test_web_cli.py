@@ -27,6 +27,21 @@ def test_serve_prints_its_address_and_stops_cleanly_on_ctrl_c(sqlite_url: str) -
         srv.stop()
 
 
+def test_serve_stops_cleanly_on_sigterm_its_worker_pools_finished(sqlite_url: str) -> None:
+    """SIGTERM (a service manager's stop): the graceful stop runs to its end and the process
+    exits 0, its worker pools shut down (no semaphores reported leaked, no traceback)."""
+    srv = ServeProcess(sqlite_url)
+    try:
+        srv.proc.send_signal(signal.SIGTERM)
+        assert srv.proc.wait(timeout=20) == 0
+        srv.reader.join(5)
+        out = "".join(srv.output)
+        assert "server stopped" in out
+        assert "leaked" not in out and "Traceback" not in out, out
+    finally:
+        srv.stop()
+
+
 def test_serve_refuses_bad_flags_with_a_message_not_a_traceback() -> None:
     cases = [
         (["--port", "70000"], "a port is 0-65535"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -216,7 +217,6 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     spreads new connections over them), each a member of the cluster on the shared database.
     One that dies is started again; SIGTERM or Ctrl-C stops them all, each draining (its
     tables move to the others first)."""
-    import signal
     import subprocess
     import threading
     import time
@@ -284,6 +284,10 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     return 0
 
 
+def _exit_quietly(_sig: int, _frame: object) -> None:
+    raise SystemExit(0)
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -338,7 +342,12 @@ def _run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     print(f"euchre: serving at http://{shown}:{port}/  (database {safe_url}; Ctrl-C stops)",
           flush=True)
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn handles SIGINT itself
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again once the old handler
+    # is back: with the default one the process would die there, before the worker pools'
+    # finalizers run (their semaphores then reported as leaked). Exiting instead lets them.
+    signal.signal(signal.SIGTERM, _exit_quietly)
+    with contextlib.suppress(KeyboardInterrupt, SystemExit):  # uvicorn handles SIGINT itself
         server.run(sockets=[sock])
-    print("euchre: server stopped", flush=True)
+    if not args.reuse_port:  # one of --processes': the supervisor says it once for them all
+        print("euchre: server stopped", flush=True)
     return 0
