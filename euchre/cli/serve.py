@@ -217,6 +217,7 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     spreads new connections over them), each a member of the cluster on the shared database.
     One that dies is started again; SIGTERM or Ctrl-C stops them all, each draining (its
     tables move to the others first)."""
+    import os
     import subprocess
     import threading
     import time
@@ -232,10 +233,18 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     metrics.prepare_multiprocess()
     relays: list[threading.Thread] = []
 
+    # A process killed outright leaves its worker pools' semaphores to multiprocessing's
+    # resource tracker, which cleans them up and warns in two lines of its own source; the
+    # supervisor's "stopped (exit -9)" line already says what happened.
+    quiet = "ignore:resource_tracker:UserWarning"
+    env = dict(os.environ, PYTHONWARNINGS=",".join(
+        w for w in (os.environ.get("PYTHONWARNINGS"), quiet) if w))
+
     def start() -> subprocess.Popen[str]:
         # its own session: Ctrl-C reaches only this supervisor, which stops each process
         # with one SIGTERM (a second signal would cut its graceful stop short)
-        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True)
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True,
+                                env=env)
 
     def relay(child: subprocess.Popen[str]) -> None:
         """Wait for the child's banner (it listens), then pass its output on."""

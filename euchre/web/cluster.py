@@ -39,6 +39,7 @@ import logging
 import math
 import os
 import random
+import socket
 import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, cast
@@ -144,7 +145,10 @@ class Cluster:
         self.server.moves.lost = self.lost
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send()),
                       asyncio.create_task(self._scan_every())]
-        log.info("server process %d joined the cluster", self.id)
+        # the cluster's id is random (pids repeat across machines); the pid and host say
+        # which process it is to whoever reads the log or the supervisor's lines
+        log.info("server process %d (pid %d on %s) joined the cluster", self.id, os.getpid(),
+                 socket.gethostname())
 
     def owns(self, table_id: str) -> bool:
         return table_id in self.owned
