@@ -109,6 +109,8 @@ def test_a_finished_game_is_reviewed_with_every_option_valued(server: LiveServer
         assert d["deals"] == DEALS and d["choice"] in {o["action"] for o in d["options"]}
         assert all(isinstance(o["ci95"], float) and o["label"] for o in d["options"])
         assert len(d["options"]) >= 2
+        # the chance to win the game (the score is known) carries its error too
+        assert all(0 <= o["win"] <= 1 and o["win_ci95"] >= 0 for o in d["options"])
         # the table as the deciding seat saw it: its own hand, the others' only counted
         m = d["moment"]
         assert [isinstance(h, list) for h in m["hands"]] == [s == d["seat"]

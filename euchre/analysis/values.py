@@ -75,6 +75,8 @@ class Estimate:
     """Half-width of the 95% confidence interval of ``points``."""
     win: float | None = None
     """The chance to win the game after this option, when the match score is known."""
+    win_ci95: float | None = None
+    """Half-width of the 95% confidence interval of ``win``."""
 
 
 def my_side(view: SeatView) -> int:
@@ -170,8 +172,11 @@ class Values:
 
     def estimate(self, action: int) -> Estimate:
         xs = self.samples[action]
-        win = _wmean(self.wins[action], self.weights) if action in self.wins else None
-        return Estimate(action, _wmean(xs, self.weights), _wci(xs, self.weights), win)
+        if action not in self.wins:
+            return Estimate(action, _wmean(xs, self.weights), _wci(xs, self.weights))
+        ws = self.wins[action]
+        return Estimate(action, _wmean(xs, self.weights), _wci(xs, self.weights),
+                        _wmean(ws, self.weights), _wci(ws, self.weights))
 
     def ranked(self) -> list[Estimate]:
         """Every option, best first (expected points; ties to the lower action id)."""

@@ -178,7 +178,7 @@ def moment(view: SeatView) -> dict[str, Any]:
 def review_page_json(rev: Review, names: list[str], target: int) -> dict[str, Any]:
     """The review's JSON (``review.schema.json``, its ``players`` the seats) with, for the
     page, the table's ``names`` and ``target`` score, each decision's ``moment`` and each
-    option's chance to win the game where the score made it known."""
+    option's chance to win the game (and its 95% half-width) where the score made it known."""
     out = review_to_json(rev)
     out["names"] = names
     out["target"] = target
@@ -189,6 +189,8 @@ def review_page_json(rev: Review, names: list[str], target: int) -> dict[str, An
         for est, opt in zip(d.options, row["options"], strict=True):
             if est.win is not None:
                 opt.setdefault("win", round(est.win, 4))
+                if est.win_ci95 is not None:
+                    opt.setdefault("win_ci95", round(est.win_ci95, 4))
     return out
 
 

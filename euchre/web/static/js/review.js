@@ -216,7 +216,7 @@ function select(i) {
   table.replaceChildren();
   const head = make("tr");
   const hasWin = d.options.some((o) => o.win !== undefined);
-  for (const h of ["Option", "Points this hand (±95%)", ...(hasWin ? ["Chance to win"] : []), ""]) head.append(make("th", "", h));
+  for (const h of ["Option", "Points this hand (±95%)", ...(hasWin ? ["Chance to win (±95%)"] : []), ""]) head.append(make("th", "", h));
   table.append(head);
   for (const o of d.options) {
     const tr = make("tr");
@@ -226,7 +226,8 @@ function select(i) {
     const sign = o.points >= 0 ? "+" : "−";
     tr.append(make("td", "opt-label", o.label));
     tr.append(make("td", "num", `${sign}${Math.abs(o.points).toFixed(2)} ± ${o.ci95 === null ? "?" : o.ci95.toFixed(2)}`));
-    if (hasWin) tr.append(make("td", "num", o.win === undefined ? "" : `${(100 * o.win).toFixed(0)}%`));
+    if (hasWin) tr.append(make("td", "num", o.win === undefined ? "" : `${(100 * o.win).toFixed(0)}%` +
+      (o.win_ci95 === undefined ? "" : ` ± ${(100 * o.win_ci95).toFixed(0)}%`)));
     const mk = make("td", "marks");
     for (const w of marks) mk.append(make("span", `badge ${w}`, w));
     tr.append(mk);
