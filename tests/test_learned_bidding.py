@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -22,7 +23,13 @@ from euchre.bots.learned import (
 from euchre.cli import main
 from euchre.rules import Rules, preset
 from euchre.state import HandState
-from euchre.training.bidding import TrainSettings, deal_samples, simulate, train
+from euchre.training.bidding import (
+    TrainSettings,
+    deal_decisions,
+    deal_samples,
+    simulate,
+    train,
+)
 from euchre.view import SeatView
 
 
@@ -144,3 +151,28 @@ def test_train_command_writes_a_model_the_bot_can_load(tmp_path: Path,
     with pytest.raises(SystemExit):
         main(["train", "bidding", "--deals", "5"])  # too few: refused before any work
     assert "must be a whole number" in capsys.readouterr().err
+
+
+def test_each_decision_has_a_rollout_and_a_double_dummy_target() -> None:
+    rng = random.Random(3)
+    rows = [row for _ in range(20) for row in deal_decisions(rng)]
+    assert rows
+    for _, _, ys, ds in rows:
+        assert [math.isnan(v) for v in ys] == [math.isnan(v) for v in ds]
+        assert all(abs(v) <= 4 for v in ds if not math.isnan(v))
+    assert any(y != d for _, _, ys, ds in rows for y, d in zip(ys, ds, strict=True)
+               if not math.isnan(y))
+
+
+def test_the_target_blend_is_a_setting_recorded_in_the_model(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]
+                                                             ) -> None:
+    rollouts = TrainSettings(deals=20, round2_deals=0, shard_deals=10, hidden=4, epochs=2)
+    blended = dataclasses.replace(rollouts, dd_weight=0.6)
+    a, _ = train(tmp_path, rollouts)
+    b, seconds = train(tmp_path, blended)  # the same shards, fitted to another target
+    assert seconds == 0 and a.bid1 != b.bid1
+    assert b.settings["dd_weight"] == 0.6 and "0.6 x its double-dummy" in b.settings["labels"]
+    with pytest.raises(SystemExit):
+        main(["train", "bidding", "--dd-weight", "1.5"])
+    assert "from 0 to 1" in capsys.readouterr().err
