@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import pickle
 import random
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from euchre.bots.learned import (
 )
 from euchre.cli import main
 from euchre.rules import Rules, preset
-from euchre.state import HandState
+from euchre.state import BID1, BID2, HandState
 from euchre.training.bidding import (
     TrainSettings,
     deal_decisions,
@@ -30,6 +31,8 @@ from euchre.training.bidding import (
     simulate,
     train,
 )
+from euchre.training.calibrate import close_decisions, compare
+from euchre.training.calibrate import main as calibrate_main
 from euchre.view import SeatView
 
 
@@ -176,3 +179,22 @@ def test_the_target_blend_is_a_setting_recorded_in_the_model(tmp_path: Path,
     with pytest.raises(SystemExit):
         main(["train", "bidding", "--dd-weight", "1.5"])
     assert "from 0 to 1" in capsys.readouterr().err
+
+
+def test_calibration_plays_each_close_option_three_ways(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    rows = list(close_decisions(seed=5, deals=4, think=2))
+    assert rows
+    for row in rows:
+        legal = [not math.isnan(v) for v in row.real]
+        assert legal[0] and [not math.isnan(v) for v in row.rollout] == legal
+        assert [not math.isnan(v) for v in row.double_dummy] == legal
+        assert row.round == (1 if row.state.phase == BID1 else 2 if row.state.phase == BID2 else 0)
+    lines = compare(rows)
+    assert lines[0].startswith("round ") and any("per-deal error by blend" in x for x in lines)
+    out = tmp_path / "rows.pkl"
+    out.write_bytes(pickle.dumps(rows))
+    assert calibrate_main(["--compare", str(out)]) == 0
+    assert "double-dummy - real" in capsys.readouterr().out
+    assert calibrate_main(["--compare", str(tmp_path / "missing.pkl")]) == 2
