@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import pickle
 import random
 from pathlib import Path
 
@@ -21,8 +23,16 @@ from euchre.bots.learned import (
 )
 from euchre.cli import main
 from euchre.rules import Rules, preset
-from euchre.state import HandState
-from euchre.training.bidding import TrainSettings, deal_samples, simulate, train
+from euchre.state import BID1, BID2, HandState
+from euchre.training.bidding import (
+    TrainSettings,
+    deal_decisions,
+    deal_samples,
+    simulate,
+    train,
+)
+from euchre.training.calibrate import close_decisions, compare
+from euchre.training.calibrate import main as calibrate_main
 from euchre.view import SeatView
 
 
@@ -144,3 +154,47 @@ def test_train_command_writes_a_model_the_bot_can_load(tmp_path: Path,
     with pytest.raises(SystemExit):
         main(["train", "bidding", "--deals", "5"])  # too few: refused before any work
     assert "must be a whole number" in capsys.readouterr().err
+
+
+def test_each_decision_has_a_rollout_and_a_double_dummy_target() -> None:
+    rng = random.Random(3)
+    rows = [row for _ in range(20) for row in deal_decisions(rng)]
+    assert rows
+    for _, _, ys, ds in rows:
+        assert [math.isnan(v) for v in ys] == [math.isnan(v) for v in ds]
+        assert all(abs(v) <= 4 for v in ds if not math.isnan(v))
+    assert any(y != d for _, _, ys, ds in rows for y, d in zip(ys, ds, strict=True)
+               if not math.isnan(y))
+
+
+def test_the_target_blend_is_a_setting_recorded_in_the_model(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]
+                                                             ) -> None:
+    rollouts = TrainSettings(deals=20, round2_deals=0, shard_deals=10, hidden=4, epochs=2)
+    blended = dataclasses.replace(rollouts, dd_weight=0.6)
+    a, _ = train(tmp_path, rollouts)
+    b, seconds = train(tmp_path, blended)  # the same shards, fitted to another target
+    assert seconds == 0 and a.bid1 != b.bid1
+    assert b.settings["dd_weight"] == 0.6 and "0.6 x its double-dummy" in b.settings["labels"]
+    with pytest.raises(SystemExit):
+        main(["train", "bidding", "--dd-weight", "1.5"])
+    assert "from 0 to 1" in capsys.readouterr().err
+
+
+def test_calibration_plays_each_close_option_three_ways(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    rows = list(close_decisions(seed=5, deals=4, think=2))
+    assert rows
+    for row in rows:
+        legal = [not math.isnan(v) for v in row.real]
+        assert legal[0] and [not math.isnan(v) for v in row.rollout] == legal
+        assert [not math.isnan(v) for v in row.double_dummy] == legal
+        assert row.round == (1 if row.state.phase == BID1 else 2 if row.state.phase == BID2 else 0)
+    lines = compare(rows)
+    assert lines[0].startswith("round ") and any("per-deal error by blend" in x for x in lines)
+    out = tmp_path / "rows.pkl"
+    out.write_bytes(pickle.dumps(rows))
+    assert calibrate_main(["--compare", str(out)]) == 0
+    assert "double-dummy - real" in capsys.readouterr().out
+    assert calibrate_main(["--compare", str(tmp_path / "missing.pkl")]) == 2

@@ -235,10 +235,52 @@ def load_model(path: str | Path) -> BiddingModel:
 
 @dataclass(frozen=True, slots=True)
 class BidValues:
-    """What the model makes of one bidding decision: each legal option's value, best first."""
+    """What the model makes of one bidding decision: each legal option's value, the policy's
+    choice first, then the other sound bids best first, then the unsound ones."""
 
     options: tuple[tuple[int, float, float], ...]
     """(action, net points a hand for my side, standard error of that value)."""
+    unsound: frozenset[int] = frozenset()
+    """Options :func:`unsound_bids` rules out, whatever their fitted value."""
+
+
+def trump_count(hand: int, trump: int) -> int:
+    """Trumps in ``hand`` (a mask) with ``trump``, the left bower included."""
+    return round(_trump_summary(hand, trump)[0] * 5)
+
+
+def unsound_bids(view: SeatView) -> frozenset[int]:
+    """Bids that every measured target (honest rollouts, double-dummy play, and the search
+    player's own card play on the same deals) shows to lose, and that a fit can still rate
+    highest in a thinly sampled corner of the hands:
+
+    - going alone with fewer than three trumps (the dealer counting the up-card it picks up):
+      such lone hands lose about 1.3 points against playing with the partner;
+    - ordering up in round one with no trump at all in the hand (from any seat but the
+      dealer's, whose hand the up-card joins);
+    - naming a suit in round two with fewer than two trumps of it, unless the dealer is
+      stuck and has nothing better (then the best of the stuck calls stays).
+    """
+    hand = mask_of(view.hand)
+    legal = set(view.legal_actions)
+    out: set[int] = set()
+    if view.phase == "bid1":
+        t = view.upcard >> 3
+        mine = hand | 1 << view.upcard if view.seat == view.dealer else hand
+        if trump_count(mine, t) < 3:
+            out.add(A.ORDER_ALONE)
+        if view.seat != view.dealer and trump_count(hand, t) == 0:
+            out |= {A.ORDER, A.ORDER_ALONE}
+    elif view.phase == "bid2":
+        for s in SUITS:
+            n = trump_count(hand, s)
+            if n < 3:
+                out.add(A.call(s, True))
+            if n < 2:
+                out.add(A.call(s))
+        if A.PASS not in legal and not (legal - out):
+            out = {a for a in out if a >= A.CALL_ALONE_BASE}  # stuck: any call must stay
+    return frozenset(out & legal)
 
 
 def bid_values(model: BiddingModel, view: SeatView) -> BidValues | None:
@@ -256,8 +298,9 @@ def bid_values(model: BiddingModel, view: SeatView) -> BidValues | None:
                                           strict=True) if a in legal]
     if not opts or len(opts) != len(legal):
         return None  # an option the model has no output for: leave the decision to search
-    opts.sort(key=lambda o: (o[1], o[0] == A.PASS), reverse=True)
-    return BidValues(tuple(opts))
+    unsound = unsound_bids(view)
+    opts.sort(key=lambda o: (o[0] not in unsound, o[1], o[0] == A.PASS), reverse=True)
+    return BidValues(tuple(opts), unsound)
 
 
 class LearnedBidBot(SearchBot):
@@ -305,16 +348,26 @@ def describe_learned(values: BidValues, view: SeatView, deals: int) -> str:
     title, _ = _phrases(best, view)
     text = (f"{title}: the learned bidding values it at {v0:+.2f} points a hand (±{2 * se0:.2f}),"
             f" fitted to {deals:,} simulated deals")
+
+    def alt(a: int, v: float) -> str:
+        if a in values.unsound:
+            return f"{_phrases(a, view)[1]} {v:+.2f} (ruled out: {UNSOUND_WHY[view.phase]})"
+        return f"{_phrases(a, view)[1]} {v:+.2f} ({v0 - v:.2f} less)"
+
     if rest:
-        alts = "; ".join(f"{_phrases(a, view)[1]} {v:+.2f} ({v0 - v:.2f} less)"
-                         for a, v, _ in rest[:3])
-        text += f"; {alts}"
-        margin = v0 - rest[0][1]
-        if margin < 2 * (se0 + rest[0][2]):
+        text += "; " + "; ".join(alt(a, v) for a, v, _ in rest[:3])
+        if rest[0][0] not in values.unsound and v0 - rest[0][1] < 2 * (se0 + rest[0][2]):
             text += ". A close call: the top two are within the fit's error"
     return text + "."
 
 
+#: Why :func:`unsound_bids` rules a bid out, in the words of an explanation.
+UNSOUND_WHY: Final = {
+    "bid1": "no lone hand on fewer than three trumps, no order without a trump",
+    "bid2": "no call on fewer than two trumps, nor alone on fewer than three",
+}
+
+
 __all__ = ["BID1_OPTIONS", "BID2_OPTIONS", "BidValues", "BiddingModel", "LearnedBidBot", "Net",
            "bid_values", "covered", "features", "load_model", "option_actions", "parse_model",
-           "shipped_model"]
+           "shipped_model", "trump_count", "unsound_bids"]

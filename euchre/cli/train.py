@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -17,8 +18,9 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "train", help="train the learned bidding model from simulated deals",
         description=(
-            "Train the learned bidding of search-learned: simulate deals (every bid option "
-            "of each bidding decision played out by honest players on the true deal), then "
+            "Train the learned bidding: simulate deals (every bid option of each bidding "
+            "decision played out on the true deal, both by honest players and double-dummy; "
+            "--dd-weight blends the two), then "
             "fit one small network per bidding round. Deals are written in shards to --dir as "
             "they finish, so a stopped run resumes where it was (the same --seed and "
             "--shard-deals); the model, with its settings and a SHA-256 of its weights, goes "
@@ -40,10 +42,25 @@ def register(sub: Subparsers) -> None:
                    help="hidden units per network (48)")
     p.add_argument("--epochs", type=whole_number(1, 10_000), default=8,
                    help="passes over the data when fitting (8)")
+    p.add_argument("--dd-weight", type=share, default=0.0,
+                   help="the target's share of each option's double-dummy value, the rest from "
+                        "honest rollouts (0: rollouts only; refitting with another share reuses "
+                        "the shards)")
     p.add_argument("--workers", type=whole_number(1, 1024), default=None,
                    help=f"simulating processes (all {os.cpu_count() or 1} cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run_train)
+
+
+def share(text: str) -> float:
+    """A number from 0 to 1 (argparse turns the ValueError into a usage error)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, not {text!r}")
+    return value
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -51,7 +68,7 @@ def run_train(args: argparse.Namespace) -> int:
 
     settings = TrainSettings(deals=args.deals, round2_deals=args.round2_deals, seed=args.seed,
                              shard_deals=args.shard_deals, hidden=args.hidden,
-                             epochs=args.epochs)
+                             epochs=args.epochs, dd_weight=args.dd_weight)
     directory = Path(args.dir) if args.dir else (
         Path.home() / ".cache" / "euchre" / f"train-bidding-s{args.seed}")
     out = Path(args.out)

@@ -49,7 +49,8 @@ from euchre.bots.learned import (
 )
 from euchre.cards import JOKER
 from euchre.rules import Rules
-from euchre.state import BID1, BID2, HandState
+from euchre.solver import move_values_batch, points_for
+from euchre.state import BID1, BID2, PLAY, HandState
 from euchre.tournament.core import derive_seed
 
 #: The table options the deals are drawn under, with their chances: stick the dealer and
@@ -58,6 +59,8 @@ from euchre.tournament.core import derive_seed
 STICK_P = 0.5
 DEFEND_P = 0.5
 NO_ALONE_P = 0.1
+#: Bumped when a shard's contents change, so old checkpoints are never mixed in.
+SHARD_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,9 @@ class TrainSettings:
     batch: int = 1024
     learning_rate: float = 0.003
     holdout: float = 0.1
+    dd_weight: float = 0.0
+    """The target: this share of the double-dummy value, the rest the honest rollout's (0:
+    rollouts only, 1: double-dummy only)."""
 
     def jobs(self) -> list[tuple[str, int, int]]:
         """Every shard as (kind, index, deals): kind 'all' or 'r2'."""
@@ -100,11 +106,21 @@ def _net_points(st: HandState, seat: int) -> float:
 
 def deal_samples(rng: random.Random, rounds: tuple[int, ...] = (1, 2)
                  ) -> list[tuple[int, list[float], list[float]]]:
-    """One simulated deal's decisions in ``rounds``: (round, features, each output's value or
-    NaN where the option is not legal)."""
+    """One simulated deal's decisions in ``rounds``: (round, features, each output's honest
+    rollout value or NaN where the option is not legal)."""
+    return [(r, x, ys) for r, x, ys, _ in deal_decisions(rng, rounds)]
+
+
+def deal_decisions(rng: random.Random, rounds: tuple[int, ...] = (1, 2)
+                   ) -> list[tuple[int, list[float], list[float], list[float]]]:
+    """One simulated deal's decisions in ``rounds``: (round, features, each output's honest
+    rollout value, its double-dummy value), NaN where the option is not legal.
+
+    Both targets come from the same deal and the same later bids (the rollout policy's), so
+    any blend of the two can be fitted later without simulating again."""
     rules = deal_rules(rng)
     st = HandState.deal(rules, rng.randrange(4), rng)
-    out: list[tuple[int, list[float], list[float]]] = []
+    out: list[tuple[int, list[float], list[float], list[float]]] = []
     while st.phase in (BID1, BID2) and st.upcard != JOKER:
         seat = st.cur
         round_ = 1 if st.phase == BID1 else 2
@@ -113,22 +129,40 @@ def deal_samples(rng: random.Random, rounds: tuple[int, ...] = (1, 2)
             continue
         x, order = features(st.hands[seat], st.upcard, st.dealer, seat, round_, rules)
         legal = st.legal_actions()
-        ys = []
+        ys: list[float] = []
+        ds: list[float] = []
         for a in option_actions(round_, order):
             if a not in legal:
                 ys.append(math.nan)
+                ds.append(math.nan)
                 continue
             trial = st.clone()
             trial.apply_action(a)
+            ds.append(double_dummy_points(trial, seat))
             rollout.play_out(trial)
             ys.append(_net_points(trial, seat))
-        out.append((round_, x, ys))
+        out.append((round_, x, ys, ds))
         st.apply_action(rollout.policy_action(st))
     return out
 
 
+def double_dummy_points(st: HandState, seat: int) -> float:
+    """Net points for ``seat``'s side when the rest of the bidding follows the rollout policy
+    and the cards are then played double-dummy (every card seen by every seat)."""
+    st = st.clone()
+    while st.phase != PLAY and not st.is_terminal():
+        st.apply_action(rollout.policy_action(st))
+    if st.is_terminal():
+        return _net_points(st, seat)
+    team = max(move_values_batch([st])[0].values())
+    points = points_for(st, team if st.is_maker_side(st.cur) else 5 - team)
+    mine = seat & 1
+    return float(points[mine] - points[1 - mine])
+
+
 def shard_path(directory: Path, settings: TrainSettings, kind: str, k: int) -> Path:
-    return directory / f"shard-{kind}-s{settings.seed}-n{settings.shard_deals}-{k:05d}.npz"
+    name = f"shard{SHARD_FORMAT}-{kind}-s{settings.seed}-n{settings.shard_deals}-{k:05d}.npz"
+    return directory / name
 
 
 def make_shard(directory: str, settings: TrainSettings, kind: str, k: int, n: int) -> int:
@@ -136,17 +170,21 @@ def make_shard(directory: str, settings: TrainSettings, kind: str, k: int, n: in
     parts: tuple[object, ...] = (k,) if kind == "all" else (kind, k)
     rng = random.Random(derive_seed(settings.seed, "bidding-shard", *parts))
     rounds = (1, 2) if kind == "all" else (2,)
-    rows: dict[int, tuple[list[list[float]], list[list[float]]]] = {1: ([], []), 2: ([], [])}
+    rows: dict[int, tuple[list[list[float]], list[list[float]], list[list[float]]]] = {
+        1: ([], [], []), 2: ([], [], [])}
     for _ in range(n):
-        for round_, x, ys in deal_samples(rng, rounds):
+        for round_, x, ys, ds in deal_decisions(rng, rounds):
             rows[round_][0].append(x)
             rows[round_][1].append(ys)
+            rows[round_][2].append(ds)
     path = shard_path(Path(directory), settings, kind, k)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, x1=np.array(rows[1][0], dtype=np.float32).reshape(-1, _width(1)),
-             y1=np.array(rows[1][1], dtype=np.float32).reshape(-1, len(BID1_OPTIONS)),
-             x2=np.array(rows[2][0], dtype=np.float32).reshape(-1, _width(2)),
-             y2=np.array(rows[2][1], dtype=np.float32).reshape(-1, len(BID2_OPTIONS)))
+    arrays = {}
+    for r, names in ((1, BID1_OPTIONS), (2, BID2_OPTIONS)):
+        arrays[f"x{r}"] = np.array(rows[r][0], dtype=np.float32).reshape(-1, _width(r))
+        arrays[f"y{r}"] = np.array(rows[r][1], dtype=np.float32).reshape(-1, len(names))
+        arrays[f"d{r}"] = np.array(rows[r][2], dtype=np.float32).reshape(-1, len(names))
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
     return n
 
@@ -187,13 +225,15 @@ def simulate(directory: Path, settings: TrainSettings, workers: int = 1,
 
 
 def load_shards(directory: Path, settings: TrainSettings) -> dict[int, tuple[Any, Any]]:
-    """Every shard's rows, per round: (features, targets)."""
+    """Every shard's rows, per round: (features, targets), the targets blended as
+    ``settings.dd_weight`` says."""
+    w = settings.dd_weight
     parts: dict[int, tuple[list[Any], list[Any]]] = {1: ([], []), 2: ([], [])}
     for kind, k, _ in settings.jobs():
         with np.load(shard_path(directory, settings, kind, k)) as z:
             for r in (1, 2):
                 parts[r][0].append(z[f"x{r}"])
-                parts[r][1].append(z[f"y{r}"])
+                parts[r][1].append((1 - w) * z[f"y{r}"] + w * z[f"d{r}"])
     return {r: (np.concatenate(xs), np.concatenate(ys))
             for r, (xs, ys) in parts.items()}
 
@@ -306,7 +346,9 @@ def train(directory: Path, settings: TrainSettings, workers: int = 1,
     for r in (1, 2):
         nets[r], reached[f"round{r}"] = fit_round(*data[r], settings, r)
     recorded = dataclasses.asdict(settings)
-    recorded["labels"] = "full honest rollouts of the rollout policy on the true deal"
+    recorded["labels"] = (f"{1 - settings.dd_weight:g} x full honest rollouts of the rollout "
+                          f"policy on the true deal + {settings.dd_weight:g} x its double-dummy "
+                          "value (later bids by the rollout policy)")
     recorded["rules"] = (f"24-card four-handed; stick the dealer p={STICK_P}, defend alone "
                          f"p={DEFEND_P}, going alone off p={NO_ALONE_P}")
     if sim_seconds:
