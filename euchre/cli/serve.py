@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -216,7 +217,7 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     spreads new connections over them), each a member of the cluster on the shared database.
     One that dies is started again; SIGTERM or Ctrl-C stops them all, each draining (its
     tables move to the others first)."""
-    import signal
+    import os
     import subprocess
     import threading
     import time
@@ -232,10 +233,18 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     metrics.prepare_multiprocess()
     relays: list[threading.Thread] = []
 
+    # A process killed outright leaves its worker pools' semaphores to multiprocessing's
+    # resource tracker, which cleans them up and warns in two lines of its own source; the
+    # supervisor's "stopped (exit -9)" line already says what happened.
+    quiet = "ignore:resource_tracker:UserWarning"
+    env = dict(os.environ, PYTHONWARNINGS=",".join(
+        w for w in (os.environ.get("PYTHONWARNINGS"), quiet) if w))
+
     def start() -> subprocess.Popen[str]:
         # its own session: Ctrl-C reaches only this supervisor, which stops each process
         # with one SIGTERM (a second signal would cut its graceful stop short)
-        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True)
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True,
+                                env=env)
 
     def relay(child: subprocess.Popen[str]) -> None:
         """Wait for the child's banner (it listens), then pass its output on."""
@@ -284,20 +293,8 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     return 0
 
 
-def quiet_resource_tracker() -> None:
-    """Keep multiprocessing's resource tracker from warning when this server stops.
-
-    uvicorn stops gracefully on SIGTERM and then raises the signal again, so the process ends
-    there, before its worker pools' finalizers unlink their semaphores (an exit that waited
-    for them would wait for whatever job a worker is running: seconds, under load). The
-    tracker, a process of its own, then unlinks them and warns in two lines of its own
-    source: nothing is left behind, and the warning only alarms whoever reads the log. The
-    tracker starts with the first pool and reads this variable then."""
-    import os
-
-    quiet = "ignore:resource_tracker:UserWarning"
-    os.environ["PYTHONWARNINGS"] = ",".join(
-        w for w in (os.environ.get("PYTHONWARNINGS"), quiet) if w)
+def _exit_quietly(_sig: int, _frame: object) -> None:
+    raise SystemExit(0)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -343,7 +340,6 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    quiet_resource_tracker()
     app = make_app(server_config(args, url))
     # No per-message deflate: a state message is ~2 KB on loopback or a LAN, and compressing
     # every one cost more server time than everything else together (profiled under load).
@@ -355,7 +351,11 @@ def _run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     print(f"euchre: serving at http://{shown}:{port}/  (database {safe_url}; Ctrl-C stops)",
           flush=True)
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn handles SIGINT itself
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again once the old handler
+    # is back: with the default one the process would die there, before the worker pools'
+    # finalizers run (their semaphores then reported as leaked). Exiting instead lets them.
+    signal.signal(signal.SIGTERM, _exit_quietly)
+    with contextlib.suppress(KeyboardInterrupt, SystemExit):  # uvicorn handles SIGINT itself
         server.run(sockets=[sock])
     if not args.reuse_port:  # one of --processes': the supervisor says it once for them all
         print("euchre: server stopped", flush=True)
