@@ -42,7 +42,7 @@ import random
 import socket
 import time
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import msgspec
 from starlette.websockets import WebSocket
@@ -55,7 +55,26 @@ from euchre.web.transport import Conn, TokenBucket, deliver, error, hang_up, put
 if TYPE_CHECKING:
     import psycopg
 
-    from euchre.web.server import Server
+    from euchre.web.actionlog import Database
+    from euchre.web.chat import TableTalk
+    from euchre.web.moves import Moves
+    from euchre.web.rooms import Rooms
+
+
+class Host(Protocol):
+    """What a cluster needs of the server it is part of. The server builds its cluster, so
+    this describes the server instead of importing it (which would be an import circle)."""
+
+    @property
+    def db(self) -> Database: ...
+    @property
+    def rooms(self) -> Rooms: ...
+    @property
+    def talk(self) -> TableTalk: ...
+    @property
+    def moves(self) -> Moves | None: ...
+
+    async def handle(self, conn: Conn, msg: S.ClientMessage) -> None: ...
 
 log = logging.getLogger("euchre.web")
 
@@ -98,7 +117,7 @@ class Moved(Exception):
 class Cluster:
     """This process's part in a group of server processes sharing one database."""
 
-    def __init__(self, server: Server, url: str) -> None:
+    def __init__(self, server: Host, url: str) -> None:
         self.server, self.rooms, self.url = server, server.rooms, libpq_url(url)
         self.id = random.SystemRandom().randint(1, 2**31 - 1)
         self.owned: set[str] = set()
