@@ -21,7 +21,7 @@ from test_web_hidden import cards_named, leaks, visible_by_seq
 from webtools import Client, ClusterProcesses, LiveServer, PgCluster, ServeProcess
 
 from euchre.web import messages as M
-from euchre.web.store import SeatData, Store
+from euchre.web.store import LostTable, SeatData, Store
 from euchre.web.table import Table
 
 RULE = {"kind": "computer", "level": "rule"}
@@ -201,6 +201,73 @@ def test_a_process_that_lost_its_table_refuses_the_move_and_relays_to_the_new_ow
         assert_states_are_the_log(url, tid, [*at_a.values(), *at_b.values()], seq)
         for c in [*at_a.values(), *at_b.values()]:
             c.close()
+
+
+def test_seat_and_chat_writes_of_a_process_that_lost_the_table_are_refused(
+        pg_cluster: PgCluster) -> None:
+    """The fence covers every write of a table, not only its actions: once another process
+    owns the table, the old owner's chat line, seat name and seat link are refused
+    (``LostTable``) and change nothing in the database; its seats' away times are skipped,
+    while a table it still owns is written."""
+    url = pg_cluster.new_database()
+    old, new = Store(url), Store(url)
+    try:
+        old.owner, new.owner = 1, 2
+        for tid in ("lost", "kept"):
+            old.create_table(tid, {}, 1, "inv", [SeatData(0, "tok-" + tid, "human", "rule", "Ann",
+                                                          True)])
+        set_owner(url, "lost", 2)
+        with pytest.raises(LostTable):
+            old.add_chat("lost", 0, "Ann", "hello", 1.0)
+        with pytest.raises(LostTable):
+            old.update_seat("lost", 0, name="Eve")
+        with pytest.raises(LostTable):
+            old.update_seat("lost", 0, token="stolen")
+        old.set_left_at([("lost", 0, 5.0), ("kept", 0, 7.0)])
+        data, kept = new.load_table("lost"), new.load_table("kept")
+        assert data is not None and kept is not None
+        assert data.chat == []
+        assert (data.seats[0].name, data.seats[0].token) == ("Ann", "tok-lost")
+        assert data.seats[0].left_at != 5.0
+        assert kept.seats[0].left_at == 7.0
+        new.add_chat("lost", 0, "Ann", "at the new owner", 2.0)  # the owner's own write
+        new.update_seat("lost", 0, name="Anna")
+        data = new.load_table("lost")
+        assert data is not None
+        assert [c["text"] for c in data.chat] == ["at the new owner"]
+        assert data.seats[0].name == "Anna"
+    finally:
+        old.close()
+        new.close()
+
+
+def test_chat_and_a_name_sent_to_a_process_that_just_lost_the_table_reach_the_new_owner(
+        pg_cluster: PgCluster) -> None:
+    """The owner is replaced in the database behind its back (as a takeover after a stall
+    does): a chat line and a new name sent to it are refused by its fenced writes, and then
+    handled by the new owner: stored once, seen by both processes' connections."""
+    url = pg_cluster.new_database()
+    with two_servers(url) as (a, b):
+        tid, tokens = seated_table(a, [HUMAN, RULE, HUMAN, RULE])
+        ann, bob = a.connect(tid, tokens[0]), b.connect(tid, tokens[2])
+        for c in (ann, bob):
+            c.until_state(lambda s: s["seats"][0]["connected"] and s["seats"][2]["connected"])
+        set_owner(url, tid, b.app.state.server.cluster.id)
+        ann.send({"type": "chat", "text": "still here?"})
+        for c in (ann, bob):
+            line = c.until(lambda m: m["type"] == "chat")
+            assert line["text"] == "still here?"
+        ann.send({"type": "name", "name": "Annie"})
+        for c in (ann, bob):
+            c.until_state(lambda s: s["seats"][0]["name"] == "Annie")
+        data = Store(url).load_table(tid)
+        assert data is not None
+        assert [c["text"] for c in data.chat] == ["still here?"]
+        assert data.seats[0].name == "Annie"
+        assert not a.app.state.server.cluster.owns(tid)
+        assert not any(m["type"] == "error" for m in ann.messages)
+        ann.close()
+        bob.close()
 
 
 def assert_states_are_the_log(url: str, tid: str, clients: list[Client], seq: int) -> None:

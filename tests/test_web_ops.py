@@ -175,3 +175,42 @@ def test_with_several_processes_on_one_port_any_scrape_counts_them_all(
         for pid in processes:  # one that outlived a parent killed for being slow to stop
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+STOP_WITH_A_RUNNING_JOB = """
+import os, sys, time
+from euchre.web.runner import make_pool, stop_pool
+
+pool = make_pool("process", 1, "test-stop")
+job = pool.submit(time.sleep, 60)
+while not job.running():
+    time.sleep(0.01)
+time.sleep(0.2)
+pids = list(pool._processes or {})
+stop_pool(pool)
+print(" ".join(map(str, pids)), flush=True)
+"""
+
+
+def test_a_stopping_server_does_not_wait_for_the_jobs_its_workers_are_running() -> None:
+    """Graceful shutdown ends with the worker pools: a worker busy with a long job (a
+    review's search, say) must not hold the process's exit for that job's length. A process
+    whose pool runs a 60-second job exits within seconds of stopping the pool, and leaves no
+    worker behind."""
+    import subprocess
+    import sys
+
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", STOP_WITH_A_RUNNING_JOB], capture_output=True,
+                          text=True, timeout=50)
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert took < 15, f"the exit waited {took:.1f} s for the running job"
+    pids = [int(p) for p in done.stdout.split()]
+    assert pids, "the pool had a worker process"
+    time.sleep(0.5)
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or \
+            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z", f"worker {pid} lives"
+    assert "Traceback" not in done.stderr
+    assert "leaked" not in done.stderr

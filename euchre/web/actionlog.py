@@ -10,17 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from euchre.web import metrics
-from euchre.web.store import Store
+from euchre.web.store import LostTable, Store
 
 T = TypeVar("T")
 
 LogRow = tuple[str, int, int, int, tuple[int, list[int]] | None]
 """(table id, seq, seat, action, (winner, scores) when the action ended the game)"""
-
-class LostTable(Exception):
-    """The write was refused: another process owns the table now (several processes on one
-    database); nothing of it was stored."""
-
 
 #: At most this many waiting writes go into one transaction.
 BATCH_MAX = 500

@@ -159,6 +159,7 @@ class Cluster:
         rooms.loading = self.loading
         rooms.loaded = self.loaded
         rooms.remote_join = self.remote_join
+        rooms.lost = self.lost
         self.server.talk.said = self.said
         assert self.server.moves is not None
         self.server.moves.lost = self.lost

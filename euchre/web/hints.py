@@ -23,7 +23,7 @@ from euchre.web import messages as M
 from euchre.web.config import BotFactory
 from euchre.web.moves import bot_seed
 from euchre.web.rooms import Rooms
-from euchre.web.runner import BotRunner, bot_job
+from euchre.web.runner import BotRunner, bot_job, stop_pool
 from euchre.web.table import SPECTATOR
 from euchre.web.transport import Conn, SeatRates, error, send
 
@@ -55,7 +55,7 @@ class Hints:
     def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(self.pool)
 
     async def ask(self, conn: Conn) -> None:
         """Refuse at once or start working the hint out (the connection is not held up)."""

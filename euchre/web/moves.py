@@ -18,10 +18,11 @@ from euchre.errors import EuchreError, IllegalActionError
 from euchre.explain import why_illegal
 from euchre.web import metrics
 from euchre.web import schemas as S
-from euchre.web.actionlog import ActionLog, LogRow, LostTable
+from euchre.web.actionlog import ActionLog, LogRow
 from euchre.web.away import AwayTimers
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner
+from euchre.web.store import LostTable
 from euchre.web.table import SPECTATOR, Table, TurnError
 from euchre.web.transport import Conn, deliver, error
 

@@ -39,6 +39,7 @@ from euchre.rules import Rules
 from euchre.view import SeatView
 from euchre.web import messages as M
 from euchre.web.limits import LimitError
+from euchre.web.runner import stop_pool
 from euchre.web.table import Table
 
 __all__ = [
@@ -239,7 +240,7 @@ class Reviews:
     def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(self.pool)
 
     def request(self, table_id: str, game: Game, budget: Budget) -> ReviewRun:
         """The review of a finished game at ``budget``: the one asked for before, or a new one

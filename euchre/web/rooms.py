@@ -15,7 +15,7 @@ from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, default_level, offered_levels
 from euchre.web.limits import LimitError
-from euchre.web.store import SeatData, TableData
+from euchre.web.store import LostTable, SeatData, TableData
 from euchre.web.table import SPECTATOR, Table
 from euchre.web.transport import Conn, deliver, error, hang_up, send
 
@@ -44,6 +44,9 @@ class Rooms:
         self.remote_join: Callable[[Table, S.JoinTable], Awaitable[tuple[int, str]]] | None \
             = None
         """Claims a seat at a table another process owns."""
+        self.lost: Callable[[Table], None] = lambda _table: None
+        """Called when a write of the table was refused because another process owns it
+        now (``LostTable``): this process keeps a replica from then on."""
 
     def watched(self, table: Table) -> bool:
         """Whether anyone is connected to the table, in any server process."""
@@ -107,6 +110,15 @@ class Rooms:
             raise PermissionError("that invite is not for this table")
         if self.remote_join is not None and not self.owns(table.id):
             return await self.remote_join(table, req)
+        try:
+            return await self._join_here(table, req)
+        except LostTable:  # taken over just then: the seat is claimed at the new owner
+            self.lost(table)
+            if self.remote_join is None:
+                raise
+            return await self.remote_join(table, req)
+
+    async def _join_here(self, table: Table, req: S.JoinTable) -> tuple[int, str]:
         async with self.locks[table.id]:
             free = [s for s in table.seats if s.kind == "human" and not s.claimed]
             if not free:

@@ -7,6 +7,7 @@ A level listed as quick that turns out slow on the loop is moved to the pool for
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
@@ -67,6 +68,21 @@ def make_pool(kind: Literal["process", "thread"], workers: int, name: str,
     return pool
 
 
+def stop_pool(pool: Executor) -> None:
+    """Stop a pool without waiting for the jobs its workers are running.
+
+    ``shutdown(wait=False)`` only returns sooner: the interpreter's exit still joins the
+    pool's manager thread, which waits for each running job (a review's search, under load:
+    18 s for one stop). A stopping server has no use for those answers, so worker processes
+    are ended at once; the manager thread then sees them gone and ends too."""
+    workers = list((getattr(pool, "_processes", None) or {}).values()) \
+        if isinstance(pool, ProcessPoolExecutor) else []  # shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        with contextlib.suppress(Exception):
+            process.terminate()
+
+
 class BotRunner:
     """Decides computer moves: on the loop for ``inline_levels``, else in ``pool``."""
 
@@ -80,7 +96,7 @@ class BotRunner:
             factory(level, 0)  # imports now, not in a first move on the loop
 
     def stop(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(self.pool)
 
     def is_inline(self, level: str) -> bool:
         return level in self.inline_levels

@@ -30,7 +30,7 @@ from euchre.web.moves import Moves
 from euchre.web.reviews import Reviews
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, make_pool
-from euchre.web.store import Store
+from euchre.web.store import LostTable, Store
 from euchre.web.table import SPECTATOR, Seat, Table
 from euchre.web.transport import (
     Conn,
@@ -277,11 +277,25 @@ class Server:
 
     async def handle(self, conn: Conn, msg: S.ClientMessage) -> None:
         """One valid message of a connection (here, or relayed by another process)."""
-        assert self.moves is not None and self.hints is not None
         cluster = self.cluster
         if cluster is not None and isinstance(msg, RELAYED) \
                 and not cluster.owns(conn.table.id) and await cluster.relay(conn, msg):
             return
+        try:
+            await self._handle_here(conn, msg)
+        except LostTable:
+            # its write was refused (taken over just then; nothing changed): a replica now,
+            # so the message goes on to the new owner, as if it had arrived after the move
+            if cluster is None:
+                raise
+            cluster.lost(conn.table)
+            if not await cluster.relay(conn, msg):
+                error(conn, "moved", "this table is moving to another server process: "
+                      "nothing changed; try again in a moment")
+
+    async def _handle_here(self, conn: Conn, msg: S.ClientMessage) -> None:
+        """A message for a table this process owns (or for no table at all: a ping)."""
+        assert self.moves is not None and self.hints is not None
         if isinstance(msg, S.Act):
             await self.moves.act(conn, msg)
         elif isinstance(msg, S.Chat):

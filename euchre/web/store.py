@@ -42,6 +42,11 @@ SCHEMA_REVISION = "0003"
 MIGRATION_LOCK = 0x4555434852454D49
 
 
+class LostTable(Exception):
+    """A fenced write was refused: another server process owns the table now (several
+    processes on one database); nothing of it was stored."""
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -280,6 +285,20 @@ class Store:
         mine = {r[0] for r in cur.fetchall()}
         return [r for r in rows if r[0] in mine], set(tables) - mine
 
+    def _hold(self, conn: Any, table_id: str) -> None:
+        """Fence a write of the table's seats or chat as ``append_actions`` fences its
+        actions: with ``owner`` set, share-lock this process's ``owners`` row in the write's
+        own transaction, or raise ``LostTable`` (the transaction rolls back: nothing is
+        written). A takeover's update waits for this transaction, so once another process
+        owns the table none of this one's writes can land."""
+        if self.owner is None:
+            return
+        got = conn.execute(select(OwnerRow.table_id).where(
+            OwnerRow.table_id == table_id, OwnerRow.process == self.owner)
+            .with_for_update(read=True)).first()
+        if got is None:
+            raise LostTable("another server process owns this table now")
+
     def _announce(self, cur: Any, rows: list[Any]) -> None:
         by_table: dict[str, list[Any]] = {}
         for t, seq, seat, a, _ in rows:
@@ -308,21 +327,35 @@ class Store:
         return stale
 
     def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
+        """Fenced (``LostTable``) where several processes share the database."""
         with self.engine.begin() as conn:
+            self._hold(conn, table_id)
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                SeatRow.seat == seat).values(**values))
 
     def set_left_at(self, rows: list[tuple[str, int, float | None]]) -> None:
-        """(table id, seat, when it became empty or None) for several seats, one transaction."""
+        """(table id, seat, when it became empty or None) for several seats, one transaction.
+        Where several processes share the database only the tables this process still owns
+        are written (the new owner of another keeps its seats' times)."""
         stmt = update(SeatRow).where(SeatRow.table_id == bindparam("b_table"),
                                      SeatRow.seat == bindparam("b_seat")) \
             .values(left_at=bindparam("b_left"))
         with self.engine.begin() as conn:
-            conn.execute(stmt, [{"b_table": t, "b_seat": seat, "b_left": at}
-                                for t, seat, at in rows])
+            if self.owner is not None:
+                mine = {r[0] for r in conn.execute(
+                    select(OwnerRow.table_id).where(
+                        OwnerRow.table_id.in_(sorted({t for t, _, _ in rows})),
+                        OwnerRow.process == self.owner)
+                    .order_by(OwnerRow.table_id).with_for_update(read=True))}
+                rows = [r for r in rows if r[0] in mine]
+            if rows:
+                conn.execute(stmt, [{"b_table": t, "b_seat": seat, "b_left": at}
+                                    for t, seat, at in rows])
 
     def add_chat(self, table_id: str, seat: int, name: str, text: str, at: float) -> None:
+        """Fenced (``LostTable``) where several processes share the database."""
         with self.engine.begin() as conn:
+            self._hold(conn, table_id)
             conn.execute(insert(ChatRow).values(table_id=table_id, seat=seat, name=name,
                                                 text=text, at=at))
 
