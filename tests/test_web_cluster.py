@@ -213,6 +213,7 @@ def test_seat_and_chat_writes_of_a_process_that_lost_the_table_are_refused(
     old, new = Store(url), Store(url)
     try:
         old.owner, new.owner = 1, 2
+        old.bus = new.bus = "euchre_test_fence"
         for tid in ("lost", "kept"):
             old.create_table(tid, {}, 1, "inv", [SeatData(0, "tok-" + tid, "human", "rule", "Ann",
                                                           True)])
@@ -224,12 +225,21 @@ def test_seat_and_chat_writes_of_a_process_that_lost_the_table_are_refused(
         with pytest.raises(LostTable):
             old.update_seat("lost", 0, token="stolen")
         old.set_left_at([("lost", 0, 5.0), ("kept", 0, 7.0)])
+        # one group commit carrying both tables' last actions: only the owned one's land
+        assert old.append_actions([("lost", 0, 0, 3, (0, [10, 4])),
+                                   ("kept", 0, 0, 5, (1, [6, 10])),
+                                   ("kept", 1, 0, 6, None)]) == {"lost"}
         data, kept = new.load_table("lost"), new.load_table("kept")
         assert data is not None and kept is not None
         assert data.chat == []
         assert (data.seats[0].name, data.seats[0].token) == ("Ann", "tok-lost")
         assert data.seats[0].left_at != 5.0
         assert kept.seats[0].left_at == 7.0
+        assert data.actions == [] and data.finished_at is None
+        assert kept.actions == [(0, 5), (0, 6)] and kept.finished_at is not None
+        finished = {t["id"]: t for t in new.list_finished()}
+        assert set(finished) == {"kept"}
+        assert (finished["kept"]["winner"], finished["kept"]["scores"]) == (1, [6, 10])
         new.add_chat("lost", 0, "Ann", "at the new owner", 2.0)  # the owner's own write
         new.update_seat("lost", 0, name="Anna")
         data = new.load_table("lost")

@@ -49,6 +49,7 @@ from starlette.websockets import WebSocket
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
+from euchre.web.store import libpq_url
 from euchre.web.table import SPECTATOR, Table
 from euchre.web.transport import Conn, TokenBucket, deliver, error, hang_up, put, send
 
@@ -97,11 +98,6 @@ FORGET_SECONDS = 5.0
 PAYLOAD_MAX = 7900
 
 
-def libpq_url(url: str) -> str:
-    """The URL psycopg itself takes (SQLAlchemy's ``postgresql+psycopg://`` spelling)."""
-    return "postgresql://" + url.split("://", 1)[1]
-
-
 def channel(process: int) -> str:
     return f"{BUS}_{process}"
 
@@ -128,8 +124,9 @@ class Cluster:
         self.remote_seen: dict[str, dict[int, tuple[list[int], int]]] = {}
         """At the owner: per table, per other process, its connections per seat and in all."""
         self.remote_conns: dict[tuple[int, int], Conn] = {}
-        self.calls: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
-        """Requests sent to other processes, waiting for their answers: (table, answer)."""
+        self.calls: dict[int, tuple[str, int, asyncio.Future[dict[str, Any]]]] = {}
+        """Requests sent to other processes, waiting for their answers: (table, the process
+        it was sent to, answer)."""
         self.call_ids = iter(range(1, 2**62))
         self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self.tasks: list[asyncio.Task[None]] = []
@@ -261,8 +258,8 @@ class Cluster:
             self.spawn(self._scan_now())
         elif kind == "ack":
             call = self.calls.pop(msg["r"], None)
-            if call is not None and not call[1].done():
-                call[1].set_result(msg)
+            if call is not None and not call[2].done():
+                call[2].set_result(msg)
         elif kind == "out":
             self.on_out(msg)
         elif kind == "pres":
@@ -360,7 +357,7 @@ class Cluster:
         if table is not None and table_id in self.owned:  # it was taken from this process
             self.lost(table)
         self.owner_of[table_id] = process
-        self.retry_calls(table_id)
+        self.retry_calls(table_id, process)
         if table is not None and self.rooms.conns.get(table_id):
             self.report(table)
 
@@ -532,7 +529,7 @@ class Cluster:
                 continue
             rid = next(self.call_ids)
             fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            self.calls[rid] = (table_id, fut)
+            self.calls[rid] = (table_id, process, fut)
             self.publish(channel(process), {**payload, "t": table_id, "o": self.id, "r": rid})
             try:
                 async with asyncio.timeout(left):
@@ -547,10 +544,13 @@ class Cluster:
                 continue
             await asyncio.sleep(min(left, 0.05))
 
-    def retry_calls(self, table_id: str) -> None:
-        """The table has a new owner: requests waiting on the old one go to the new one."""
-        for t, fut in self.calls.values():
-            if t == table_id and not fut.done():
+    def retry_calls(self, table_id: str, owner: int) -> None:
+        """The table has a new owner: requests waiting on another process go to it. One
+        already sent to the new owner is left to its answer: it may be handling it now (it
+        took the table over before saying so), and sending it again would do it twice (a
+        chat line stored twice, say)."""
+        for t, process, fut in self.calls.values():
+            if t == table_id and process != owner and not fut.done():
                 fut.set_result({"moved": True, "retry": True})
 
     async def relay(self, conn: Conn, msg: S.ClientMessage) -> bool:
@@ -720,5 +720,5 @@ class Cluster:
                 table.elsewhere = 0
                 table.refresh(data)
         self.publish(BUS, {"k": "o", "t": table_id, "p": self.id})
-        self.retry_calls(table_id)
+        self.retry_calls(table_id, self.id)
         await self.recount(table)

@@ -133,6 +133,30 @@ class TableData:
     chat: list[dict[str, Any]]
 
 
+#: ``Store.fenced_write``'s statement (PostgreSQL's). The CTEs that change data run whether or
+#: not the query reads them; ``note`` is read once, and only when the process owns a table.
+FENCED_WRITE = (
+    "WITH mine AS (SELECT table_id FROM owners WHERE table_id = ANY(%(tables)s) "
+    "  AND process = %(owner)s ORDER BY table_id FOR SHARE), "
+    "ins AS (INSERT INTO actions (table_id, seq, seat, action, at) "
+    "  SELECT r.t, r.seq, r.seat, r.a, %(now)s FROM unnest(%(t)s::text[], "
+    "  %(seq)s::int[], %(seat)s::int[], %(a)s::int[]) AS r(t, seq, seat, a) "
+    "  WHERE r.t IN (SELECT table_id FROM mine) RETURNING 1), "
+    "fin AS (UPDATE tables SET finished_at = %(now)s, winner = f.w, scores = f.s "
+    "  FROM unnest(%(ft)s::text[], %(fw)s::int[], %(fs)s::text[]) AS f(t, w, s) "
+    "  WHERE tables.id = f.t AND f.t IN (SELECT table_id FROM mine) RETURNING 1), "
+    "note AS (SELECT count(pg_notify(%(bus)s, n.p)) AS sent "
+    "  FROM unnest(%(nt)s::text[], %(np)s::text[]) AS n(t, p) "
+    "  WHERE n.t IN (SELECT table_id FROM mine)) "
+    "SELECT table_id, (SELECT count(*) FROM ins), (SELECT count(*) FROM fin), "
+    "  (SELECT sent FROM note) FROM mine")
+
+
+def libpq_url(url: str) -> str:
+    """The URL psycopg itself takes (SQLAlchemy's ``postgresql+psycopg://`` spelling)."""
+    return "postgresql://" + url.split("://", 1)[1]
+
+
 def default_db_url() -> str:
     """SQLite in the user's data directory (platformdirs), created on first use."""
     import platformdirs
@@ -257,15 +281,15 @@ class Store:
             cur = conn.cursor()
             try:
                 if self.owner is not None:
-                    rows, refused = self._fence(cur, rows)
-                cur.executemany(self._insert_actions, [(t, seq, seat, a, now)
-                                                       for t, seq, seat, a, _ in rows])
-                for t, _, _, _, finished in rows:
-                    if finished is not None:
-                        winner, scores = finished
-                        cur.execute(self._finish_table, (now, winner, json.dumps(scores), t))
-                if self.owner is not None:
-                    self._announce(cur, rows)
+                    refused = self._append_fenced(cur, rows, now)
+                else:
+                    cur.executemany(self._insert_actions, [(t, seq, seat, a, now)
+                                                           for t, seq, seat, a, _ in rows])
+                    for t, _, _, _, finished in rows:
+                        if finished is not None:
+                            winner, scores = finished
+                            cur.execute(self._finish_table,
+                                        (now, winner, json.dumps(scores), t))
             finally:
                 cur.close()
             conn.commit()
@@ -278,12 +302,35 @@ class Store:
                 conn.invalidate()
             raise
 
-    def _fence(self, cur: Any, rows: list[Any]) -> tuple[list[Any], set[str]]:
+    def _append_fenced(self, cur: Any, rows: list[Any], now: float) -> set[str]:
+        sql, params = self.fenced_write(rows, now)
+        cur.execute(sql, params)
+        return set(params["tables"]) - {r[0] for r in cur.fetchall()}
+
+    def fenced_write(self, rows: list[Any], now: float) -> tuple[str, dict[str, Any]]:
+        """The fenced write of ``append_actions`` as one statement: the owners rows'
+        share locks, the inserts of the tables still owned, their games' ends and their
+        announcements, so a commit costs two round trips to the database (this and the
+        commit) whatever it carries. Each was its own round trip before (the announcements
+        one per table), and on a busy machine every round trip also waits for the
+        database's process to be scheduled. The statement returns the tables still owned
+        (``params["tables"]`` less those were refused). The server's group commit runs it
+        on the event loop (``euchre.web.actionlog``); ``append_actions`` here."""
         tables = sorted({r[0] for r in rows})  # one lock order for every writer
-        cur.execute("SELECT table_id FROM owners WHERE table_id = ANY(%s) AND process = %s "
-                    "ORDER BY table_id FOR SHARE", (tables, self.owner))
-        mine = {r[0] for r in cur.fetchall()}
-        return [r for r in rows if r[0] in mine], set(tables) - mine
+        by_table: dict[str, list[Any]] = {}
+        for t, seq, seat, a, _ in rows:
+            by_table.setdefault(t, []).append((seq, seat, a))
+        notes = [json.dumps({"k": "a", "t": t, "s": acts[0][0],
+                             "a": [[seat, a] for _, seat, a in acts]}, separators=(",", ":"))
+                 for t, acts in by_table.items()]
+        ends = [(t, finished) for t, _, _, _, finished in rows if finished is not None]
+        return FENCED_WRITE, {
+            "tables": tables, "owner": self.owner, "now": now,
+            "t": [r[0] for r in rows], "seq": [r[1] for r in rows],
+            "seat": [r[2] for r in rows], "a": [r[3] for r in rows],
+            "ft": [t for t, _ in ends], "fw": [f[0] for _, f in ends],
+            "fs": [json.dumps(f[1]) for _, f in ends], "bus": self.bus,
+            "nt": list(by_table), "np": notes}
 
     def _hold(self, conn: Any, table_id: str) -> None:
         """Fence a write of the table's seats or chat as ``append_actions`` fences its
@@ -298,16 +345,6 @@ class Store:
             .with_for_update(read=True)).first()
         if got is None:
             raise LostTable("another server process owns this table now")
-
-    def _announce(self, cur: Any, rows: list[Any]) -> None:
-        by_table: dict[str, list[Any]] = {}
-        for t, seq, seat, a, _ in rows:
-            by_table.setdefault(t, []).append((seq, seat, a))
-        for t, acts in by_table.items():
-            payload = json.dumps({"k": "a", "t": t, "s": acts[0][0],
-                                  "a": [[seat, a] for _, seat, a in acts]},
-                                 separators=(",", ":"))
-            cur.execute("SELECT pg_notify(%s, %s)", (self.bus, payload))
 
     def close_abandoned(self, before: float) -> list[str]:
         """Close every unfinished table whose last move (or, with none, its creation) was
