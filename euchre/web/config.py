@@ -29,7 +29,8 @@ class ServerConfig:
     bot_factory: BotFactory = make_bot
     hint_level: str | None = None
     freeze_gc: bool = False
-    """Call ``freeze_startup_objects`` once started (for a process that is only the server)."""
+    """Freeze the startup objects and time the garbage collector's full passes itself
+    (``euchre.web.collector``): for a process that is only the server."""
     inline_levels: frozenset[str] = INLINE_LEVELS
     """Computer levels that decide on the event loop (see ``INLINE_LEVELS``)."""
     hint_workers: int = 1

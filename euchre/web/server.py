@@ -22,6 +22,7 @@ from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.actionlog import ActionLog, Database
 from euchre.web.chat import TableTalk
+from euchre.web.collector import FullPasses
 from euchre.web.config import ServerConfig
 from euchre.web.hints import Hints
 from euchre.web.levels import offered_levels, strongest_level
@@ -56,24 +57,6 @@ log = logging.getLogger("euchre.web")
 REVIEW_NICE = 10
 
 
-def freeze_startup_objects() -> None:
-    """Keep the cyclic garbage collector's full passes short: called once, when the server has
-    started (``ServerConfig.freeze_gc``: ``euchre serve`` sets it, tests sharing their process
-    with the server do not).
-
-    A full collection scans every tracked object, and the imports alone (SQLAlchemy, Starlette,
-    uvicorn, the engine) leave ~60,000 of them: such a pass paused the event loop for 100-200 ms
-    on the shared machine, twice in 30 s at 300 tables, which were the worst round trips.
-    ``gc.freeze`` moves everything alive now (modules, classes, functions: none of it ever
-    garbage) out of the collector's reach; objects made later are collected as before. At 300
-    tables a full pass then scans ~50,000 objects instead of ~136,000 (75-106 ms instead of
-    196-222 ms on that machine)."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-
-
 class Server:
     """Live tables, their connections, the database and the computer players."""
 
@@ -91,6 +74,8 @@ class Server:
                                         config.tables_per_minute)
         self.cluster: Cluster | None = None
         """This process's part in a group of processes sharing the database, if any."""
+        self.full_passes = FullPasses()
+        """The garbage collector's full passes (timed by the server, with ``freeze_gc``)."""
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -141,7 +126,7 @@ class Server:
             # others take theirs in their own scans)
             await self.cluster.scan()
             if cfg.freeze_gc:
-                freeze_startup_objects()
+                self.full_passes.start()
             return
         rows = await self.db.run(lambda store: store.load_unfinished())
         for data in rows:
@@ -150,7 +135,7 @@ class Server:
             self.moves.schedule(table)
         log.info("resumed %d unfinished table(s)", len(rows))
         if cfg.freeze_gc:
-            freeze_startup_objects()
+            self.full_passes.start()
 
     async def stop(self) -> None:
         if self.cluster is not None:
@@ -175,6 +160,7 @@ class Server:
         if self.moves is not None:
             await self.moves.away.flush_left()
         await self.db.close()
+        await self.full_passes.stop()
 
     async def create_table(self, req: S.CreateTable, client: str = "") -> dict[str, object]:
         """A new table (``client``: the creator's address, for the creation limits)."""
