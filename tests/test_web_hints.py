@@ -62,9 +62,11 @@ def test_a_hint_flood_leaves_another_tables_search_computers_their_pace(
         sqlite_url: str) -> None:
     search = {"kind": "computer", "level": "search"}
     rule = {"kind": "computer", "level": "rule"}
-    # worker processes, as ``euchre serve`` runs them; the connection rate of its defaults
+    # worker processes and the collector's full passes on the server's timer, as ``euchre
+    # serve`` runs them (here the process also holds every earlier test's objects, whose
+    # full passes would be timed as the server's); the connection rate of its defaults
     with LiveServer(db_url=sqlite_url, pool="process", workers=1, rate=10.0,
-                    burst=30.0) as srv:
+                    burst=30.0, freeze_gc=True) as srv:
         flooders: list[Client] = []
         for _ in range(5):
             t = srv.create(seats=[rule, rule, {"kind": "human"}, rule])

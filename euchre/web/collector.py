@@ -69,4 +69,5 @@ class FullPasses:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
             self.task = None
-        gc.set_threshold(*self.threshold)
+            gc.set_threshold(*self.threshold)
+            gc.unfreeze()  # a process that goes on (a test's) collects as before
