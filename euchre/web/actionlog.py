@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from euchre.web import metrics
-from euchre.web.store import LostTable, Store, libpq_url
+from euchre.web.store import LostTable, Store, libpq_url, refused_by
 
 if TYPE_CHECKING:
     import psycopg
@@ -95,14 +95,14 @@ class ActionLog:
         try:
             sql, params = store.fenced_write(rows, time.time())
             cur = await conn.execute(sql, params)
-            mine = {r[0] for r in await cur.fetchall()}
+            refused = refused_by(params, await cur.fetchall())
             await conn.commit()
         except Exception:  # rolled back: a fresh connection for the next write
             self.conn = None
             with contextlib.suppress(Exception):
                 await conn.close()
             raise
-        return set(params["tables"]) - mine
+        return refused
 
     async def write(self, rows: list[LogRow]) -> None:
         """Returns once ``rows`` are committed, all in one transaction."""

@@ -141,15 +141,20 @@ FENCED_WRITE = (
     "ins AS (INSERT INTO actions (table_id, seq, seat, action, at) "
     "  SELECT r.t, r.seq, r.seat, r.a, %(now)s FROM unnest(%(t)s::text[], "
     "  %(seq)s::int[], %(seat)s::int[], %(a)s::int[]) AS r(t, seq, seat, a) "
-    "  WHERE r.t IN (SELECT table_id FROM mine) RETURNING 1), "
+    "  WHERE r.t IN (SELECT table_id FROM mine)), "
     "fin AS (UPDATE tables SET finished_at = %(now)s, winner = f.w, scores = f.s "
     "  FROM unnest(%(ft)s::text[], %(fw)s::int[], %(fs)s::text[]) AS f(t, w, s) "
-    "  WHERE tables.id = f.t AND f.t IN (SELECT table_id FROM mine) RETURNING 1), "
+    "  WHERE tables.id = f.t AND f.t IN (SELECT table_id FROM mine)), "
     "note AS (SELECT count(pg_notify(%(bus)s, n.p)) AS sent "
     "  FROM unnest(%(nt)s::text[], %(np)s::text[]) AS n(t, p) "
     "  WHERE n.t IN (SELECT table_id FROM mine)) "
-    "SELECT table_id, (SELECT count(*) FROM ins), (SELECT count(*) FROM fin), "
-    "  (SELECT sent FROM note) FROM mine")
+    "SELECT table_id, (SELECT sent FROM note) FROM mine")
+
+
+def refused_by(params: dict[str, Any], got: list[Any]) -> set[str]:
+    """The tables whose rows ``FENCED_WRITE`` refused: asked for, but not among the rows it
+    returned (the tables still owned)."""
+    return set(params["tables"]) - {r[0] for r in got}
 
 
 def libpq_url(url: str) -> str:
@@ -305,7 +310,7 @@ class Store:
     def _append_fenced(self, cur: Any, rows: list[Any], now: float) -> set[str]:
         sql, params = self.fenced_write(rows, now)
         cur.execute(sql, params)
-        return set(params["tables"]) - {r[0] for r in cur.fetchall()}
+        return refused_by(params, cur.fetchall())
 
     def fenced_write(self, rows: list[Any], now: float) -> tuple[str, dict[str, Any]]:
         """The fenced write of ``append_actions`` as one statement: the owners rows'
@@ -314,8 +319,8 @@ class Store:
         commit) whatever it carries. Each was its own round trip before (the announcements
         one per table), and on a busy machine every round trip also waits for the
         database's process to be scheduled. The statement returns the tables still owned
-        (``params["tables"]`` less those were refused). The server's group commit runs it
-        on the event loop (``euchre.web.actionlog``); ``append_actions`` here."""
+        (``refused_by`` says which were refused). The server's group commit runs it on the
+        event loop (``euchre.web.actionlog``), ``append_actions`` in this thread."""
         tables = sorted({r[0] for r in rows})  # one lock order for every writer
         by_table: dict[str, list[Any]] = {}
         for t, seq, seat, a, _ in rows:
@@ -338,13 +343,16 @@ class Store:
         own transaction, or raise ``LostTable`` (the transaction rolls back: nothing is
         written). A takeover's update waits for this transaction, so once another process
         owns the table none of this one's writes can land."""
-        if self.owner is None:
-            return
-        got = conn.execute(select(OwnerRow.table_id).where(
-            OwnerRow.table_id == table_id, OwnerRow.process == self.owner)
-            .with_for_update(read=True)).first()
-        if got is None:
+        if self.owner is not None and not self._owned(conn, [table_id]):
             raise LostTable("another server process owns this table now")
+
+    def _owned(self, conn: Any, tables: list[str]) -> set[str]:
+        """Which of ``tables`` this process owns, their ``owners`` rows share-locked until the
+        transaction ends (in one order for every writer)."""
+        return {r[0] for r in conn.execute(
+            select(OwnerRow.table_id).where(OwnerRow.table_id.in_(sorted(set(tables))),
+                                            OwnerRow.process == self.owner)
+            .order_by(OwnerRow.table_id).with_for_update(read=True))}
 
     def close_abandoned(self, before: float) -> list[str]:
         """Close every unfinished table whose last move (or, with none, its creation) was
@@ -379,11 +387,7 @@ class Store:
             .values(left_at=bindparam("b_left"))
         with self.engine.begin() as conn:
             if self.owner is not None:
-                mine = {r[0] for r in conn.execute(
-                    select(OwnerRow.table_id).where(
-                        OwnerRow.table_id.in_(sorted({t for t, _, _ in rows})),
-                        OwnerRow.process == self.owner)
-                    .order_by(OwnerRow.table_id).with_for_update(read=True))}
+                mine = self._owned(conn, [t for t, _, _ in rows])
                 rows = [r for r in rows if r[0] in mine]
             if rows:
                 conn.execute(stmt, [{"b_table": t, "b_seat": seat, "b_left": at}
