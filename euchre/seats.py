@@ -40,6 +40,19 @@ def is_maker_side(seat: Seat, maker: Seat, players: int) -> bool:
     return seat == maker or (players == 4 and seat == (maker + 2) % 4)
 
 
+#: The four seats counted from the dealer's left: the eldest leads first, the dealer bids last.
+POSITIONS_4: Final = ("eldest", "second", "third", "dealer")
+
+
+def position_name(seat: Seat, dealer: Seat, players: int) -> str:
+    """Where ``seat`` sits counted from ``dealer``'s left: eldest, second, third, dealer (the
+    second is the dealer's partner with four players), the words bidding advice is given in."""
+    k = (seat - dealer - 1) % players
+    if k == players - 1:
+        return "dealer"
+    return POSITIONS_4[k]
+
+
 def _packets(players: int) -> list[tuple[int, int]]:
     """(offset from the dealer's left, packet size) in dealing order: 3-2 then 2-3 rounds."""
     first = [(i, 3 if i % 2 == 0 else 2) for i in range(players)]

@@ -39,7 +39,8 @@ from euchre.match import Match
 from euchre.rules import PRESETS, Rules
 from euchre.state import HandState
 from euchre.testing import check_bot, random_rules
-from euchre.tournament import TournamentSpec, parse_player, run, to_text
+from euchre.tournament import TournamentSpec, parse_player, run, split, to_text
+from euchre.tournament.report import FORFEITED
 from euchre.view import FACE_DOWN, SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,6 +248,8 @@ def test_a_broken_bot_forfeits_and_the_tournament_carries_on(fault: str, tmp_pat
     text = to_text(outcome)
     assert f"forfeits (a bot broke down; the other player took the deal): " \
            f"{spec.players[0].label} {len(lost)}, rule 0" in text
+    rows = split(outcome)  # a forfeited deal has its own bin in the split
+    assert rows is not None and [r.margin.n for r in rows if r.where == FORFEITED] == [len(lost)]
     stop_all()
     assert _our_processes(tag) == []  # every process stopped, the hanging one too
     if fault != "version":

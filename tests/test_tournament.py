@@ -22,6 +22,7 @@ from euchre.bots import BOT_NAMES
 from euchre.cli import main
 from euchre.rules import PRESETS, Rules, preset
 from euchre.tournament import (
+    SAME,
     DecisionClock,
     MeanCI,
     PlayerSpec,
@@ -29,12 +30,14 @@ from euchre.tournament import (
     TimeHistogram,
     TournamentSpec,
     derive_seed,
+    first_difference,
     mean_ci,
     parse_player,
     play_unit,
     run,
     running_mean_ci,
     seatings,
+    split,
     summarize,
     think_times,
     to_json,
@@ -252,6 +255,45 @@ def test_rule_beats_random_significantly_and_the_report_says_so() -> None:
     assert "significant: rule is stronger" in text and "300 hands" in text
 
 
+def test_the_split_names_the_first_decision_the_seatings_made_differently() -> None:
+    a = [("round one, eldest", 80), ("round one, second", 81), ("trick 1, eldest", 9)]
+    assert first_difference(a, a) == SAME
+    b = [("round one, eldest", 80), ("round one, second", 80), ("round one, third", 80)]
+    assert first_difference(a, b) == "round one, second"
+    assert first_difference(a, a[:2]) == SAME  # alike as far as the shorter went
+
+
+def test_the_split_adds_up_to_the_margin_and_a_player_against_itself_plays_alike() -> None:
+    out = run(spec(RULE, PlayerSpec("rule-v1"), paired_seeds=True, seed=5), 120)
+    rows = split(out)
+    assert rows is not None
+    s = summarize(out)
+    assert s.margin is not None
+    assert math.isclose(sum(r.contribution for r in rows), s.margin.mean, abs_tol=1e-12)
+    assert sum(r.margin.n for r in rows) == 120
+    assert len({r.where for r in rows}) == len(rows)
+    for r in rows:  # each bin's margin is the mean of its deals' margins
+        ms = [u.margin for u in out.results if u.split == r.where]
+        assert r.margin == mean_ci(ms)
+        if r.where == SAME:
+            assert set(ms) == {0.0}
+        else:
+            what, where = r.where.split(", ")
+            assert where in ("eldest", "second", "third", "dealer"), r.where
+            assert what in ("round one", "round two", "discard", "defend") \
+                or what.startswith("trick "), r.where
+    assert rows[-1].where == SAME  # deals played alike come last
+    moving = [abs(r.contribution) for r in rows if r.where != SAME]
+    assert moving == sorted(moving, reverse=True) and moving[0] > 0
+    alike = run(spec(RULE, RULE, paired_seeds=True, seed=5), 40)
+    assert [(r.where, r.margin.n, r.contribution) for r in split(alike) or []] == [(SAME, 40, 0)]
+    assert "where the two seatings first differed" in to_text(out, with_split=True)
+    assert "first differed" not in to_text(out)
+    assert to_json(out)["split"] == [r.to_dict() for r in rows]
+    assert split(run(spec(rules=preset("cutthroat")), 4)) is None  # six seatings: no split
+    assert split(run(spec(games=True, rules=Rules(target=3)), 2)) is None
+
+
 def test_results_do_not_depend_on_workers_and_change_with_the_seed() -> None:
     one = run(spec(rules=preset("cutthroat"), seed=3), 60, workers=1)
     two = run(spec(rules=preset("cutthroat"), seed=3), 60, workers=2)
@@ -306,6 +348,9 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     (["rule", "random", "--clock", "sundial"], "invalid choice: 'sundial'"),
     (["search:think=-1", "random"], "think must be a number of deals"),
     (["rule", "openspiel-ismcts", "--games", "3"], "use --hands"),
+    (["rule", "random", "--games", "3", "--split"], "a game's seatings differ"),
+    (["rule", "random", "--players", "3", "--split"], "cutthroat plays each deal from six"),
+    (["rule", "openspiel-ismcts", "--split"], "the OpenSpiel peers play in"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_status_2(
         capsys: pytest.CaptureFixture[str], argv: list[str], says: str) -> None:

@@ -30,11 +30,12 @@ from euchre import actions as A
 from euchre.bots import rollout
 from euchre.cards import ACE, EFFECTIVE_SUIT, JACK, RANK_NAMES, cards_of, left_bower, right_bower
 from euchre.rules import Rules
+from euchre.seats import POSITIONS_4
 from euchre.state import BID1, DECLARE, HandState
 
 __all__ = ["POSITIONS", "Cell", "ChartData", "compute", "draw_charts", "write_csv"]
 
-POSITIONS = ("eldest", "second", "third", "dealer")
+POSITIONS = POSITIONS_4
 #: Deals per chunk of work (one seed each).
 CHUNK = 100
 #: Heat-map cells with fewer samples than this are left blank.

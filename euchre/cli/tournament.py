@@ -101,6 +101,10 @@ def register(sub: Subparsers) -> None:
                      help="print the result as JSON (schema in euchre/tournament/report.py)")
     out.add_argument("--plot", metavar="FILE.png", default=None,
                      help="draw the running margin with its 95%% band (the plot extra)")
+    out.add_argument("--split", action="store_true",
+                     help="also bin the margin by where each deal's two seatings first "
+                          "differed (round one, dealer; trick 2, eldest; ...): which "
+                          "decisions the edge comes from (hands mode, our bots)")
     out.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p, default_preset=None)
     p.set_defaults(func=run_tournament)
@@ -221,6 +225,11 @@ def run_tournament(args: argparse.Namespace) -> int:
     if peer and args.games:
         return _fail("the OpenSpiel peers play OpenSpiel's one-hand game: use --hands, not "
                      "--games")
+    if args.split and (args.games or peer or rules.players == 3):
+        why = ("a game's seatings differ in many hands" if args.games else
+               "the OpenSpiel peers play in OpenSpiel's game" if peer else
+               "cutthroat plays each deal from six seatings")
+        return _fail(f"--split compares the two seatings of a deal, hand by hand: {why}")
     problem = _check_players(players, rules, args.think)
     if problem:
         return _fail(problem)
@@ -260,7 +269,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json(outcome), indent=2))
     else:
-        print(to_text(outcome))
+        print(to_text(outcome, with_split=args.split))
     if args.plot:
         try:
             plot(outcome, args.plot)

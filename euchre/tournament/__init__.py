@@ -2,8 +2,9 @@
 
 ``run(spec, units, workers=...)`` plays units (a deal, or a game to the target, from every
 seating) and returns an :class:`Outcome`; :func:`summarize`, :func:`think_times`,
-:func:`to_text`, :func:`to_json` and :func:`plot` turn it into figures. The command is
-``euchre tournament``; it is the project's one way to measure a player against another.
+:func:`to_text`, :func:`to_json`, :func:`split` and :func:`plot` turn it into figures. The
+command is ``euchre tournament``; it is the project's one way to measure a player against
+another.
 """
 
 from __future__ import annotations
@@ -13,19 +14,23 @@ from euchre.tournament.core import (
     PEER_ISMCTS,
     PEER_MCTS,
     PEERS,
+    SAME,
     DecisionClock,
     PlayerSpec,
     TournamentSpec,
     UnitResult,
     derive_seed,
+    first_difference,
     parse_player,
     seatings,
 )
 from euchre.tournament.report import (
     SCHEMA,
+    SplitRow,
     Summary,
     ThinkTimes,
     plot,
+    split,
     summarize,
     think_times,
     to_json,
@@ -47,12 +52,14 @@ __all__ = [
     "PEERS",
     "PEER_ISMCTS",
     "PEER_MCTS",
+    "SAME",
     "SCHEMA",
     "DecisionClock",
     "MeanCI",
     "Outcome",
     "PlayerSpec",
     "RunningMeanCI",
+    "SplitRow",
     "Summary",
     "ThinkTimes",
     "TimeHistogram",
@@ -60,6 +67,7 @@ __all__ = [
     "UnitResult",
     "default_workers",
     "derive_seed",
+    "first_difference",
     "mean_ci",
     "parse_player",
     "play_unit",
@@ -67,6 +75,7 @@ __all__ = [
     "run",
     "running_mean_ci",
     "seatings",
+    "split",
     "summarize",
     "think_times",
     "to_json",

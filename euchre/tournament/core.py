@@ -27,8 +27,9 @@ from euchre.bots.base import Bot
 from euchre.bots.protocol import BotFault, command_words, tell_game_over, tell_hand_over
 from euchre.bots.registry import CMD_PREFIX, OPENSPIEL_PREFIX, openspiel_peer_name
 from euchre.match import Match
+from euchre.phases import BID1, BID2, PHASE_NAMES, PLAY
 from euchre.rules import Rules
-from euchre.seats import side_of
+from euchre.seats import position_name, side_of
 from euchre.state import HandState
 
 #: The name that puts OpenSpiel's ISMCTS bot (through its own game as referee) in a seat.
@@ -202,6 +203,9 @@ class UnitResult:
     times: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()), compare=False)
     """Seconds each of player e's decisions took, in order; the runner folds them into the
     outcome's histograms and keeps the unit without them (see ``runner.run``)."""
+    split: str = field(default="", compare=False)
+    """Where the deal's two seatings first differed (:func:`first_difference`): "" where not
+    recorded (games, three seatings, the OpenSpiel peers)."""
 
     @property
     def margin(self) -> float:
@@ -216,6 +220,8 @@ class UnitResult:
                "wins": list(self.wins), "games": self.games}
         if self.fault:
             out.update(forfeits=list(self.forfeits), fault=self.fault)
+        if self.split:
+            out["split"] = self.split
         return out
 
 
@@ -245,12 +251,12 @@ class DecisionClock:
 
     def result(self, index: int, hands: int, points: Sequence[float], wins: Sequence[int] = (0, 0),
                games: int = 0, forfeits: tuple[int, int] = (0, 0),
-               fault: str = "") -> UnitResult:
+               fault: str = "", split: str = "") -> UnitResult:
         return UnitResult(
             index=index, hands=hands, points=(points[0], points[1]), wins=(wins[0], wins[1]),
             games=games, forfeits=forfeits, fault=fault,
             decisions=(len(self.times[0]), len(self.times[1])),
-            times=(tuple(self.times[0]), tuple(self.times[1])),
+            times=(tuple(self.times[0]), tuple(self.times[1])), split=split,
         )
 
 
@@ -307,6 +313,36 @@ def _side_of(players: int) -> list[int]:
     return [side_of(s, players) for s in range(players)]
 
 
+#: What the split calls a decision of each phase (the rest by the phase's own word).
+_SPLIT_PHASES = {BID1: "round one", BID2: "round two"}
+SAME = "played alike"
+"""The split of a deal whose seatings made every decision alike (with paired seeds, two
+players that decide alike there; its margin is zero unless the bots' choices vary)."""
+
+Step = tuple[str, int]
+"""One decision of a hand as the split sees it: (where, the action taken)."""
+
+
+def _step(h: HandState, action: int) -> Step:
+    """The decision the player to act in ``h`` makes, labelled by its phase and the seat's
+    place from the dealer: "round one, third", "trick 2, dealer"."""
+    if h.phase == PLAY:
+        what = f"trick {len(h.tricks) + 1}"
+    else:
+        what = _SPLIT_PHASES.get(h.phase, PHASE_NAMES[h.phase])
+    return f"{what}, {position_name(h.cur, h.dealer, h.n)}", action
+
+
+def first_difference(a: Sequence[Step], b: Sequence[Step]) -> str:
+    """Where two seatings of one deal first took different actions: the label of that
+    decision (the same position in both, since everything before it was alike), or
+    :data:`SAME`. Binning margins by it says which decisions an edge comes from."""
+    for (where, x), (_, y) in zip(a, b, strict=False):
+        if x != y:
+            return where
+    return SAME
+
+
 def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
     """Deal ``index`` played once from every seating."""
     rules = spec.rules
@@ -316,13 +352,18 @@ def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
     side_of = _side_of(n)
     clock = DecisionClock(spec.clock)
     totals = [0.0, 0.0]
+    steps: list[list[Step]] = []
     try:
         for k, seating in enumerate(spec.seatings):
             bots = spec.bots(index, k)
             h = HandState(rules, index % n, deck)
+            mine: list[Step] = []
+            steps.append(mine)
             while not h.is_terminal():
                 seat = h.cur
-                h.apply_action(_decide(clock, seating[seat], bots[seat], h.view(seat)))
+                action = _decide(clock, seating[seat], bots[seat], h.view(seat))
+                mine.append(_step(h, action))
+                h.apply_action(action)
             _tell_hand_over(bots, h)
             for seat, bot in enumerate(bots):
                 tell_game_over(bot, seat, h.points, None)
@@ -330,7 +371,8 @@ def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
                 totals[e] += p
     except Forfeit as lost:
         return forfeit(spec, index, clock, lost)
-    return clock.result(index, len(spec.seatings), totals)
+    split = first_difference(*steps) if len(steps) == 2 else ""
+    return clock.result(index, len(spec.seatings), totals, split=split)
 
 
 def play_game_set(spec: TournamentSpec, index: int) -> UnitResult:

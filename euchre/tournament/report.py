@@ -28,7 +28,12 @@ JSON schema (``"schema": "euchre-tournament/1"``; every mean comes as
       "margin": {...},                        # player 0 minus player 1, points per hand
       "significant": true,                    # the margin's interval excludes 0
       "leader": "rule" | null,                # the significantly stronger player
-      "backend": "processes", "workers": 2, "seconds": 12.3
+      "backend": "processes", "workers": 2, "seconds": 12.3,
+      "split": [                              # hands mode, two seatings, our bots only:
+        {"where": "round one, dealer",        # where a deal's two seatings first differed
+         "deals": 217, "margin": {...},       # the margin per hand on those deals
+         "contribution": 0.031}               # their share of the whole margin (sums to it)
+      ] | null
     }
 """
 
@@ -38,10 +43,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from euchre.tournament.core import SAME
 from euchre.tournament.runner import Outcome
 from euchre.tournament.stats import MeanCI, mean_ci, running_mean_ci
 
 SCHEMA = "euchre-tournament/1"
+#: The split's bin for deals a bot forfeited (it broke down before they were played out).
+FORFEITED = "forfeited"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +122,51 @@ def forfeits(outcome: Outcome) -> tuple[tuple[int, int], list[str]]:
     return counts, [r.fault for r in rs if r.fault][:FAULTS_SHOWN]
 
 
+@dataclass(frozen=True, slots=True)
+class SplitRow:
+    """The deals whose two seatings first differed at ``where``, and their margin."""
+
+    where: str
+    margin: MeanCI
+    contribution: float
+    """Their margin summed, over every deal finished: the rows add up to the whole margin."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"where": self.where, "deals": self.margin.n, "margin": self.margin.to_dict(),
+                "contribution": self.contribution}
+
+
+def split(outcome: Outcome) -> list[SplitRow] | None:
+    """The margin binned by where each deal's seatings first differed, the largest share of
+    the margin first (deals played alike last): which decisions an edge comes from. None
+    where the units carry no split (games, cutthroat's six seatings, the OpenSpiel peers)."""
+    rs = outcome.results
+    bins: dict[str, list[float]] = {}
+    for r in rs:
+        where = r.split or (FORFEITED if r.fault else "")
+        if not where:
+            return None
+        bins.setdefault(where, []).append(r.margin)
+    if not bins:
+        return None
+    rows = [SplitRow(where, mean_ci(ms), math.fsum(ms) / len(rs)) for where, ms in bins.items()]
+    rows.sort(key=lambda row: (row.where == SAME, -abs(row.contribution), row.where))
+    return rows
+
+
+def split_text(rows: list[SplitRow], names: list[str]) -> list[str]:
+    """The split as lines under the margin."""
+    width = max(len(row.where) for row in rows)
+    lines = [f"  where the two seatings first differed (margin {names[0]} - {names[1]} per "
+             "hand on those deals; its share of the whole margin):"]
+    for row in rows:
+        m = row.margin
+        deals = f"{m.n} deal{'s' if m.n != 1 else ''}"
+        lines.append(f"    {row.where:<{width}}  {deals:>11}  {m.mean:+.3f} "
+                     f"({m.low:+.3f} .. {m.high:+.3f})  share {row.contribution:+.4f}")
+    return lines
+
+
 def to_json(outcome: Outcome) -> dict[str, Any]:
     s = summarize(outcome)
     lost, faults = forfeits(outcome)
@@ -158,11 +211,12 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
         "backend": outcome.backend,
         "workers": outcome.workers,
         "seconds": outcome.seconds,
+        "split": [row.to_dict() for row in rows] if (rows := split(outcome)) else None,
     }
 
 
-def to_text(outcome: Outcome) -> str:
-    """The result as a few lines a person reads."""
+def to_text(outcome: Outcome, with_split: bool = False) -> str:
+    """The result as a few lines a person reads (``with_split``: and :func:`split`)."""
     s = summarize(outcome)
     spec = outcome.spec
     names = [p.label for p in spec.players]
@@ -190,6 +244,9 @@ def to_text(outcome: Outcome) -> str:
                else "not significant: the interval includes 0")
     lines.append(f"  margin {names[0]} - {names[1]}: {m.mean:+.3f} points/hand "
                  f"(95% CI {m.low:+.3f} .. {m.high:+.3f}), {verdict}")
+    rows = split(outcome) if with_split else None
+    if rows:
+        lines += split_text(rows, names)
     setup = [f"think {spec.think}"] if spec.think else []
     setup += ["paired seeds"] if spec.paired_seeds else []
     lines.append(f"  time per decision ({spec.clock} clock"
