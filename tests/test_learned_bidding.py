@@ -111,6 +111,27 @@ def test_everything_else_is_the_search_player() -> None:
     assert "learned" in kinds and kinds & {"play", "rule"}
 
 
+def test_the_dealers_discard_is_solved_double_dummy_not_played_out() -> None:
+    # The dealer picks the up-card up; the learned player values each discard by solving the
+    # hand from the first card, the search player by rule-bot rollouts.
+    found = 0
+    for seed in range(60):
+        h = HandState.deal(Rules(), seed % 4, random.Random(seed))
+        for _ in range(3):
+            h.apply_action(A.PASS)
+        h.apply_action(A.ORDER)
+        view = h.view(h.cur)
+        assert view.phase == "discard"
+        learned = LearnedBidBot(1, think=8).analyse(view)
+        search = make_bot("search", 1, think=8).analyse(view)  # type: ignore[attr-defined]
+        if len(view.legal_actions) > 1 and learned.kind != "rule":
+            assert learned.kind == "naive" and search.kind == "bid", seed
+            assert learned.action in view.legal_actions
+            assert "solved double-dummy" in LearnedBidBot(1, think=8).explain(view)
+            found += 1
+    assert found >= 20
+
+
 def test_training_data_conditions_on_earlier_passes() -> None:
     rng = random.Random(1)
     seen_round_two = False

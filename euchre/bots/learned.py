@@ -13,8 +13,10 @@ suits in a canonical order; round two the same around the turned-down suit), wit
 up-card's rank, the seat counted from the dealer and the table's options (stick the dealer,
 going alone, defend alone). So 24-card four-handed Euchre with those options is covered;
 everything else (other decks and player counts, farmer's hands, Canadian loners, OpenSpiel's
-late alone call) and every other decision (the discard, defending alone, the card play) falls
-back to the search player, unchanged.
+late alone call) and every other decision (defending alone, the card play) falls back to the
+search player, unchanged, except the dealer's discard, which this player values by solving
+each deal double-dummy from the first card instead of by rule-bot rollouts (with the bidding
+over, that chose better in play: docs/learned-bidding.md).
 
 The model file ``data/bidding.json`` is read on first use; it records how it was trained and a
 SHA-256 of its weights, which is checked on load.
@@ -310,7 +312,7 @@ class LearnedBidBot(SearchBot):
 
     def __init__(self, seed: int | None = None, think: object = None,
                  model: BiddingModel | None = None) -> None:
-        super().__init__(seed, think)
+        super().__init__(seed, think, solved_discard=True)
         self._model = model
 
     @property

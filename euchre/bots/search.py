@@ -170,6 +170,7 @@ class SearchBot:
         weighting: bool = True,
         honest_tricks: int = HONEST_TRICKS,
         bid_deals: int = BID_DEALS,
+        solved_discard: bool = False,
     ) -> None:
         self.think = parse_think(think)
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(48)
@@ -182,6 +183,7 @@ class SearchBot:
         self.honest_tricks = 0 if self.naive_bidding else honest_tricks
         self.bid_deals = bid_deals
         self.weighting = weighting
+        self.solved_discard = solved_discard
         if perfect_bidding:
             self.name = "pimc-full"
         elif naive_bidding:
@@ -332,7 +334,10 @@ class SearchBot:
         results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
         deadline = self._deadline()
         used = 0
-        honest = self.honest_tricks
+        # The dealer's discard: with the bidding over, solving from the first card chose
+        # better than rule-bot rollouts in a tournament's split (docs/learned-bidding.md).
+        solved = self.solved_discard and view.phase == "discard"
+        honest = 0 if solved else self.honest_tricks
         unsolved: list[tuple[int, int, HandState]] = []
         for w in worlds:
             if _out_of_time(deadline, used):
@@ -371,7 +376,7 @@ class SearchBot:
                 for a, rs in results.items()]
         preferred = rollout.policy_action(worlds[0])  # reads only what this seat sees
         ranked = _rank(opts, preferred, view.trump)
-        kind = "naive" if self.naive_bidding else "bid"
+        kind = "naive" if self.naive_bidding or solved else "bid"
         return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting)
 
     def _bid_perfect(self, view: SeatView, worlds: list[HandState], weights: list[float],
