@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from euchre.bots import BOT_NAMES
 from euchre.cli import main
+from euchre.phases import BID1, PLAY
 from euchre.rules import PRESETS, Rules, preset
 from euchre.tournament import (
     SAME,
@@ -256,11 +257,14 @@ def test_rule_beats_random_significantly_and_the_report_says_so() -> None:
 
 
 def test_the_split_names_the_first_decision_the_seatings_made_differently() -> None:
-    a = [("round one, eldest", 80), ("round one, second", 81), ("trick 1, eldest", 9)]
-    assert first_difference(a, a) == SAME
-    b = [("round one, eldest", 80), ("round one, second", 80), ("round one, third", 80)]
-    assert first_difference(a, b) == "round one, second"
-    assert first_difference(a, a[:2]) == SAME  # alike as far as the shorter went
+    # Dealer North (0): East is eldest, South second, West third.
+    a = [(BID1, 1, 0, 80), (BID1, 2, 0, 81), (PLAY, 1, 0, 9)]
+    assert first_difference(a, a, 0, 4) == SAME
+    b = [(BID1, 1, 0, 80), (BID1, 2, 0, 80), (BID1, 3, 0, 80)]
+    assert first_difference(a, b, 0, 4) == "round one, second"
+    c = [(BID1, 1, 0, 80), (BID1, 2, 0, 81), (PLAY, 1, 0, 10)]
+    assert first_difference(a, c, 0, 4) == "trick 1, eldest"
+    assert first_difference(a, a[:2], 0, 4) == SAME  # alike as far as the shorter went
 
 
 def test_the_split_adds_up_to_the_margin_and_a_player_against_itself_plays_alike() -> None:

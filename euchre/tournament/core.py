@@ -319,27 +319,26 @@ SAME = "played alike"
 """The split of a deal whose seatings made every decision alike (with paired seeds, two
 players that decide alike there; its margin is zero unless the bots' choices vary)."""
 
-Step = tuple[str, int]
-"""One decision of a hand as the split sees it: (where, the action taken)."""
+Step = tuple[int, int, int, int]
+"""One decision of a hand as the split records it: (phase, seat, tricks done, the action).
+Only the decision where two seatings part gets a label (:func:`step_label`), so a tournament
+of fast bots pays a tuple a decision for the split, not a string."""
 
 
-def _step(h: HandState, action: int) -> Step:
-    """The decision the player to act in ``h`` makes, labelled by its phase and the seat's
-    place from the dealer: "round one, third", "trick 2, dealer"."""
-    if h.phase == PLAY:
-        what = f"trick {len(h.tricks) + 1}"
-    else:
-        what = _SPLIT_PHASES.get(h.phase, PHASE_NAMES[h.phase])
-    return f"{what}, {position_name(h.cur, h.dealer, h.n)}", action
+def step_label(phase: int, seat: int, tricks: int, dealer: int, players: int) -> str:
+    """A decision labelled by its phase and the seat's place from the dealer: "round one,
+    third", "trick 2, dealer"."""
+    what = f"trick {tricks + 1}" if phase == PLAY else _SPLIT_PHASES.get(phase, PHASE_NAMES[phase])
+    return f"{what}, {position_name(seat, dealer, players)}"
 
 
-def first_difference(a: Sequence[Step], b: Sequence[Step]) -> str:
+def first_difference(a: Sequence[Step], b: Sequence[Step], dealer: int, players: int) -> str:
     """Where two seatings of one deal first took different actions: the label of that
     decision (the same position in both, since everything before it was alike), or
     :data:`SAME`. Binning margins by it says which decisions an edge comes from."""
-    for (where, x), (_, y) in zip(a, b, strict=False):
+    for (phase, seat, tricks, x), (_, _, _, y) in zip(a, b, strict=False):
         if x != y:
-            return where
+            return step_label(phase, seat, tricks, dealer, players)
     return SAME
 
 
@@ -362,7 +361,7 @@ def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
             while not h.is_terminal():
                 seat = h.cur
                 action = _decide(clock, seating[seat], bots[seat], h.view(seat))
-                mine.append(_step(h, action))
+                mine.append((h.phase, seat, len(h.tricks), action))
                 h.apply_action(action)
             _tell_hand_over(bots, h)
             for seat, bot in enumerate(bots):
@@ -371,7 +370,7 @@ def play_deal(spec: TournamentSpec, index: int) -> UnitResult:
                 totals[e] += p
     except Forfeit as lost:
         return forfeit(spec, index, clock, lost)
-    split = first_difference(*steps) if len(steps) == 2 else ""
+    split = first_difference(steps[0], steps[1], index % n, n) if len(steps) == 2 else ""
     return clock.result(index, len(spec.seatings), totals, split=split)
 
 
