@@ -12,22 +12,27 @@ from pathlib import Path
 import pytest
 
 from euchre import actions as A
-from euchre.bots import make_bot
+from euchre.bots import make_bot, rollout
 from euchre.bots.learned import (
     LearnedBidBot,
     bid_values,
     covered,
     load_model,
     parse_model,
+    policy_bid,
     shipped_model,
+    shipped_model_path,
 )
 from euchre.cli import main
 from euchre.rules import Rules, preset
 from euchre.state import BID1, BID2, HandState
 from euchre.training.bidding import (
     TrainSettings,
+    bid_policy,
     deal_decisions,
     deal_samples,
+    finish_bidding,
+    shard_path,
     simulate,
     train,
 )
@@ -200,6 +205,57 @@ def test_the_target_blend_is_a_setting_recorded_in_the_model(tmp_path: Path,
     with pytest.raises(SystemExit):
         main(["train", "bidding", "--dd-weight", "1.5"])
     assert "from 0 to 1" in capsys.readouterr().err
+
+
+def test_later_bids_can_come_from_a_learned_model_remembered_within_a_deal() -> None:
+    """Policy iteration: the bids around the one valued are the model's own choices, and the
+    per-deal memory of them never answers a position with anything but the model's bid."""
+    path = str(shipped_model_path())
+    model = shipped_model()
+    assert bid_policy("") is rollout.policy_action
+    differs = 0
+    for seed in range(60):
+        rules = Rules(stick_the_dealer=seed % 2 == 0)
+        st = HandState.deal(rules, seed % 4, random.Random(seed))
+        policy = bid_policy(path)
+        trial = st.clone()
+        while trial.phase in (BID1, BID2):
+            expected = policy_bid(model, trial)
+            assert expected is not None
+            differs += expected != rollout.policy_action(trial)
+            assert policy(trial) == expected
+            trial.apply_action(expected)
+        again = st.clone()
+        finish_bidding(again, policy)  # the remembered bids: the same auction
+        assert again.history == trial.history
+    assert differs > 0  # the two policies do bid differently, or this test would be empty
+
+
+def test_shards_of_different_later_bidders_are_never_mixed(tmp_path: Path) -> None:
+    path = str(shipped_model_path())
+    plain = TrainSettings(deals=20, round2_deals=20, shard_deals=10, hidden=4, epochs=1)
+    learned = dataclasses.replace(plain, later_bids=path)
+    assert shard_path(tmp_path, plain, "all", 0) != shard_path(tmp_path, learned, "all", 0)
+    ra, rb = random.Random(4), random.Random(4)
+    a = [deal_decisions(ra, (1, 2)) for _ in range(10)]
+    b = [deal_decisions(rb, (1, 2), path) for _ in range(10)]
+    assert a != b  # the same deals at another table: other targets, other decisions reached
+    model, _ = train(tmp_path, learned)
+    assert model.settings["later_bids"] == "bidding.json"
+    assert model.settings["later_bids_sha256"] == shipped_model_path().read_text().split(
+        '"sha256": "')[1][:64]
+    assert "the other bids by the learned policy" in model.settings["labels"]
+
+
+def test_train_refuses_a_later_bids_file_that_is_not_a_model(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    rc = main(["train", "bidding", "--deals", "10", "--later-bids", str(bad),
+               "--dir", str(tmp_path / "s"), "--out", str(tmp_path / "m.json"), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--later-bids" in err and "not a bidding model" in err
+    assert not (tmp_path / "m.json").exists() and "Traceback" not in err
 
 
 def test_calibration_plays_each_close_option_three_ways(tmp_path: Path,

@@ -46,6 +46,11 @@ def register(sub: Subparsers) -> None:
                    help="the target's share of each option's double-dummy value, the rest from "
                         "honest rollouts (0: rollouts only; refitting with another share reuses "
                         "the shards)")
+    p.add_argument("--later-bids", default="", metavar="MODEL",
+                   help="a bidding model file whose choices make every bid but the one valued "
+                        "(the earlier passes and the bids after each option), instead of the "
+                        "rollout policy: one round of policy iteration ('shipped': the model "
+                        "in the package)")
     p.add_argument("--workers", type=whole_number(1, 1024), default=None,
                    help=f"simulating processes (all {os.cpu_count() or 1} cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -66,9 +71,23 @@ def share(text: str) -> float:
 def run_train(args: argparse.Namespace) -> int:
     from euchre.training.bidding import TrainSettings, train, write_model
 
+    later_bids = args.later_bids
+    if later_bids:
+        from euchre.bots.learned import load_model, shipped_model_path
+
+        if later_bids == "shipped":
+            later_bids = str(shipped_model_path())
+
+        try:
+            load_model(later_bids)
+        except (OSError, ValueError) as exc:
+            print(f"{PROG}: --later-bids: {exc}", file=sys.stderr)
+            return 2
+        later_bids = str(Path(later_bids).resolve())
     settings = TrainSettings(deals=args.deals, round2_deals=args.round2_deals, seed=args.seed,
                              shard_deals=args.shard_deals, hidden=args.hidden,
-                             epochs=args.epochs, dd_weight=args.dd_weight)
+                             epochs=args.epochs, dd_weight=args.dd_weight,
+                             later_bids=later_bids)
     directory = Path(args.dir) if args.dir else (
         Path.home() / ".cache" / "euchre" / f"train-bidding-s{args.seed}")
     out = Path(args.out)

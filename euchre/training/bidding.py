@@ -11,6 +11,12 @@ which is what sampling deals at the table does one decision at a time. Full hone
 not double-dummy values: against real outcomes double-dummy play under-values going alone by
 about 0.44 points and honest rollouts were the better calibrated (README, computer players).
 
+**Policy iteration.** With ``later_bids`` set to a model file, every bid but the one valued
+comes from that model's policy instead of the rollout policy: the earlier passes (so which
+decisions are reached, and what a pass says about the hidden hands) and the bids after each
+option. A policy fitted to a table that bids as the learned policy does is valued against the
+partner and opponents it will meet when it plays itself.
+
 **Checkpoints.** Deals come in shards of ``shard_deals``, each with its own seed derived from
 the master seed and its index and written to its own file as soon as it is done, so a run
 that stops resumes where it was and gives the same data for any number of workers.
@@ -45,7 +51,10 @@ from euchre.bots.learned import (
     Net,
     dump_model,
     features,
+    load_model,
     option_actions,
+    policy_bid,
+    weights_hash,
 )
 from euchre.cards import JOKER
 from euchre.rules import Rules
@@ -82,6 +91,18 @@ class TrainSettings:
     dd_weight: float = 0.0
     """The target: this share of the double-dummy value, the rest the honest rollout's (0:
     rollouts only, 1: double-dummy only)."""
+    later_bids: str = ""
+    """A model file whose policy makes every bid but the one being valued (the earlier passes
+    that decide which decisions are reached, and the bids after each option); empty: the
+    rollout policy. Fitting to a table that bids as the learned policy does is one round of
+    policy iteration."""
+
+    def later_bids_tag(self) -> str:
+        """What the shard names carry of ``later_bids``: the start of the model's SHA-256,
+        so that shards simulated with another model are never mixed in."""
+        if not self.later_bids:
+            return ""
+        return "-lb" + later_model(self.later_bids)[1][:10]
 
     def jobs(self) -> list[tuple[str, int, int]]:
         """Every shard as (kind, index, deals): kind 'all' or 'r2'."""
@@ -90,6 +111,45 @@ class TrainSettings:
             for k in range(math.ceil(total / self.shard_deals)):
                 out.append((kind, k, min(self.shard_deals, total - k * self.shard_deals)))
         return out
+
+
+@cache
+def later_model(path: str) -> tuple[BiddingModel, str]:
+    """The later bidders' model (read once a process) and its recorded SHA-256."""
+    model = load_model(path)
+    return model, str(weights_hash({"bid1": model.bid1.to_json(),
+                                    "bid2": model.bid2.to_json()}))
+
+
+BidPolicy = Callable[[HandState], int]
+
+
+def bid_policy(later_bids: str) -> BidPolicy:
+    """The bidding of every seat but the one being valued, for one deal: the rollout policy,
+    or a model's choices remembered by (seat, round), which is all they depend on within one
+    deal (the hands do not change until the play, and every earlier bid was a pass)."""
+    if not later_bids:
+        return rollout.policy_action
+    model = later_model(later_bids)[0]
+    seen: dict[tuple[int, int], int] = {}
+
+    def act(st: HandState) -> int:
+        if st.phase not in (BID1, BID2):
+            return rollout.policy_action(st)
+        key = (st.cur, st.phase)
+        a = seen.get(key)
+        if a is None or a not in st.legal_actions():
+            choice = policy_bid(model, st)
+            a = seen[key] = rollout.policy_action(st) if choice is None else choice
+        return a
+
+    return act
+
+
+def finish_bidding(st: HandState, policy: BidPolicy) -> None:
+    """Bid on with ``policy`` until the play (or the end of a hand nobody bid on)."""
+    while st.phase in (BID1, BID2):
+        st.apply_action(policy(st))
 
 
 def deal_rules(rng: random.Random) -> Rules:
@@ -111,13 +171,15 @@ def deal_samples(rng: random.Random, rounds: tuple[int, ...] = (1, 2)
     return [(r, x, ys) for r, x, ys, _ in deal_decisions(rng, rounds)]
 
 
-def deal_decisions(rng: random.Random, rounds: tuple[int, ...] = (1, 2)
+def deal_decisions(rng: random.Random, rounds: tuple[int, ...] = (1, 2), later_bids: str = ""
                    ) -> list[tuple[int, list[float], list[float], list[float]]]:
     """One simulated deal's decisions in ``rounds``: (round, features, each output's honest
     rollout value, its double-dummy value), NaN where the option is not legal.
 
-    Both targets come from the same deal and the same later bids (the rollout policy's), so
-    any blend of the two can be fitted later without simulating again."""
+    Both targets come from the same deal and the same later bids (the rollout policy's, or
+    those of the model in ``later_bids``), so any blend of the two can be fitted later without
+    simulating again."""
+    policy = bid_policy(later_bids)
     rules = deal_rules(rng)
     st = HandState.deal(rules, rng.randrange(4), rng)
     out: list[tuple[int, list[float], list[float], list[float]]] = []
@@ -125,7 +187,7 @@ def deal_decisions(rng: random.Random, rounds: tuple[int, ...] = (1, 2)
         seat = st.cur
         round_ = 1 if st.phase == BID1 else 2
         if round_ not in rounds:
-            st.apply_action(rollout.policy_action(st))
+            st.apply_action(policy(st))
             continue
         x, order = features(st.hands[seat], st.upcard, st.dealer, seat, round_, rules)
         legal = st.legal_actions()
@@ -138,18 +200,22 @@ def deal_decisions(rng: random.Random, rounds: tuple[int, ...] = (1, 2)
                 continue
             trial = st.clone()
             trial.apply_action(a)
-            ds.append(double_dummy_points(trial, seat))
+            ds.append(double_dummy_points(trial, seat, policy))
+            finish_bidding(trial, policy)
             rollout.play_out(trial)
             ys.append(_net_points(trial, seat))
         out.append((round_, x, ys, ds))
-        st.apply_action(rollout.policy_action(st))
+        st.apply_action(policy(st))
     return out
 
 
-def double_dummy_points(st: HandState, seat: int) -> float:
-    """Net points for ``seat``'s side when the rest of the bidding follows the rollout policy
-    and the cards are then played double-dummy (every card seen by every seat)."""
+def double_dummy_points(st: HandState, seat: int,
+                        policy: BidPolicy = rollout.policy_action) -> float:
+    """Net points for ``seat``'s side when the rest of the bidding follows ``policy`` (the
+    rest of the pre-play decisions the rollout policy) and the cards are then played
+    double-dummy (every card seen by every seat)."""
     st = st.clone()
+    finish_bidding(st, policy)
     while st.phase != PLAY and not st.is_terminal():
         st.apply_action(rollout.policy_action(st))
     if st.is_terminal():
@@ -161,7 +227,8 @@ def double_dummy_points(st: HandState, seat: int) -> float:
 
 
 def shard_path(directory: Path, settings: TrainSettings, kind: str, k: int) -> Path:
-    name = f"shard{SHARD_FORMAT}-{kind}-s{settings.seed}-n{settings.shard_deals}-{k:05d}.npz"
+    name = (f"shard{SHARD_FORMAT}-{kind}-s{settings.seed}-n{settings.shard_deals}"
+            f"{settings.later_bids_tag()}-{k:05d}.npz")
     return directory / name
 
 
@@ -173,7 +240,7 @@ def make_shard(directory: str, settings: TrainSettings, kind: str, k: int, n: in
     rows: dict[int, tuple[list[list[float]], list[list[float]], list[list[float]]]] = {
         1: ([], [], []), 2: ([], [], [])}
     for _ in range(n):
-        for round_, x, ys, ds in deal_decisions(rng, rounds):
+        for round_, x, ys, ds in deal_decisions(rng, rounds, settings.later_bids):
             rows[round_][0].append(x)
             rows[round_][1].append(ys)
             rows[round_][2].append(ds)
@@ -346,9 +413,15 @@ def train(directory: Path, settings: TrainSettings, workers: int = 1,
     for r in (1, 2):
         nets[r], reached[f"round{r}"] = fit_round(*data[r], settings, r)
     recorded = dataclasses.asdict(settings)
+    later = "the rollout policy"
+    if settings.later_bids:
+        sha = later_model(settings.later_bids)[1]
+        later = f"the learned policy of the model with SHA-256 {sha}"
+        recorded["later_bids"] = Path(settings.later_bids).name
+        recorded["later_bids_sha256"] = sha
     recorded["labels"] = (f"{1 - settings.dd_weight:g} x full honest rollouts of the rollout "
                           f"policy on the true deal + {settings.dd_weight:g} x its double-dummy "
-                          "value (later bids by the rollout policy)")
+                          f"value (the other bids by {later})")
     recorded["rules"] = (f"24-card four-handed; stick the dealer p={STICK_P}, defend alone "
                          f"p={DEFEND_P}, going alone off p={NO_ALONE_P}")
     if sim_seconds:
