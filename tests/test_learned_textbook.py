@@ -31,7 +31,7 @@ def test_there_are_fifty_positions_each_a_legal_question() -> None:
 #: Clear positions where the shipped policy departs from the book, each reported in
 #: docs/learned-bidding.md with its values. The test fails if another one appears, and also
 #: when one of these is put right (then it leaves this list).
-KNOWN_DEPARTURES = frozenset({27})
+KNOWN_DEPARTURES = frozenset({27, 48})
 
 
 def test_the_policy_bids_as_the_guidance_says_where_it_is_clear() -> None:
