@@ -19,7 +19,6 @@ from euchre.bots.learned import (
     covered,
     load_model,
     parse_model,
-    policy_bid,
     shipped_model,
     shipped_model_path,
 )
@@ -32,6 +31,7 @@ from euchre.training.bidding import (
     deal_decisions,
     deal_samples,
     finish_bidding,
+    policy_bid,
     shard_path,
     simulate,
     train,

@@ -39,7 +39,6 @@ from euchre.bots.base import require_turn
 from euchre.bots.search import Analysis, OptionValue, SearchBot, describe
 from euchre.cards import SUITS, mask_of, same_colour
 from euchre.rules import Rules
-from euchre.state import HandState
 from euchre.view import SeatView
 
 #: The shipped model, inside this package.
@@ -320,15 +319,6 @@ def bid_values(model: BiddingModel, view: SeatView) -> BidValues | None:
     return BidValues(tuple(opts), unsound)
 
 
-def policy_bid(model: BiddingModel, st: HandState) -> int | None:
-    """The bid the learned policy makes for the player to move in ``st``, from what that player
-    sees, or None where the model does not apply. Training with it as the later bidders
-    (``euchre train bidding --later-bids``) values each option against a table that bids as
-    this policy does, rather than as the rollout policy does."""
-    values = bid_values(model, st.view(st.cur))
-    return None if values is None else values.options[0][0]
-
-
 class LearnedBidBot(SearchBot):
     """The search player with both rounds of bidding from the learned model."""
 
@@ -396,4 +386,4 @@ UNSOUND_WHY: Final = {
 
 __all__ = ["BID1_OPTIONS", "BID2_OPTIONS", "BidValues", "BiddingModel", "LearnedBidBot", "Net",
            "bid_values", "covered", "features", "load_model", "option_actions", "parse_model",
-           "policy_bid", "shipped_model", "shipped_model_path", "trump_count", "unsound_bids"]
+           "shipped_model", "shipped_model_path", "trump_count", "unsound_bids"]

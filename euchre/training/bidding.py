@@ -49,11 +49,11 @@ from euchre.bots.learned import (
     BID2_OPTIONS,
     BiddingModel,
     Net,
+    bid_values,
     dump_model,
     features,
     load_model,
     option_actions,
-    policy_bid,
     weights_hash,
 )
 from euchre.cards import JOKER
@@ -111,6 +111,13 @@ class TrainSettings:
             for k in range(math.ceil(total / self.shard_deals)):
                 out.append((kind, k, min(self.shard_deals, total - k * self.shard_deals)))
         return out
+
+
+def policy_bid(model: BiddingModel, st: HandState) -> int | None:
+    """The bid the learned policy makes for the player to move in ``st``, from that player's
+    view only, or None where the model does not apply."""
+    values = bid_values(model, st.view(st.cur))
+    return None if values is None else values.options[0][0]
 
 
 @cache
@@ -436,4 +443,4 @@ def write_model(model: BiddingModel, path: Path) -> None:
     os.replace(tmp, path)
 
 
-__all__ = ["TrainSettings", "deal_samples", "simulate", "train", "write_model"]
+__all__ = ["TrainSettings", "deal_samples", "policy_bid", "simulate", "train", "write_model"]
