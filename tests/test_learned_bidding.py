@@ -8,12 +8,14 @@ import math
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from euchre import actions as A
 from euchre.bots import make_bot, rollout
 from euchre.bots.learned import (
+    CARD_PLAY_DEALS,
     LearnedBidBot,
     bid_values,
     covered,
@@ -22,9 +24,10 @@ from euchre.bots.learned import (
     shipped_model,
     shipped_model_path,
 )
+from euchre.bots.search import DEFAULT_SAMPLES
 from euchre.cli import main
 from euchre.rules import Rules, preset
-from euchre.state import BID1, BID2, HandState
+from euchre.state import BID1, BID2, PLAY, HandState
 from euchre.training.bidding import (
     TrainSettings,
     bid_policy,
@@ -114,6 +117,29 @@ def test_everything_else_is_the_search_player() -> None:
         assert an.action in view.legal_actions
         h.apply_action(an.action)
     assert "learned" in kinds and kinds & {"play", "rule"}
+
+
+def test_the_card_play_looks_at_four_times_the_search_players_deals_unless_told() -> None:
+    # The learned bids leave the decision time to the card play, where more deals measured
+    # stronger; an explicit budget (a tournament's --think, search-learned:think=N) still wins.
+    assert CARD_PLAY_DEALS == 4 * DEFAULT_SAMPLES
+    assert LearnedBidBot(1).think.samples == CARD_PLAY_DEALS
+    level: Any = make_bot("search-learned", 1)
+    assert level.think.samples == CARD_PLAY_DEALS
+    assert LearnedBidBot(1, think=8).think.samples == 8
+    timed: Any = make_bot("search-learned", 1, think="0.2s")
+    assert timed.think.seconds == 0.2
+    bot = LearnedBidBot(2)
+    played = 0
+    for seed in range(4):
+        h = HandState.deal(Rules(stick_the_dealer=True), seed, random.Random(seed))
+        while h.phase != PLAY:
+            h.apply_action(bot.choose(h.view(h.cur)))
+        an = bot.analyse(h.view(h.cur))
+        if an.kind == "play":
+            assert an.deals == CARD_PLAY_DEALS
+            played += 1
+    assert played
 
 
 def test_the_dealers_discard_is_solved_double_dummy_not_played_out() -> None:

@@ -14,9 +14,10 @@ up-card's rank, the seat counted from the dealer and the table's options (stick 
 going alone, defend alone). So 24-card four-handed Euchre with those options is covered;
 everything else (other decks and player counts, farmer's hands, Canadian loners, OpenSpiel's
 late alone call) and every other decision (defending alone, the card play) falls back to the
-search player, unchanged, except the dealer's discard, which this player values by solving
-each deal double-dummy from the first card instead of by rule-bot rollouts (with the bidding
-over, that chose better in play: docs/learned-bidding.md).
+search player, on four times its deals (:data:`CARD_PLAY_DEALS`), except the dealer's
+discard, which this player values by solving each deal double-dummy from the first card
+instead of by rule-bot rollouts (with the bidding over, that chose better in play:
+docs/learned-bidding.md).
 
 The model file ``data/bidding.json`` is read on first use; it records how it was trained and a
 SHA-256 of its weights, which is checked on load.
@@ -319,6 +320,14 @@ def bid_values(model: BiddingModel, view: SeatView) -> BidValues | None:
     return BidValues(tuple(opts), unsound)
 
 
+#: Deals a card decision (and a discard or defend-alone decision) looks at unless a budget is
+#: given: four times the search player's. The learned bids cost almost nothing, which leaves the
+#: time for the card play, and there four times the deals won +0.04 points a hand over the same
+#: player at the search player's count, most of it on the opening lead
+#: (docs/learned-bidding.md), at decisions still far inside half a second.
+CARD_PLAY_DEALS: Final = 192
+
+
 class LearnedBidBot(SearchBot):
     """The search player with both rounds of bidding from the learned model."""
 
@@ -326,7 +335,8 @@ class LearnedBidBot(SearchBot):
 
     def __init__(self, seed: int | None = None, think: object = None,
                  model: BiddingModel | None = None) -> None:
-        super().__init__(seed, think, solved_discard=True)
+        super().__init__(seed, CARD_PLAY_DEALS if think is None else think,
+                         solved_discard=True)
         self._model = model
 
     @property
@@ -384,6 +394,7 @@ UNSOUND_WHY: Final = {
 }
 
 
-__all__ = ["BID1_OPTIONS", "BID2_OPTIONS", "BidValues", "BiddingModel", "LearnedBidBot", "Net",
-           "bid_values", "covered", "features", "load_model", "option_actions", "parse_model",
-           "shipped_model", "shipped_model_path", "trump_count", "unsound_bids"]
+__all__ = ["BID1_OPTIONS", "BID2_OPTIONS", "CARD_PLAY_DEALS", "BidValues", "BiddingModel",
+           "LearnedBidBot", "Net", "bid_values", "covered", "features", "load_model",
+           "option_actions", "parse_model", "shipped_model", "shipped_model_path", "trump_count",
+           "unsound_bids"]

@@ -100,7 +100,8 @@ BUILTIN: tuple[Level, ...] = (
     Level("pimc-full", _full, for_players=False,
           summary="textbook PIMC bidding, later bids seen double-dummy too (a baseline)"),
     Level("search-learned", _learned, for_players=False,
-          summary="search's card play, bidding from a network fitted offline (being measured)"),
+          summary="search's card play on four times the deals, bidding from a network "
+                  "fitted offline (being measured)"),
     Level("rule-v1", _seeded(LegacyRuleBot), for_players=False,
           summary="the first rule player, frozen as a measured baseline"),
 )

@@ -77,7 +77,6 @@ def run_train(args: argparse.Namespace) -> int:
 
         if later_bids == "shipped":
             later_bids = str(shipped_model_path())
-
         try:
             load_model(later_bids)
         except (OSError, ValueError) as exc:
