@@ -125,8 +125,8 @@ def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
 
 
 def test_make_bot_registry_and_seeded_random_bot() -> None:
-    assert set(BOT_NAMES) == {"random", "beginner", "rule", "search", "pimc-naive", "pimc-full",
-                              "search-learned", "rule-v1"}
+    assert set(BOT_NAMES) == {"random", "beginner", "rule", "search", "search-rollout",
+                              "pimc-naive", "pimc-full", "rule-v1"}
     assert isinstance(make_bot("rule", 1), RuleBasedBot)
     assert isinstance(make_bot("beginner", 1), BeginnerBot)
     assert make_bot("rule-v1").name == "rule-v1"

@@ -24,7 +24,7 @@ from euchre.bots.learned import (
     shipped_model,
     shipped_model_path,
 )
-from euchre.bots.search import DEFAULT_SAMPLES
+from euchre.bots.search import BID_DEALS, DEFAULT_SAMPLES, SearchBot
 from euchre.cli import main
 from euchre.rules import Rules, preset
 from euchre.state import BID1, BID2, PLAY, HandState
@@ -88,12 +88,12 @@ def test_it_covers_the_standard_game_and_its_common_options_only() -> None:
 def test_the_same_position_gets_the_same_bid_whatever_the_seed() -> None:
     for seed in range(30):
         view = first_view(Rules(), seed)
-        a, b = make_bot("search-learned", 1), make_bot("search-learned", 2)
+        a, b = make_bot("search", 1), make_bot("search", 2)
         assert a.choose(view) == b.choose(view)
 
 
 def test_explain_says_what_the_policy_prefers_and_by_how_much() -> None:
-    bot = make_bot("search-learned", 0)
+    bot = make_bot("search", 0)
     view = first_view(Rules(), 3)
     text = bot.explain(view)
     assert "learned bidding values it at" in text and "less)" in text
@@ -121,13 +121,13 @@ def test_everything_else_is_the_search_player() -> None:
 
 def test_the_card_play_looks_at_four_times_the_search_players_deals_unless_told() -> None:
     # The learned bids leave the decision time to the card play, where more deals measured
-    # stronger; an explicit budget (a tournament's --think, search-learned:think=N) still wins.
+    # stronger; an explicit budget (a tournament's --think, search:think=N) still wins.
     assert CARD_PLAY_DEALS == 4 * DEFAULT_SAMPLES
     assert LearnedBidBot(1).think.samples == CARD_PLAY_DEALS
-    level: Any = make_bot("search-learned", 1)
+    level: Any = make_bot("search", 1)
     assert level.think.samples == CARD_PLAY_DEALS
     assert LearnedBidBot(1, think=8).think.samples == 8
-    timed: Any = make_bot("search-learned", 1, think="0.2s")
+    timed: Any = make_bot("search", 1, think="0.2s")
     assert timed.think.seconds == 0.2
     bot = LearnedBidBot(2)
     played = 0
@@ -142,6 +142,31 @@ def test_the_card_play_looks_at_four_times_the_search_players_deals_unless_told(
     assert played
 
 
+def test_where_the_model_does_not_reach_search_is_the_rollout_player_at_its_own_deals() -> None:
+    # Outside the rules the model covers the bids are rolled out again; at four times the deals
+    # they would take four times as long, so the default budget falls back to the rollout
+    # player's own, with the solved discard. An explicit budget still applies as given.
+    for name in ("cutthroat", "two-handed", "joker"):
+        rules = preset(name)
+        assert not covered(rules)
+        for seed in range(2):
+            h = HandState.deal(rules, seed % rules.players, random.Random(seed))
+            plays = 0
+            while not h.is_terminal() and plays < 2:
+                view = h.view(h.cur)
+                level: Any = make_bot("search", 5)
+                rollout_bot = SearchBot(5, None, solved_discard=True)
+                an = level.analyse(view)
+                assert an == rollout_bot.analyse(view), (name, seed, view.phase)
+                assert level.explain(view) == rollout_bot.explain(view)
+                if an.kind in ("play", "bid"):
+                    assert an.deals <= BID_DEALS * DEFAULT_SAMPLES
+                plays += h.phase == PLAY
+                h.apply_action(an.action)
+    told: Any = make_bot("search", 5, think=8)
+    assert told.analyse(first_view(preset("cutthroat"), 1)).deals == 8 * BID_DEALS
+
+
 def test_the_dealers_discard_is_solved_double_dummy_not_played_out() -> None:
     # The dealer picks the up-card up; the learned player values each discard by solving the
     # hand from the first card, the search player by rule-bot rollouts.
@@ -154,7 +179,7 @@ def test_the_dealers_discard_is_solved_double_dummy_not_played_out() -> None:
         view = h.view(h.cur)
         assert view.phase == "discard"
         learned = LearnedBidBot(1, think=8).analyse(view)
-        search = make_bot("search", 1, think=8).analyse(view)  # type: ignore[attr-defined]
+        search = make_bot("search-rollout", 1, think=8).analyse(view)  # type: ignore[attr-defined]
         if len(view.legal_actions) > 1 and learned.kind != "rule":
             assert learned.kind == "naive" and search.kind == "bid", seed
             assert learned.action in view.legal_actions

@@ -13,6 +13,7 @@ from euchre import HandState, Match, Rules, preset
 from euchre import actions as A
 from euchre.bots import BOT_NAMES, Adviser, make_bot, rollout
 from euchre.bots.equity import win_probability
+from euchre.bots.learned import LearnedBidBot
 from euchre.bots.search import BID_DEALS, SearchBot, Think, parse_think
 from euchre.cards import parse_card
 from euchre.sampling import sample_hand_states
@@ -285,8 +286,9 @@ def test_parse_think() -> None:
 def test_adviser_gives_the_search_players_choice_and_reason() -> None:
     st = _dealt(["AD", "KH", "AH", "KS", "AS"], "KC", seat=1, dealer=0, seed=1)
     a, why = Adviser(7, 16).decide(st.view(1))
-    assert a == SearchBot(7, 16).choose(st.view(1))
-    assert why == SearchBot(7, 16).explain(st.view(1))
+    assert a == LearnedBidBot(7, 16).choose(st.view(1))
+    assert why == LearnedBidBot(7, 16).explain(st.view(1))
+    assert "the learned bidding values it at" in why
 
 
 def test_win_probability_is_a_chance_that_grows_with_the_lead() -> None:

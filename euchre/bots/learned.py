@@ -1,6 +1,8 @@
-"""Learned bidding: the two rounds of bidding decided by a small network fitted offline.
+"""Learned bidding: the ``search`` level, whose two rounds of bidding a small network fitted
+offline decides.
 
-Why a fitted model instead of rollouts at the table: the search player values each bid by
+Why a fitted model instead of rollouts at the table: the rollout player (``search-rollout``,
+:mod:`euchre.bots.search`) values each bid by
 playing it out over 96 sampled deals, so the same hand asked twice with different seeds can
 swing by half a point and bid differently. Here each option's value (pass, order up, order up
 alone; in round two pass or call a suit, with or without partner) is regressed from hundreds
@@ -13,11 +15,11 @@ suits in a canonical order; round two the same around the turned-down suit), wit
 up-card's rank, the seat counted from the dealer and the table's options (stick the dealer,
 going alone, defend alone). So 24-card four-handed Euchre with those options is covered;
 everything else (other decks and player counts, farmer's hands, Canadian loners, OpenSpiel's
-late alone call) and every other decision (defending alone, the card play) falls back to the
-search player, on four times its deals (:data:`CARD_PLAY_DEALS`), except the dealer's
-discard, which this player values by solving each deal double-dummy from the first card
-instead of by rule-bot rollouts (with the bidding over, that chose better in play:
-docs/learned-bidding.md).
+late alone call) is left to the rollout player at its own count of deals, and every other
+decision (defending alone, the card play) to the rollout player on four times its deals
+(:data:`CARD_PLAY_DEALS`), except the dealer's discard, which this player values by solving
+each deal double-dummy from the first card instead of by rule-bot rollouts (with the bidding
+over, that chose better in play: docs/learned-bidding.md).
 
 The model file ``data/bidding.json`` is read on first use; it records how it was trained and a
 SHA-256 of its weights, which is checked on load.
@@ -329,15 +331,24 @@ CARD_PLAY_DEALS: Final = 192
 
 
 class LearnedBidBot(SearchBot):
-    """The search player with both rounds of bidding from the learned model."""
+    """The ``search`` level: the rollout search player with both rounds of bidding from the
+    learned model.
 
-    name = "search-learned"
+    Where the model does not cover the rules (:func:`covered`) and no budget is given, every
+    decision is the rollout player's at its own default count of deals: there the bids are
+    played out again, and four times the deals would make each bid four times as slow."""
+
+    name = "search"
 
     def __init__(self, seed: int | None = None, think: object = None,
                  model: BiddingModel | None = None) -> None:
         super().__init__(seed, CARD_PLAY_DEALS if think is None else think,
                          solved_discard=True)
         self._model = model
+        self._uncovered: SearchBot | None = None
+        if think is None:
+            self._uncovered = SearchBot(self.seed, None, solved_discard=True)
+            self._uncovered.name = self.name
 
     @property
     def model(self) -> BiddingModel:
@@ -347,6 +358,8 @@ class LearnedBidBot(SearchBot):
 
     def analyse(self, view: SeatView) -> Analysis:
         require_turn(view)
+        if self._uncovered is not None and not covered(view.rules):
+            return self._uncovered.analyse(view)
         values = bid_values(self.model, view) if view.phase in ("bid1", "bid2") else None
         if values is None:
             return super().analyse(view)

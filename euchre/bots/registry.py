@@ -14,7 +14,7 @@ A *spec* is what a user types wherever a level is asked for (``euchre play --par
   only in ``euchre tournament`` (today ``openspiel:ismcts``).
 
 :func:`player_levels` is what the menus offer a person; :func:`level_names` adds the levels
-kept to measure against (``rule-v1``, ``pimc-naive``, ``pimc-full``).
+kept to measure against (``search-rollout``, ``rule-v1``, ``pimc-naive``, ``pimc-full``).
 """
 
 from __future__ import annotations
@@ -59,6 +59,12 @@ class Level:
 
 def _search(seed: int | None, think: object = None) -> Bot:
     # Imported on use: the search player pulls in the solver, which the other levels never need.
+    from euchre.bots.learned import LearnedBidBot
+
+    return LearnedBidBot(seed, think)
+
+
+def _rollout(seed: int | None, think: object = None) -> Bot:
     from euchre.bots.search import SearchBot
 
     return SearchBot(seed, think)
@@ -76,12 +82,6 @@ def _full(seed: int | None, think: object = None) -> Bot:
     return SearchBot(seed, think, perfect_bidding=True)
 
 
-def _learned(seed: int | None, think: object = None) -> Bot:
-    from euchre.bots.learned import LearnedBidBot
-
-    return LearnedBidBot(seed, think)
-
-
 def _seeded(cls: Callable[[int | None], Bot]) -> Factory:
     def make(seed: int | None, think: object = None) -> Bot:
         return cls(seed)
@@ -94,14 +94,15 @@ BUILTIN: tuple[Level, ...] = (
     Level("random", _seeded(RandomBot), summary="plays any legal card"),
     Level("beginner", _seeded(BeginnerBot), summary="obvious habits and a beginner's mistakes"),
     Level("rule", _seeded(RuleBasedBot), summary="a good table player's habits"),
-    Level("search", _search, summary="the strongest: weighs sampled deals"),
+    Level("search", _search,
+          summary="the strongest: bids from a network fitted offline, plays over sampled deals"),
+    Level("search-rollout", _rollout, for_players=False,
+          summary="search bidding by playing each option out over sampled deals (the default "
+                  "before the learned bids; a baseline)"),
     Level("pimc-naive", _naive, for_players=False,
           summary="search bidding from double-dummy results (a baseline)"),
     Level("pimc-full", _full, for_players=False,
           summary="textbook PIMC bidding, later bids seen double-dummy too (a baseline)"),
-    Level("search-learned", _learned, for_players=False,
-          summary="search's card play on four times the deals, bidding from a network "
-                  "fitted offline (being measured)"),
     Level("rule-v1", _seeded(LegacyRuleBot), for_players=False,
           summary="the first rule player, frozen as a measured baseline"),
 )

@@ -1,4 +1,6 @@
-"""The search player: the strongest level, and its naive-bidding twin for comparison.
+"""The search player's card play and its rollout bidding (``search-rollout``), with the PIMC
+twins kept for comparison; the ``search`` level bids from a learned model instead
+(:mod:`euchre.bots.learned`) and plays its cards here.
 
 **Card play** is determinized search (PIMC): draw deals consistent with the seat's view
 (:func:`euchre.sampling`, exactly uniform), weight each by how likely the bidding made it (an
@@ -158,7 +160,7 @@ def _stable_seed(seed: int, view: SeatView) -> int:
 class SearchBot:
     """Determinized search in the card play, played-out rollouts in the bidding."""
 
-    name = "search"
+    name = "search-rollout"
 
     def __init__(
         self,
