@@ -29,6 +29,10 @@ OVER = r"Enter: leave, again: new game, r: review > "
 #: The computer players these games were written against (the default is the slower search
 #: level), and a small budget for the search player behind 'hint', to keep the tests fast.
 RULE_LEVEL = ("--level", "rule", "--think", "12")
+#: No pause at all, not even the 1.5 s a trick the player's card was played for in is held at
+#: no delay (most of these games' time): that hold is tested in-process
+#: (test_table_screens.py), and a test passing its own ``--hold`` overrides this.
+NO_PAUSE = ("--delay", "0", "--hold", "0")
 WATCH = (EUCHRE, "play", "--level", "rule", "--watch")
 
 #: Statistics go to a folder of the test run's own, never the real user's data folder.
@@ -38,7 +42,7 @@ atexit.register(shutil.rmtree, XDG_DATA_HOME, True)
 
 def spawn(*args: str, rows: int = 24, cols: int = 80, cwd: Path = ROOT,
           env: dict[str, str] | None = None) -> pexpect.spawn:
-    return pexpect.spawn(EUCHRE, ["play", "--delay", "0", *RULE_LEVEL, *args], cwd=str(cwd),
+    return pexpect.spawn(EUCHRE, ["play", *NO_PAUSE, *RULE_LEVEL, *args], cwd=str(cwd),
                          dimensions=(rows, cols), encoding="utf-8", codec_errors="replace",
                          timeout=30,
                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color",
