@@ -174,7 +174,10 @@ class Client:
     def __init__(self, url: str) -> None:
         from websockets.sync.client import connect
 
-        self.ws = connect(url, max_size=2**22, open_timeout=10).__enter__()
+        # An unbounded queue: with the default 16 a watcher of a computers' table stops
+        # reading the socket once 16 states wait unread, and then never sees the server's
+        # answer to its close (a 10 s close timeout each).
+        self.ws = connect(url, max_size=2**22, open_timeout=10, max_queue=None).__enter__()
         self.raw: list[str] = []
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
