@@ -23,6 +23,13 @@ from euchre.web.transport import Conn, deliver, error, hang_up, send
 TABLE_ID_MAX = 32
 
 
+def new_table_seed() -> int:
+    """The seed a new table deals from and its computers decide by: random, and never a
+    client's to choose (whoever chose it could work out every hidden hand). One function, so a
+    test can replay one table's game, move for move, at another."""
+    return secrets.randbits(63)
+
+
 class Rooms:
     """Every live table with its lock and connections. Callers hold a table's lock around each
     change of it."""
@@ -93,7 +100,7 @@ class Rooms:
                                  "take a seat at a new table")
         table_id = secrets.token_urlsafe(9)
         invite = secrets.token_urlsafe(12)
-        seed = secrets.randbits(63)
+        seed = new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
             table_id, rules.to_dict(), seed, invite, seats))
         for sd in seats:
