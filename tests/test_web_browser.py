@@ -526,6 +526,15 @@ def test_the_trick_winner_is_named_and_the_hand_result_comes_before_the_next_dea
             assert upcards == 0 and raised == 0, "the next deal is drawn under the result"
             m = re.search(r"Hand (\d+)", result)
             assert m and f"hand {m.group(1)}" in header, (result, header)
+            # The new deal's up-card may stand for one bid only (a computer can order it up at
+            # once), too briefly to poll for: a DOM observer notes it appearing after the result.
+            page.evaluate("""() => {
+                window.upAfterResult = false;
+                new MutationObserver(() => {
+                    if (document.getElementById("banner").hidden
+                        && document.querySelector("#middle .upcard")) window.upAfterResult = true;
+                }).observe(document.body, {subtree: true, childList: true, attributes: true});
+            }""")
             break
         if not click_a_choice(page, rng, 300):
             page.wait_for_timeout(20)
@@ -536,7 +545,7 @@ def test_the_trick_winner_is_named_and_the_hand_result_comes_before_the_next_dea
     assert "Score:" in result
     # then the deal: the result goes and the new hand is drawn
     page.wait_for_selector("#banner", state="hidden", timeout=10000)
-    page.wait_for_selector("#middle .upcard", timeout=5000)
+    page.wait_for_function("() => window.upAfterResult === true", timeout=5000)
     assert errors == []
     page.close()
 
