@@ -28,7 +28,7 @@ from euchre.tournament import parse_player
 from euchre.view import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
-BASELINES = ("pimc-naive", "pimc-full", "rule-v1")
+BASELINES = ("pimc-naive", "pimc-full", "pimc-uniform", "rule-v1")
 
 
 def _play(bots: list[Bot], seed: int = 1) -> list[int]:

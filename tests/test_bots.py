@@ -126,7 +126,7 @@ def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
 
 def test_make_bot_registry_and_seeded_random_bot() -> None:
     assert set(BOT_NAMES) == {"random", "beginner", "rule", "search", "search-rollout",
-                              "pimc-naive", "pimc-full", "rule-v1"}
+                              "pimc-naive", "pimc-full", "pimc-uniform", "rule-v1"}
     assert isinstance(make_bot("rule", 1), RuleBasedBot)
     assert isinstance(make_bot("beginner", 1), BeginnerBot)
     assert make_bot("rule-v1").name == "rule-v1"

@@ -217,6 +217,32 @@ def test_textbook_pimc_differs_from_the_naive_twin_only_through_later_bids() -> 
         SearchBot(5, 8, perfect_bidding=True).choose(first)
 
 
+def test_pimc_uniform_is_pimc_full_reading_nothing_into_the_bids() -> None:
+    # The eldest and the dealer's partner pass, the third seat orders the dealer up and the
+    # eldest leads. pimc-full counts each of its sampled deals by how likely those bids made
+    # it (an orderer probably holds trumps), pimc-uniform counts the same deals alike, as the
+    # published PIMC comparisons do.
+    st = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=1, dealer=0, seed=3)
+    for bid in (A.PASS, A.PASS, A.ORDER):
+        st.apply_action(bid)
+    while st.phase_name != "play":
+        st.apply_action(rollout.policy_action(st))
+    view = st.view(st.cur)
+    full, uniform = make_bot("pimc-full", 5, think=16), make_bot("pimc-uniform", 5, think=16)
+    assert isinstance(full, SearchBot) and isinstance(uniform, SearchBot)
+    assert (full.name, uniform.name) == ("pimc-full", "pimc-uniform")
+    fa, ua = full.analyse(view), uniform.analyse(view)
+    assert fa.weighted and not ua.weighted and fa.deals == ua.deals == 16
+    assert {o.action for o in fa.options} == {o.action for o in ua.options}
+    assert [o.points for o in fa.options] != [o.points for o in ua.options]
+    same = SearchBot(5, 16, perfect_bidding=True, weighting=False).analyse(view)
+    assert [(o.action, o.points) for o in same.options] == \
+        [(o.action, o.points) for o in ua.options]
+    # Its bids are pimc-full's textbook bids on those unweighted deals.
+    first = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=1, dealer=0, seed=2).view(1)
+    assert uniform.analyse(first).kind == "naive"
+
+
 def test_explanations_say_why_in_numbers() -> None:
     st = _dealt(["AD", "KH", "AH", "KS", "AS"], "KC", seat=1, dealer=0, seed=1)
     text = SearchBot(7, 16).explain(st.view(1))

@@ -7,7 +7,8 @@ them.
 first: ``random``, ``beginner`` (obvious habits and mistakes), ``rule`` (table habits) and
 ``search`` (the strongest). :data:`BOT_NAMES` adds the baselines kept for measurement:
 ``pimc-naive`` (search bidding from double-dummy results), ``pimc-full`` (textbook PIMC
-bidding: later bids chosen with every card seen too) and ``rule-v1`` (the first rule player).
+bidding: later bids chosen with every card seen too), ``pimc-uniform`` (the same on uniform
+deals, the published comparisons' PIMC) and ``rule-v1`` (the first rule player).
 :func:`register` adds a level for this process; installed packages add theirs through the
 entry-point group ``euchre.bots``. Writing a bot: docs/writing-a-bot.md.
 """

@@ -14,7 +14,8 @@ A *spec* is what a user types wherever a level is asked for (``euchre play --par
   only in ``euchre tournament`` (today ``openspiel:ismcts``).
 
 :func:`player_levels` is what the menus offer a person; :func:`level_names` adds the levels
-kept to measure against (``search-rollout``, ``rule-v1``, ``pimc-naive``, ``pimc-full``).
+kept to measure against (``search-rollout``, ``rule-v1``, ``pimc-naive``, ``pimc-full``,
+``pimc-uniform``).
 """
 
 from __future__ import annotations
@@ -82,6 +83,12 @@ def _full(seed: int | None, think: object = None) -> Bot:
     return SearchBot(seed, think, perfect_bidding=True)
 
 
+def _uniform(seed: int | None, think: object = None) -> Bot:
+    from euchre.bots.search import SearchBot
+
+    return SearchBot(seed, think, perfect_bidding=True, weighting=False)
+
+
 def _seeded(cls: Callable[[int | None], Bot]) -> Factory:
     def make(seed: int | None, think: object = None) -> Bot:
         return cls(seed)
@@ -103,6 +110,9 @@ BUILTIN: tuple[Level, ...] = (
           summary="search bidding from double-dummy results (a baseline)"),
     Level("pimc-full", _full, for_players=False,
           summary="textbook PIMC bidding, later bids seen double-dummy too (a baseline)"),
+    Level("pimc-uniform", _uniform, for_players=False,
+          summary="pimc-full on uniform deals, reading nothing into the bids, as the published "
+                  "PIMC comparisons do (a baseline)"),
     Level("rule-v1", _seeded(LegacyRuleBot), for_players=False,
           summary="the first rule player, frozen as a measured baseline"),
 )

@@ -18,6 +18,9 @@ keep the right guard against a lone hand). Instead each option is played out ove
 average result wins. ``pimc-naive`` is the same player with the same deals bidding from
 double-dummy results, kept to measure what the rollouts gain; ``pimc-full`` goes further, as
 textbook PIMC does: the later bids too are chosen with every card of the deal seen.
+``pimc-uniform`` is ``pimc-full`` with its deals drawn uniformly and not weighted by the
+bidding (``weighting=False``): the PIMC of the published comparisons, which read nothing into
+the other players' bids.
 
 ``think`` sets the budget: a number of deals (``think=64``, deterministic for a seed) or a time
 cap (``think="0.5s"``, as many deals as fit). The same view always gets the same decision from
@@ -187,7 +190,7 @@ class SearchBot:
         self.weighting = weighting
         self.solved_discard = solved_discard
         if perfect_bidding:
-            self.name = "pimc-full"
+            self.name = "pimc-full" if weighting else "pimc-uniform"
         elif naive_bidding:
             self.name = "pimc-naive"
         self._last: tuple[SeatView, Analysis] | None = None
