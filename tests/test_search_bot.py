@@ -238,9 +238,13 @@ def test_pimc_uniform_is_pimc_full_reading_nothing_into_the_bids() -> None:
     same = SearchBot(5, 16, perfect_bidding=True, weighting=False).analyse(view)
     assert [(o.action, o.points) for o in same.options] == \
         [(o.action, o.points) for o in ua.options]
-    # Its bids are pimc-full's textbook bids on those unweighted deals.
+    # Its bids are pimc-full's textbook bids: at the first bid of the hand no one else has bid,
+    # so the weights are all alike and the two value every option the same.
     first = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=1, dealer=0, seed=2).view(1)
-    assert uniform.analyse(first).kind == "naive"
+    fb, ub = full.analyse(first), uniform.analyse(first)
+    assert ub.kind == fb.kind == "naive" and ub.deals == fb.deals
+    assert [(o.action, round(o.points, 9)) for o in ub.options] == \
+        [(o.action, round(o.points, 9)) for o in fb.options]
 
 
 def test_explanations_say_why_in_numbers() -> None:
