@@ -20,6 +20,7 @@ from test_web_ops import scrape, value
 from test_web_server import play_randomly
 from webtools import CHROMIUM, Client, ClusterProcesses, LiveServer, NginxProxy, PgCluster
 
+from euchre.web.config import ServerConfig
 from euchre.web.proxy import ProxyPlan, find_nginx, render_site, render_standalone
 
 COMPUTERS = [{"kind": "computer", "level": "rule"}] * 2 + [{"kind": "human"}] + \
@@ -181,6 +182,11 @@ def test_no_message_through_nginx_names_a_hidden_card_with_players_on_two_proces
         clients.append(connect(proxy, t["id"], token))
         clients[-1].until(lambda m: m["type"] == "state")
     assert connections(cluster, [2, 2]) == [2, 2]
+    # These are real `euchre serve` processes with their default limit on one connection's
+    # messages: a seat that moved faster (a whole game takes well under a second here) would
+    # have a move refused as rate_limited and the game would wait for it for ever.
+    gap = 1 / ServerConfig.rate  # the default every `euchre serve` starts with
+    last_sent = [-gap] * 4
     seq = 0
     while True:
         for c in clients:
@@ -190,9 +196,11 @@ def test_no_message_through_nginx_names_a_hidden_card_with_players_on_two_proces
             break
         turn = [i for i, st in enumerate(states) if st and st["legal"]]
         assert len(turn) == 1, "exactly one seat is asked to act"
-        legal = states[turn[0]]["legal"]  # type: ignore[index]
-        clients[turn[0]].send({"type": "act", "action": rng.choice(legal)["id"],
-                               "seq": seq})
+        who = turn[0]
+        legal = states[who]["legal"]  # type: ignore[index]
+        time.sleep(max(0.0, last_sent[who] + gap - time.monotonic()))
+        clients[who].send({"type": "act", "action": rng.choice(legal)["id"], "seq": seq})
+        last_sent[who] = time.monotonic()
         seq += 1
     for c in clients:
         c.drain()
