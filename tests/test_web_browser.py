@@ -87,10 +87,12 @@ def click_a_choice(page: Page, rng: random.Random, timeout: float) -> bool:
     bids = page.locator("#actions button")
     cards = page.locator("#hand .card.playable")
     try:
-        if bids.count():
-            bids.nth(rng.randrange(bids.count())).click(timeout=timeout)
-        elif cards.count():
-            cards.nth(rng.randrange(cards.count())).click(timeout=timeout)
+        # Each count is read once: the table may be redrawn between two reads (a computer's
+        # bid ends the auction), and a second read of zero is no range to choose from.
+        if n_bids := bids.count():
+            bids.nth(rng.randrange(n_bids)).click(timeout=timeout)
+        elif n_cards := cards.count():
+            cards.nth(rng.randrange(n_cards)).click(timeout=timeout)
         else:
             return False
     except playwright_api.Error:
