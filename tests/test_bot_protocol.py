@@ -356,3 +356,217 @@ def test_face_down_row_cards_stay_hidden_in_the_message() -> None:
     unders = {under for column in st.columns[1] for _, under in [column]}
     assert all(pair[1] is None for seat_rows in data["rows"] for pair in seat_rows)
     assert not (_cards_named(data) & unders - {FACE_DOWN})
+
+
+# ---------------------------------------------------------------------------------------------
+# What a bot author found wrong, each reproduced
+
+
+def _ask_until_fault(command: str, move_time: float = 5) -> BotFault:
+    bot = ProtocolBot(command, 0, move_time=move_time)
+    m = Match(Rules(), seed=2)
+    with pytest.raises(BotFault) as caught:
+        while not m.is_terminal():
+            s = m.current_player
+            m.apply_action(bot.choose(m.view(s)) if s == 0 else RandomBot(s).choose(m.view(s)))
+    return caught.value
+
+
+def test_a_second_line_is_named_without_gluing_words_to_the_expected_actions() -> None:
+    fault = _ask_until_fault(f"{BROKEN_COMMAND} twice")
+    text = str(fault)
+    assert "sent a second line" in text and "one line was expected" in text
+    assert " alone alone" not in text and not re.search(r"\b[789TJQKA][CDHS] alone\b", text)
+    assert fault.kind == "protocol"
+
+
+def test_the_hello_timeout_names_the_hello_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    import euchre.bots.protocol as protocol
+
+    monkeypatch.setattr(protocol, "HELLO_TIME", 0.5)
+    fault = _ask_until_fault(f"{BROKEN_COMMAND} mute", move_time=30)
+    assert "sent nothing for 0.5 s (the hello time); expected its hello" in str(fault)
+    assert "move time" not in str(fault) and fault.kind == "timeout"
+
+
+def test_an_explanation_over_the_documented_length_is_a_fault() -> None:
+    fault = _ask_until_fault(f"{BROKEN_COMMAND} wordy")
+    assert "sent an explanation of 400 characters" in str(fault)
+    assert "at most 300" in str(fault)
+
+
+def test_a_wrong_id_is_a_fault_as_documented() -> None:
+    fault = _ask_until_fault(f"{BROKEN_COMMAND} wrong-id")
+    assert re.search(r"answered decision \d+ when asked decision \d+", str(fault))
+    doc = (ROOT / "docs/writing-a-bot.md").read_text()
+    assert "a wrong `id` is a fault" in doc  # optional, and checked when sent
+
+
+def test_a_chatty_bots_stderr_log_stops_at_its_limit_and_says_so_once(tmp_path: Path) -> None:
+    """A bot writing a megabyte to stderr at every decision: its log stays within the limit,
+    says once that the rest was dropped, and the next start moves the full log aside."""
+    import euchre.bots.protocol as protocol
+
+    log = tmp_path / "chatty.log"
+    for run_no in range(2):
+        bot = ProtocolBot(f"{BROKEN_COMMAND} noisy", 0, log=str(log))
+        m = Match(Rules(), seed=3)
+        asked = 0
+        while asked < 6:  # six decisions: six megabytes written
+            s = m.current_player
+            asked += s == 0
+            m.apply_action(bot.choose(m.view(s)) if s == 0 else RandomBot(s).choose(m.view(s)))
+            if m.is_terminal():
+                m = Match(Rules(), seed=asked)
+        stop_all()
+        text = log.read_bytes()
+        assert protocol.MAX_LOG <= len(text) <= protocol.MAX_LOG + 400, run_no
+        assert text.count(b"this log reached") == 1
+    old = log.with_name("chatty.log.1")
+    assert old.exists() and old.stat().st_size <= protocol.MAX_LOG + 400
+
+
+def test_check_bot_stops_at_a_bots_first_hang_and_says_why() -> None:
+    import time
+
+    t0 = time.perf_counter()
+    report = check_bot(f"{BROKEN} hang", hands=300, move_time=0.5)
+    took = time.perf_counter() - t0
+    assert not report.passed and report.problem_count == 1
+    assert "sent nothing for 0.5 s (the move time)" in report.problems[0]
+    assert "the bot hung" in report.stopped and "stopped early: the bot hung" in report.to_text()
+    assert report.deterministic == "not checked (the check stopped early)"
+    assert took < 10, took  # one wait of the move time, not fifty
+
+
+def test_check_bot_counts_the_joker_apart_from_the_phases() -> None:
+    from euchre.phases import PHASE_NAMES
+
+    report = check_bot("random", hands=30)
+    assert set(report.phases) <= set(PHASE_NAMES) and report.joker > 0
+    line = next(x for x in report.to_text().splitlines() if "decisions by phase" in x)
+    phases_part, _, joker_part = line.partition(";")
+    assert "joker" not in phases_part and f"the Joker {report.joker}" in joker_part
+    data = report.to_dict()
+    assert "joker" not in data["phases"] and data["joker_decisions"] == report.joker
+
+
+def test_bench_bot_protocol_refuses_a_program_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "bot-protocol", "--hands", "1", "--level", NODE_BOT]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a program already" in err and "Traceback" not in err
+
+
+def test_bench_bot_protocol_reports_a_hello_failure_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.bots import register, unregister
+
+    register("only-in-this-process", RandomBot)  # the served child cannot build it
+    try:
+        assert main(["bench", "bot-protocol", "--hands", "1",
+                     "--level", "only-in-this-process"]) == 2
+    finally:
+        unregister("only-in-this-process")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "while the host waited for its hello" in err
+
+
+def test_a_served_tables_programs_stop_once_idle(tmp_path: Path) -> None:
+    """The browser table builds a fresh bot per move in its workers; their programs stop once
+    no decision has come for the idle limit, not when the server stops."""
+    import time
+
+    from euchre.bots import NamedSpecs
+
+    tag = f"idle{os.getpid()}"
+    bots = NamedSpecs({"mine": f"cmd:{PY} {ROOT / 'examples/broken_bot.py'} fine {tag}"},
+                      fallback="rule", idle=0.6)
+    m = Match(Rules(target=2), seed=4)
+    try:
+        while not m.is_terminal():
+            seat = m.current_player
+            view = m.view(seat)
+            m.apply_action((bots("mine", 1) if seat % 2 else RandomBot(seat)).choose(view))
+        assert _our_processes(tag)  # a program per seat, kept between moves
+        deadline = time.monotonic() + 10
+        while _our_processes(tag) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _our_processes(tag) == []
+        view = Match(Rules(), seed=5).view(Match(Rules(), seed=5).current_player)
+        assert bots("mine", 2).choose(view) in view.legal_actions  # starts again when needed
+    finally:
+        set_fault_handler(None)
+        stop_all()
+
+
+def test_the_documented_python_none_values_are_the_constants() -> None:
+    """writing-a-bot.md's table of what `null` is in a SeatView names each constant and its
+    value; both must be what the code has."""
+    import importlib
+
+    doc = (ROOT / "docs/writing-a-bot.md").read_text()
+    rows = re.findall(r"^\| (.+?) \| (`-?\d+`(?:, `-?\d+`)?) \| (.+?) \|$", doc, flags=re.M)
+    named = 0
+    for _, values, consts in rows:
+        numbers = [int(v) for v in re.findall(r"-?\d+", values)]
+        names = re.findall(r"`([\w.]+)`", consts)
+        for number, name in zip(numbers, names, strict=False):
+            module, _, attr = name.rpartition(".")
+            value = getattr(importlib.import_module(module or "euchre.view"), attr)
+            assert value == number, name
+            named += 1
+    assert named >= 6
+    view = Match(Rules(), seed=1).view(0)  # bidding: no trump, no maker, nobody's swap
+    assert (view.trump, view.maker, view.swapper, view.lone_defender) == (4, -1, -1, -1)
+    data = view_to_json(view)
+    assert (data["trump"], data["maker"], data["swapper"]) == (None, None, None)
+
+
+def test_the_rows_hand_and_rows_are_as_documented() -> None:
+    """With rows, `hand` holds the face-up row cards (8 at the auction) and `rows` keeps a card
+    once it is played; the docs and the schema say so."""
+    rules = PRESETS["two-handed-rows"]
+    st = HandState.deal(rules, 0, random.Random(7))
+    view = st.view(1)
+    tops = {top for top, _ in view.rows[1]}
+    assert len(view.hand) == 8 and tops <= set(view.hand)
+    bot = RandomBot(3)
+
+    def row_cards_played() -> set[int]:
+        played = {c for _, cards, _ in st.tricks for _, c in cards}
+        return played & {top for s in (0, 1) for top, _ in st.view(s).rows[s]}
+
+    while not row_cards_played():
+        st.apply_action(bot.choose(st.view(st.cur)))
+    for seat in (0, 1):
+        view = st.view(seat)
+        mine = row_cards_played() & {top for top, _ in view.rows[seat]}
+        assert not mine & set(view.hand)  # listed in rows still, gone from the hand
+    doc = (ROOT / "docs/writing-a-bot.md").read_text()
+    schema = load_schema("view")["properties"]
+    for text in (doc, schema["hand"]["description"]):
+        assert "face-up row cards" in text and "8 at the auction" in text
+    for text in (doc, schema["rows"]["description"]):
+        assert "A card played from a row stays listed".lower() in text.lower()
+
+
+def test_the_players_doc_names_the_list_that_has_plug_ins() -> None:
+    from euchre.bots import BOT_NAMES, level_names, register, unregister
+
+    doc = " ".join((ROOT / "docs/players.md").read_text().split())
+    assert "`euchre.bots.level_names()` lists every name" in doc
+    register("doc-plug-in", RandomBot)
+    try:
+        assert "doc-plug-in" in level_names() and "doc-plug-in" not in BOT_NAMES
+    finally:
+        unregister("doc-plug-in")
+
+
+def test_the_docs_say_a_tournament_stops_on_a_first_failed_hello(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", f"{BROKEN} version", "rule", "--hands", "4"]) == 2
+    assert "speaks protocol 99" in capsys.readouterr().err
+    doc = " ".join((ROOT / "docs/writing-a-bot.md").read_text().split())
+    assert "fails its hello then stops the run before any deal" in doc

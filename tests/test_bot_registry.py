@@ -260,3 +260,28 @@ def test_review_asks_a_plug_in_what_it_would_have_chosen(
     assert all(c["loss"] is None or c["loss"] >= 0 for c in compared["choices"])
     with pytest.raises(SystemExit):
         main(["review", str(record), "--bot", "nosuch"])
+
+
+def test_a_top_level_module_factory_is_a_plug_in_in_the_tournament_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``my_euchre_bot:make`` in the current folder: a factory, not a level with options, and
+    found there as ``python -m`` would find it (the installed command does not search it)."""
+    (tmp_path / "my_euchre_bot_x.py").write_text(
+        "from euchre.bots.random_bot import RandomBot\n\n"
+        "def make(seed=None, depth=1):\n    return RandomBot(seed)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    p = parse_player("my_euchre_bot_x:make")
+    assert (p.name, p.options) == ("my_euchre_bot_x:make", ())
+    p = parse_player("my_euchre_bot_x:make:depth=3")
+    assert (p.name, p.options) == ("my_euchre_bot_x:make", (("depth", 3),))
+    assert parse_player("rule:think=8").name == "rule"  # a level's options as before
+    with pytest.raises(ValueError, match="options are KEY=VALUE"):
+        parse_player("rule:fast")
+    assert main(["tournament", "my_euchre_bot_x:make", "random", "--hands", "4",
+                 "--workers", "2", "--quiet"]) == 0
+    assert str(tmp_path) == sys.path[-1]  # searched last: never hides an installed module
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(tmp_path)])
+    with pytest.raises(ValueError, match="cannot import no_such_bot_module"):
+        check_spec("no_such_bot_module:make")
+    assert str(tmp_path) not in sys.path  # a failed look-up leaves the path as it was

@@ -20,7 +20,11 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m euchre.bots.host LEVEL", file=sys.stderr)
         return 2
     spec = args[0]
-    probe = make_bot(spec, 0)
+    try:
+        probe = make_bot(spec, 0)
+    except ValueError as exc:  # the host's diagnosis quotes the log this line goes to
+        print(f"python -m euchre.bots.host: {exc}", file=sys.stderr)
+        return 2
     return serve(lambda seed: make_bot(spec, seed), spec,
                  deterministic=claims_determinism(spec, probe))
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -62,6 +63,16 @@ DEFAULT_MOVE_TIME = 10.0
 HELLO_TIME = 20.0
 #: The longest line a program may send: a view-sized answer is a few dozen bytes.
 MAX_LINE = 64 * 1024
+#: The longest explanation a program may give with an action (a sentence a table shows).
+MAX_EXPLANATION = 300
+#: The most a program's stderr log file grows to: past it, the rest of what the program writes
+#: there is read and dropped (a line in the log says so), and the next start of a program of the
+#: same command moves the full file to ``NAME.log.1`` and begins a new one. So the logs of one
+#: command never hold more than twice this, however long a run or chatty a bot.
+MAX_LOG = 1024 * 1024
+#: Seconds without a decision after which a program that a long-lived host keeps (the browser
+#: table's ``euchre serve --bot``) is stopped; a later decision starts it again.
+DEFAULT_IDLE = 60.0
 #: Where the stderr logs go unless ``log`` names a file.
 LOG_DIR_ENV = "EUCHRE_BOT_LOG_DIR"
 SCHEMA_DIR = Path(__file__).with_name("schemas")
@@ -78,7 +89,19 @@ HIDDEN_SWAP_TEXT = "hidden swap"
 
 
 class BotFault(Exception):
-    """A protocol bot broke the protocol; the message is the one-line diagnosis."""
+    """A protocol bot broke the protocol; the message is the one-line diagnosis. ``kind`` says
+    which way (:data:`FAULT_KINDS`), for hosts that treat some faults differently (``euchre
+    check-bot`` stops at the first hang rather than wait out every remaining decision)."""
+
+    def __init__(self, message: str, kind: str = "protocol") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+#: The ways a program fails: ``start`` (cannot be started), ``exit`` (exited or closed its
+#: input), ``timeout`` (silent past its time), ``protocol`` (any answer that is not the expected
+#: message, an illegal action included).
+FAULT_KINDS = ("start", "exit", "timeout", "protocol")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,25 +309,34 @@ class BotProcess:
         """(rules, seat, seed) of the last ``new_game`` sent."""
         self._buf = b""
         self.proc: subprocess.Popen[bytes] | None = None
+        self._drain: threading.Thread | None = None
+        self.busy = False
+        """A decision or notice is under way (the idle reaper leaves it alone)."""
+        self.last_used = time.monotonic()
 
     def label(self) -> str:
         return f"bot {self.name!r} (cmd:{self.command})"
 
     def start(self) -> None:
         self.log.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.log, "ab") as err:
-            err.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} cmd:{self.command}\n"
-                      .encode())
-            err.flush()
-            try:
-                self.proc = subprocess.Popen(
-                    self.words, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                    bufsize=0, start_new_session=True, close_fds=True)
-            except OSError as exc:
-                raise BotFault(f"cmd:{self.command}: cannot start {self.words[0]!r}: "
-                               f"{exc.strerror or exc}") from None
+        _rotate_full_log(self.log)
+        _append_log(self.log, f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} cmd:{self.command}\n"
+                    .encode())
+        try:
+            self.proc = subprocess.Popen(
+                self.words, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, bufsize=0, start_new_session=True, close_fds=True)
+        except OSError as exc:
+            raise BotFault(f"cmd:{self.command}: cannot start {self.words[0]!r}: "
+                           f"{exc.strerror or exc}", "start") from None
+        assert self.proc.stderr is not None
+        # Read by a thread of its own, so a program that writes more than a pipe holds never
+        # waits on us, and what it writes past MAX_LOG is dropped rather than kept.
+        self._drain = threading.Thread(target=_drain_stderr, args=(self.proc.stderr, self.log),
+                                       daemon=True, name="euchre-bot-stderr")
+        self._drain.start()
         self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "host": _host_name()})
-        hello = self.read(HELLO_TIME, "its hello")
+        hello = self.read(HELLO_TIME, "its hello", limit="the hello time")
         if hello.get("type") != "hello":
             self.fail(f"answered the hello with {_shown(json.dumps(hello))}; expected "
                       '{"type": "hello", "protocol": 1, "name": ...}')
@@ -326,10 +358,10 @@ class BotProcess:
         """Running, asked of the system (at the start of a game, not per decision)."""
         return self.proc is not None and self.proc.poll() is None
 
-    def fail(self, what: str) -> NoReturn:
-        """Stop the program and raise the diagnosis."""
+    def fail(self, what: str, kind: str = "protocol") -> NoReturn:
+        """Stop the program and raise the diagnosis (``kind``: see :data:`FAULT_KINDS`)."""
         self.stop(polite=False)
-        raise BotFault(f"{self.label()} {what}; stopped (its stderr: {self.log})")
+        raise BotFault(f"{self.label()} {what}; stopped (its stderr: {self.log})", kind)
 
     def send(self, message: Mapping[str, Any]) -> None:
         self.send_line(_ENCODE(message))
@@ -342,7 +374,7 @@ class BotProcess:
             while data:
                 data = data[os.write(fd, data):]
         except (BrokenPipeError, ValueError, OSError):
-            self.fail(self._exit_text("before reading what was sent"))
+            self.fail(self._exit_text("before reading what was sent"), "exit")
 
     def _exit_text(self, when: str) -> str:
         assert self.proc is not None
@@ -353,15 +385,18 @@ class BotProcess:
         how = f"killed by signal {-code}" if code < 0 else f"status {code}"
         return f"exited ({how}) {when}"
 
-    def read(self, timeout: float, expecting: str | Callable[[], str]) -> dict[str, Any]:
+    def read(self, timeout: float, expecting: str | Callable[[], str],
+             limit: str = "the move time") -> dict[str, Any]:
         """The next line as a JSON object, within ``timeout`` seconds; ``expecting`` says
-        what was expected, in a diagnosis (a callable: built only when one is needed)."""
+        what was expected, in a diagnosis (a callable: built only when one is needed), and
+        ``limit`` what the timeout is called there."""
         if callable(expecting):
-            return self._read(timeout, expecting)
+            return self._read(timeout, expecting, limit)
         text = expecting
-        return self._read(timeout, lambda: text)
+        return self._read(timeout, lambda: text, limit)
 
-    def _read(self, timeout: float, expecting: Callable[[], str]) -> dict[str, Any]:
+    def _read(self, timeout: float, expecting: Callable[[], str],
+              limit: str) -> dict[str, Any]:
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + timeout
@@ -371,18 +406,18 @@ class BotProcess:
                           f"end, starting {_shown(self._buf)}; expected {expecting()}")
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
-                self.fail(f"sent nothing for {timeout:g} s (the move time); expected "
-                          f"{expecting()}")
+                self.fail(f"sent nothing for {timeout:g} s ({limit}); expected "
+                          f"{expecting()}", "timeout")
             chunk = os.read(fd, 65536)
             if not chunk:
-                self.fail(self._exit_text(f"while the host waited for {expecting()}"))
+                self.fail(self._exit_text(f"while the host waited for {expecting()}"), "exit")
             self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         if len(line) > MAX_LINE:
             self.fail(f"flooded its output: a line of {len(line)} bytes; expected {expecting()}")
         if self._buf.strip():
-            self.fail(f"sent more than one line: {_shown(line)} then {_shown(self._buf)}; "
-                      f"expected {expecting()} alone")
+            self.fail(f"sent a second line, {_shown(self._buf)}, after {_shown(line)}; one "
+                      f"line was expected: {expecting()}")
         try:
             message = json.loads(line)
         except (ValueError, UnicodeDecodeError):
@@ -409,6 +444,57 @@ class BotProcess:
             os.killpg(proc.pid, signal.SIGKILL)  # its own session: children go with it
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(2)
+        if self._drain is not None:
+            self._drain.join(2)  # the last of its stderr is in the log before anyone reads it
+
+
+_LOG_CUT = (b"\n--- this log reached %d bytes: the rest of this program's stderr is dropped "
+            b"(the next start of the command begins a new log, keeping this one as .log.1)\n"
+            % MAX_LOG)
+
+
+def _append_log(path: Path, data: bytes) -> None:
+    """Append to a program's log, up to :data:`MAX_LOG`; the write that reaches it ends with a
+    line saying so, the writes after it are dropped. Locked, because every worker process of a
+    tournament appends to the same file."""
+    with open(path, "ab") as out:
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX)
+        try:
+            room = MAX_LOG - os.fstat(out.fileno()).st_size
+            if room <= 0:
+                return
+            out.write(data if len(data) < room else data[:room] + _LOG_CUT)
+        finally:
+            fcntl.flock(out.fileno(), fcntl.LOCK_UN)
+
+
+def _rotate_full_log(path: Path) -> None:
+    """A log that reached :data:`MAX_LOG` becomes ``NAME.log.1`` (replacing an older one), so
+    a new start writes to a fresh file and the command's logs stay within twice the limit."""
+    with contextlib.suppress(OSError), open(path, "ab") as out:
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX)
+        try:
+            mine = os.fstat(out.fileno())
+            # The same file still: another process may have just moved it aside.
+            if mine.st_size >= MAX_LOG and os.stat(path).st_ino == mine.st_ino:
+                os.replace(path, path.with_name(path.name + ".1"))
+        finally:
+            fcntl.flock(out.fileno(), fcntl.LOCK_UN)
+
+
+def _drain_stderr(stream: BinaryIO, path: Path) -> None:
+    """Copy a program's stderr into its log until the program closes it (exits or is
+    stopped), dropping what goes past the limit but reading on, so the program never blocks."""
+    fd = stream.fileno()
+    try:
+        while chunk := os.read(fd, 65536):
+            with contextlib.suppress(OSError):
+                _append_log(path, chunk)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
 
 
 def _host_name() -> str:
@@ -426,16 +512,61 @@ def _host_name() -> str:
 _PROCESSES: dict[tuple[str, str | None, int, int], BotProcess] = {}
 
 
+#: Guards the table against the idle reaper: a program is taken out of it (or marked busy)
+#: under this lock, so the reaper never stops one that a decision is using.
+_LOCK = threading.Lock()
+_reaper: threading.Thread | None = None
+_idle_limit = DEFAULT_IDLE
+
+
 def running_pids() -> list[int]:
     """Process ids of the programs this process keeps running (for measurements)."""
-    return [p.proc.pid for p in _PROCESSES.values() if p.proc is not None]
+    with _LOCK:
+        return [p.proc.pid for p in _PROCESSES.values() if p.proc is not None]
 
 
 def stop_all() -> None:
     """Stop every program this process started (at exit, and for tests)."""
-    while _PROCESSES:
-        _, proc = _PROCESSES.popitem()
+    while True:
+        with _LOCK:
+            if not _PROCESSES:
+                return
+            _, proc = _PROCESSES.popitem()
         proc.stop()
+
+
+def stop_idle(seconds: float) -> int:
+    """Stop the programs that have had no decision or notice for ``seconds``; how many."""
+    now = time.monotonic()
+    with _LOCK:
+        idle = [k for k, p in _PROCESSES.items() if not p.busy and now - p.last_used >= seconds]
+        procs = [_PROCESSES.pop(k) for k in idle]
+    for proc in procs:
+        proc.stop()
+    return len(procs)
+
+
+def stop_when_idle(seconds: float = DEFAULT_IDLE) -> None:
+    """In a long-lived host (the browser table's worker processes), stop every program that
+    has been idle for ``seconds``: a finished or abandoned table's programs do not live on until
+    the server stops. A table that goes on starts its program again (with a ``new_game``) at
+    its next decision. Starts one daemon thread per process; a second call can only shorten
+    the limit."""
+    global _reaper, _idle_limit
+    if not seconds > 0:
+        raise ValueError(f"an idle limit is a positive number of seconds, not {seconds!r}")
+    with _LOCK:
+        _idle_limit = min(_idle_limit, seconds) if _reaper is not None else seconds
+        if _reaper is not None:
+            return
+        _reaper = threading.Thread(target=_reap, daemon=True, name="euchre-bot-reaper")
+    _reaper.start()
+
+
+def _reap() -> None:
+    while True:
+        time.sleep(min(5.0, _idle_limit / 4))
+        stop_idle(_idle_limit)
 
 
 atexit.register(stop_all)
@@ -475,19 +606,36 @@ class ProtocolBot:
         self._ids = 0
         self._last: tuple[int, SeatView] | None = None
 
+    def _key(self, seat: int) -> tuple[str, str | None, int, int]:
+        return (self.command, self.log, seat, threading.get_ident())
+
     def _process(self, seat: int) -> BotProcess:
-        key = (self.command, self.log, seat, threading.get_ident())
-        proc = _PROCESSES.get(key)
-        if proc is None or not (proc.alive if self._ids else proc.still_running()):
-            _PROCESSES.pop(key, None)
+        """This seat's program, started if need be, marked busy until :meth:`_release`."""
+        key = self._key(seat)
+        with _LOCK:
+            proc = _PROCESSES.get(key)
+            if proc is not None and not (proc.alive if self._ids else proc.still_running()):
+                del _PROCESSES[key]
+                proc = None
+            if proc is not None:
+                proc.busy = True
+        if proc is None:
             proc = BotProcess(self.command, self.log)
+            proc.busy = True
             proc.start()
-            _PROCESSES[key] = proc
+            with _LOCK:
+                _PROCESSES[key] = proc
         self.deterministic = proc.deterministic
         return proc
 
+    @staticmethod
+    def _release(proc: BotProcess) -> None:
+        proc.last_used = time.monotonic()
+        proc.busy = False
+
     def _drop(self, seat: int) -> None:
-        proc = _PROCESSES.pop((self.command, self.log, seat, threading.get_ident()), None)
+        with _LOCK:
+            proc = _PROCESSES.pop(self._key(seat), None)
         if proc is not None:
             proc.stop(polite=False)
 
@@ -517,6 +665,12 @@ class ProtocolBot:
             raise ValueError(f"seat {view.seat} has nothing to decide: it is not its turn "
                              f"(phase {view.phase})")
         proc = self._process(view.seat)
+        try:
+            return self._decide(proc, view)
+        finally:
+            self._release(proc)
+
+    def _decide(self, proc: BotProcess, view: SeatView) -> int:
         self._begin(proc, view)
         self._ids += 1
         proc.send_line(f'{{"type":"decide","id":{self._ids},"view":{_ENCODE(view_to_json(view))}}}')
@@ -540,7 +694,12 @@ class ProtocolBot:
             proc.fail(f"answered {_shown(text)}, which is not legal in phase {view.phase}; "
                       f"expected one of: {', '.join(map(A.action_to_str, view.legal_actions))}")
         why = answer.get("explanation")
-        self.explanation = why.strip()[:300] if isinstance(why, str) else ""
+        if why is not None and not isinstance(why, str):
+            proc.fail(f"sent an explanation that is not text ({_shown(json.dumps(why))})")
+        if why is not None and len(why) > MAX_EXPLANATION:
+            proc.fail(f"sent an explanation of {len(why)} characters, starting {_shown(why)}; "
+                      f"one is at most {MAX_EXPLANATION}")
+        self.explanation = why.strip() if why is not None else ""
         self._last = (action, view)
         return action
 
@@ -559,14 +718,20 @@ class ProtocolBot:
         try:
             if view is not None:
                 proc = self._process(seat)
-                self._begin(proc, view)
             else:
-                found = _PROCESSES.get((self.command, self.log, seat, threading.get_ident()))
-                if found is None or not found.alive or found.session is None \
-                        or found.session[3] != id(self):
-                    return
+                with _LOCK:
+                    found = _PROCESSES.get(self._key(seat))
+                    if found is None or not found.alive or found.session is None \
+                            or found.session[3] != id(self):
+                        return
+                    found.busy = True
                 proc = found
-            proc.send(message)
+            try:
+                if view is not None:
+                    self._begin(proc, view)
+                proc.send(message)
+            finally:
+                self._release(proc)
         except BotFault:
             self._drop(seat)
 

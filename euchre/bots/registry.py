@@ -250,13 +250,35 @@ def _load_module_factory(spec: str) -> Factory:
         if module_name.endswith(".py"):
             module = _load_file(module_name)
         else:
-            module = importlib.import_module(module_name)
+            module = _import_module(module_name)
     except (ImportError, OSError) as exc:
         raise ValueError(f"{spec!r}: cannot import {module_name} ({exc})") from None
     factory = getattr(module, attr, None)
     if factory is None or not callable(factory):
         raise ValueError(f"{spec!r}: {module_name} has no callable {attr}")
     return factory  # type: ignore[no-any-return]
+
+
+def _import_module(name: str) -> Any:
+    """``name`` imported as Python imports it, else from the current folder, as ``python -m``
+    would find it (an installed ``euchre`` command does not search there). The folder is
+    searched last, so it never hides an installed module; worker processes inherit the path."""
+    import os
+    import sys
+
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        top = name.partition(".")[0]
+        if exc.name != top or here in sys.path or "" in sys.path:
+            raise
+        sys.path.append(here)
+        try:
+            return importlib.import_module(name)
+        except BaseException:
+            sys.path.remove(here)
+            raise
 
 
 def _load_file(path: str) -> Any:
@@ -383,15 +405,23 @@ class NamedSpecs:
     """``make_bot`` with extra level names standing for specs (``euchre serve --bot
     NAME=SPEC``). Picklable, so worker processes (which never saw a :func:`register` call of
     the parent) build the same players; a ``cmd:`` bot that breaks down there hands its move
-    to ``fallback`` and the diagnosis goes to the log."""
+    to ``fallback`` and the diagnosis goes to the log, and a ``cmd:`` bot's program that has
+    had nothing to decide for ``idle`` seconds is stopped (a finished table's programs do not
+    live on in the server's workers; a table that goes on starts its program again)."""
 
-    def __init__(self, named: dict[str, str], fallback: str | None = None) -> None:
+    def __init__(self, named: dict[str, str], fallback: str | None = None,
+                 idle: float | None = None) -> None:
         for name, spec in named.items():
             if name in _BUILTIN_NAMES:
                 raise ValueError(f"{name!r} is a built-in level; name your bot otherwise")
             check_spec(spec)
+        from euchre.bots.protocol import DEFAULT_IDLE
+
+        if idle is not None and not idle > 0:
+            raise ValueError(f"idle is a positive number of seconds, not {idle!r}")
         self.named = dict(named)
         self.fallback = fallback
+        self.idle = DEFAULT_IDLE if idle is None else idle
 
     def register_all(self) -> None:
         """Make the names levels in this process too (menus and checks read the registry)."""
@@ -401,7 +431,12 @@ class NamedSpecs:
     def __call__(self, level: str, seed: int | None = None, **options: object) -> Bot:
         if self.fallback is not None:
             _install_fallback(self.fallback)
-        return make_bot(self.named.get(level, level), seed, **options)
+        spec = self.named.get(level, level)
+        if spec.startswith(CMD_PREFIX):
+            from euchre.bots.protocol import stop_when_idle
+
+            stop_when_idle(self.idle)
+        return make_bot(spec, seed, **options)
 
 
 def _install_fallback(level: str) -> None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import statistics
 import sys
 import time
 
 from euchre.cli import Subparsers, whole_number
-from euchre.rules import PRESETS, preset
+from euchre.rules import PRESETS, Rules, preset
 
 
 def register(sub: Subparsers) -> None:
@@ -52,64 +53,76 @@ def _cpu_seconds(pid: int) -> float | None:
 
 def run(args: argparse.Namespace) -> int:
     from euchre.bots import make_bot
-    from euchre.bots.protocol import (
-        BotProcess,
-        ProtocolBot,
-        running_pids,
-        stop_all,
-        view_to_json,
-    )
-    from euchre.state import HandState
+    from euchre.bots.protocol import BotFault, stop_all
 
     rules = preset(args.preset)
+    if args.level.startswith("cmd:"):
+        return _fail(f"--level {args.level!r} is a program already: this bench times one of "
+                     "our players (or a plug-in) both in this process and through the "
+                     "protocol, and a program has no in-process twin; euchre check-bot and "
+                     "euchre tournament print its decision times")
     try:
         make_bot(args.level, 0)
     except ValueError as exc:
-        print(f"euchre bench bot-protocol: {exc}", file=sys.stderr)
-        return 2
-    command = f"{sys.executable} -m euchre.bots.host {args.level}"
+        return _fail(str(exc))
+    try:
+        return _bench(args, rules)
+    except BotFault as fault:  # the served player broke down: one line, no traceback
+        return _fail(str(fault))
+    finally:
+        stop_all()
+
+
+def _fail(message: str) -> int:
+    print(f"euchre bench bot-protocol: {message}", file=sys.stderr)
+    return 2
+
+
+def _bench(args: argparse.Namespace, rules: Rules) -> int:
+    from euchre.bots import make_bot
+    from euchre.bots.protocol import BotProcess, ProtocolBot, running_pids, view_to_json
+    from euchre.state import HandState
+
+    command = shlex.join([sys.executable, "-m", "euchre.bots.host", args.level])
     rng = random.Random(args.seed)
     cpu_local = cpu_remote = 0.0
     local_t: list[float] = []
     remote_t: list[float] = []
     encode_t: list[float] = []
     mismatches = 0
-    try:
-        warm = ProtocolBot(command, 0)
-        first = HandState.deal(rules, 0, random.Random(0))
-        warm.choose(first.view(first.cur))  # start-up is paid once per run, not per decision
-        for h in range(args.hands):
-            state = HandState.deal(rules, h % rules.players, rng)
-            seed = args.seed * 1000 + h
-            local = [make_bot(args.level, seed + s) for s in range(rules.players)]
-            remote = [ProtocolBot(command, seed + s) for s in range(rules.players)]
-            while not state.is_terminal():
-                seat = state.cur
-                view = state.view(seat)
-                c0 = time.thread_time()
-                t0 = time.perf_counter()
-                a = local[seat].choose(view)
-                t1 = time.perf_counter()
-                c1 = time.thread_time()
-                b = remote[seat].choose(view)
-                t2 = time.perf_counter()
-                cpu_local += c1 - c0
-                cpu_remote += time.thread_time() - c1
-                json.dumps(view_to_json(view), separators=(",", ":"))
-                t3 = time.perf_counter()
-                local_t.append(t1 - t0)
-                remote_t.append(t2 - t1)
-                encode_t.append(t3 - t2)
-                mismatches += a != b
-                state.apply_action(a)
-        children = [_cpu_seconds(pid) for pid in running_pids()]
-        probe = BotProcess(command)  # what starting one costs, to take out of the figures
-        probe.start()
-        assert probe.proc is not None
-        start_up = _cpu_seconds(probe.proc.pid)
-        probe.stop()
-    finally:
-        stop_all()
+    warm = ProtocolBot(command, 0)
+    first = HandState.deal(rules, 0, random.Random(0))
+    warm.choose(first.view(first.cur))  # start-up is paid once per run, not per decision
+    for h in range(args.hands):
+        state = HandState.deal(rules, h % rules.players, rng)
+        seed = args.seed * 1000 + h
+        local = [make_bot(args.level, seed + s) for s in range(rules.players)]
+        remote = [ProtocolBot(command, seed + s) for s in range(rules.players)]
+        while not state.is_terminal():
+            seat = state.cur
+            view = state.view(seat)
+            c0 = time.thread_time()
+            t0 = time.perf_counter()
+            a = local[seat].choose(view)
+            t1 = time.perf_counter()
+            c1 = time.thread_time()
+            b = remote[seat].choose(view)
+            t2 = time.perf_counter()
+            cpu_local += c1 - c0
+            cpu_remote += time.thread_time() - c1
+            json.dumps(view_to_json(view), separators=(",", ":"))
+            t3 = time.perf_counter()
+            local_t.append(t1 - t0)
+            remote_t.append(t2 - t1)
+            encode_t.append(t3 - t2)
+            mismatches += a != b
+            state.apply_action(a)
+    children = [_cpu_seconds(pid) for pid in running_pids()]
+    probe = BotProcess(command)  # what starting one costs, to take out of the figures
+    probe.start()
+    assert probe.proc is not None
+    start_up = _cpu_seconds(probe.proc.pid)
+    probe.stop()
     n = len(local_t)
     over = [r - loc for r, loc in zip(remote_t, local_t, strict=True)]
     child: float | None = None

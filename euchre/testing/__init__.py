@@ -66,6 +66,8 @@ class Drill:
     test: Callable[[SeatView], bool]
 
 
+#: The one drill that is a situation, not a phase: counted apart from the phases.
+JOKER_DRILL = "joker"
 #: Every phase a table can reach, and the Joker.
 DRILLS: dict[str, Drill] = {
     "declare": Drill(Rules(farmers_hand="swap", no_ace_no_face=True),
@@ -100,7 +102,13 @@ class CheckReport:
     problems: list[str] = field(default_factory=list)
     problem_count: int = 0
     phases: Counter[str] = field(default_factory=Counter)
-    """Decisions asked in each of :data:`DRILLS`' situations."""
+    """Decisions asked in each phase (the view's ``phase``)."""
+    joker: int = 0
+    """Decisions asked holding or facing the Joker (in any phase): not a phase of its own, but
+    a situation the check drills like one."""
+    stopped: str = ""
+    """Why the check stopped before the end ("" when it ran through): a bot that hung once
+    would make every remaining decision wait out its move time."""
     times: list[float] = field(default_factory=list)
     deterministic: str = "not claimed"
     configurations: list[str] = field(default_factory=list)
@@ -112,7 +120,12 @@ class CheckReport:
 
     @property
     def missing_phases(self) -> list[str]:
-        return [p for p in DRILLS if not self.phases[p]]
+        """The situations of :data:`DRILLS` in which the bot was never asked."""
+        return [p for p in DRILLS if not self.asked(p)]
+
+    def asked(self, drill: str) -> int:
+        """Decisions asked in one of :data:`DRILLS`' situations."""
+        return self.joker if drill == JOKER_DRILL else self.phases[drill]
 
     def problem(self, text: str) -> None:
         self.problem_count += 1
@@ -131,7 +144,8 @@ class CheckReport:
             "spec": self.spec, "passed": self.passed, "hands": self.hands, "games": self.games,
             "decisions": self.decisions, "problem_count": self.problem_count,
             "problems": self.problems, "phases": dict(self.phases),
-            "missing_phases": self.missing_phases,
+            "joker_decisions": self.joker, "missing_phases": self.missing_phases,
+            "stopped": self.stopped or None,
             "deterministic": self.deterministic,
             "decision_ms": {"p50": self.percentile(0.5), "p95": self.percentile(0.95),
                             "max": self.percentile(1.0)},
@@ -147,8 +161,12 @@ class CheckReport:
             f"  decision time: p50 {self.percentile(0.5):.3f} ms, p95 "
             f"{self.percentile(0.95):.3f} ms, max {self.percentile(1.0):.2f} ms",
             f"  deterministic for a seed: {self.deterministic}",
-            "  decisions by phase: " + ", ".join(f"{p} {self.phases[p]}" for p in DRILLS),
+            "  decisions by phase: " + ", ".join(f"{p} {self.phases[p]}" for p in DRILLS
+                                                 if p != JOKER_DRILL)
+            + f"; holding or facing the Joker {self.joker}",
         ]
+        if self.stopped:
+            lines.append(f"  stopped early: {self.stopped}")
         if self.missing_phases:
             lines.append("  never asked: " + ", ".join(
                 DRILLS[p].label for p in self.missing_phases))
@@ -205,6 +223,11 @@ class _Checker:
         self.report = report
         self.fallback = RandomBot(0)
 
+    @property
+    def going(self) -> bool:
+        """Whether to ask more: not after :data:`MAX_PROBLEMS` problems, nor after a hang."""
+        return self.report.problem_count < MAX_PROBLEMS and not self.report.stopped
+
     def decide(self, bot: Bot, view: SeatView, where: str) -> int:
         """The bot's answer, timed and checked; a legal stand-in after a problem, so the game
         goes on and later phases are still checked."""
@@ -212,12 +235,16 @@ class _Checker:
         r.decisions += 1
         r.phases[view.phase] += 1
         if _joker(view):
-            r.phases["joker"] += 1
+            r.joker += 1
         t0 = time.perf_counter()
         try:
             action = bot.choose(view)
         except BotFault as fault:  # the program was stopped; the next decision restarts it
             r.problem(f"{where}, phase {view.phase}: {fault}")
+            if fault.kind == "timeout":
+                r.stopped = ("the bot hung (it answered nothing within its move time), so "
+                             "the check stopped there rather than wait that long at every "
+                             "remaining decision; fix the hang and run it again")
             return self.fallback.choose(view)
         except Exception as exc:  # a bot's bug is a finding, never a crash of the check
             r.problem(f"{where}, phase {view.phase}: raised {_short_traceback(exc)}")
@@ -240,10 +267,12 @@ class _Checker:
         one, where a random player sits (it reneges and goes alone, so claims and lone
         defences happen)."""
         r = self.report
+        if not self.going:
+            return
         r.configurations.append(name)
         played = 0
         game = 0
-        while played < hands and r.problem_count < MAX_PROBLEMS:
+        while played < hands and self.going:
             m = Match(rules, seed=seed * 1000 + game)
             other = game % rules.players
             bots: dict[int, Bot] = {}
@@ -254,7 +283,7 @@ class _Checker:
                     r.problem(f"{name}: building the bot raised {_short_traceback(exc)}")
                     return
             where = f"{name}, game {game + 1}"
-            while not m.is_terminal() and played < hands and r.problem_count < MAX_PROBLEMS:
+            while not m.is_terminal() and played < hands and self.going:
                 seat = m.current_player
                 h, scores = m.hand, tuple(m.scores)
                 view = m.view(seat)
@@ -294,7 +323,7 @@ class _Checker:
         rng = random.Random(seed)
         asked = 0
         for attempt in range(4000):
-            if asked >= DRILLS_PER_PHASE or self.report.problem_count >= MAX_PROBLEMS:
+            if asked >= DRILLS_PER_PHASE or not self.going:
                 return
             h = HandState.deal(rules, attempt % rules.players, rng)
             chooser = RandomBot(rng.randrange(2**31))
@@ -370,7 +399,10 @@ def check_bot(spec: str | Callable[[int], Bot], hands: int = 300, seed: int = 0,
         except Exception as exc:
             report.problem(f"drill {drill}: building the bot raised {_short_traceback(exc)}")
     claimed = deterministic
-    if claimed is None:
+    if report.stopped:
+        claimed = False  # asking again would wait for the hang once more
+        report.deterministic = "not checked (the check stopped early)"
+    elif claimed is None:
         try:
             probe = make(seed)
             if isinstance(spec, str) and spec.startswith("cmd:"):

@@ -25,7 +25,7 @@ from typing import Any
 from euchre.bots import make_bot
 from euchre.bots.base import Bot
 from euchre.bots.protocol import BotFault, command_words, tell_game_over, tell_hand_over
-from euchre.bots.registry import CMD_PREFIX, OPENSPIEL_PREFIX, openspiel_peer_name
+from euchre.bots.registry import CMD_PREFIX, OPENSPIEL_PREFIX, is_level, openspiel_peer_name
 from euchre.match import Match
 from euchre.phases import BID1, BID2, PHASE_NAMES, PLAY
 from euchre.rules import Rules
@@ -114,7 +114,11 @@ def parse_player(text: str) -> PlayerSpec:
         return PlayerSpec(peer, _options(text, rest) if sep else ())
     name, sep, rest = text.partition(":")
     name = name.strip()
-    if "." in name and sep:  # package.module:factory[:KEY=VALUE,...]
+    attr = rest.partition(":")[0].strip()
+    # package.module:factory[:KEY=VALUE,...], and a top-level module:factory too: what follows
+    # the first colon names a factory (an identifier) unless the name before it is a level,
+    # whose options are KEY=VALUE.
+    if sep and ("." in name or (attr.isidentifier() and not is_level(name))):
         attr, sep, rest = rest.partition(":")
         name = f"{name}:{attr.strip()}"
     if not name:
