@@ -110,6 +110,7 @@ class LiveServer:
         import uvicorn
 
         from euchre.web.app import WS_PROTOCOL_MAX_BYTES, ServerConfig, make_app
+        from euchre.web.guard import guarded_protocols
 
         config.setdefault("pool", "thread")
         # scripted clients move far faster than people: the rate limit has its own test
@@ -117,14 +118,16 @@ class LiveServer:
         config.setdefault("burst", 1000.0)
         # and they create tables far faster than people: the creation limits have their tests
         config.setdefault("client_tables_per_minute", 100000)
-        self.app = make_app(ServerConfig(**config))
+        settings = ServerConfig(**config)
+        self.app = make_app(settings)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(
             self.app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES, lifespan="on",
-            ws_per_message_deflate=False, proxy_headers=False))
+            ws_per_message_deflate=False, proxy_headers=False,
+            **guarded_protocols(settings.request_timeout)))
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.sock]}, daemon=True)
         import httpx

@@ -79,6 +79,9 @@ LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
     ("--abandon-after", "abandon_days", number_in(0.001, 36500, "days"), "DAYS",
      "at start-up, an unfinished table without a move for this many days is closed and "
      "archived instead of resumed"),
+    ("--request-timeout", "request_timeout", number_in(0.5, 3600, "seconds"), "SECONDS",
+     "seconds a client has to send a request's headers, then as long for its body; a "
+     "connection that sends nothing, or half a request, is closed then"),
     ("--hint-workers", "hint_workers", whole_number(1, 64), "N",
      "worker processes that work out hints, apart from the computer players'"),
     ("--review-workers", "review_workers", whole_number(1, 64), "N",
@@ -302,6 +305,7 @@ def _run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from euchre.web.app import WS_PROTOCOL_MAX_BYTES, make_app
+        from euchre.web.guard import guarded_protocols
         from euchre.web.store import default_db_url
     except ImportError as exc:
         print(f"euchre serve: the web extra is not installed ({exc.name} is missing); "
@@ -340,13 +344,15 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    app = make_app(server_config(args, url))
+    server_settings = server_config(args, url)
+    app = make_app(server_settings)
     # No per-message deflate: a state message is ~2 KB on loopback or a LAN, and compressing
     # every one cost more server time than everything else together (profiled under load).
     # proxy_headers off: the app trusts forwarded addresses itself, only from --trusted-proxy
     config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_PROTOCOL_MAX_BYTES,
                             proxy_headers=False,
                             ws_per_message_deflate=False,
+                            **guarded_protocols(server_settings.request_timeout),
                             ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     print(f"euchre: serving at http://{shown}:{port}/  (database {safe_url}; Ctrl-C stops)",

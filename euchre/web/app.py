@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -20,6 +21,7 @@ from euchre.state import seat_name
 from euchre.web import metrics, ops
 from euchre.web import schemas as S
 from euchre.web.config import ServerConfig
+from euchre.web.guard import BodyLimit
 from euchre.web.levels import default_level, offered_levels, strongest_level
 from euchre.web.limits import LimitError
 from euchre.web.replay import replay_frames
@@ -31,9 +33,6 @@ __all__ = ["WS_PROTOCOL_MAX_BYTES", "ServerConfig", "make_app", "rules_options"]
 
 STATIC = Path(__file__).parent / "static"
 T = TypeVar("T")
-
-#: HTTP request bodies larger than this are refused (a table's options fit in far less).
-BODY_MAX_BYTES = 16384
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -51,10 +50,9 @@ def server_of(request: Request) -> Server:
 
 
 async def body(request: Request, kind: type[T]) -> T:
-    raw = await request.body()
-    if len(raw) > BODY_MAX_BYTES:
-        raise ValueError(f"request body over {BODY_MAX_BYTES} bytes")
-    return msgspec.json.decode(raw or b"{}", type=kind)
+    """The request's JSON body as ``kind`` (its size was bounded while it streamed:
+    ``guard.BodyLimit``)."""
+    return msgspec.json.decode(await request.body() or b"{}", type=kind)
 
 
 def bad(message: str, status: int = 400) -> JSONResponse:
@@ -199,6 +197,8 @@ def make_app(config: ServerConfig) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *ops.routes(server),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=ops.proxy_middleware(config))
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(BodyLimit, seconds=config.request_timeout),
+                                *ops.proxy_middleware(config)])
     app.state.server = server
     return app

@@ -56,6 +56,9 @@ class ServerConfig:
     """Tables one client address may create in a minute."""
     tables_per_minute: int = 120
     """Tables the whole server lets be created in a minute."""
+    request_timeout: float = 10.0
+    """Seconds a client has to send a request's headers (from its connection, or from the
+    previous response on a kept-alive one), and then its body (``euchre.web.guard``)."""
     computer_tables: int = 20
     """Unfinished tables with no person's seat (computers only, to watch) at once."""
     abandon_days: float = 30.0
