@@ -15,7 +15,8 @@ $(STAMP_PLAY): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[cli]'
 	touch $@
 
-$(STAMP_TEST): pyproject.toml | $(BIN)/python
+# system-deps first: the web extra's PyICU is built against Debian's ICU
+$(STAMP_TEST): pyproject.toml | $(BIN)/python system-deps
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@ $(STAMP_PLAY)
 

@@ -128,6 +128,58 @@ def test_a_name_cannot_copy_another_seat_or_a_computer(sqlite_url: str) -> None:
         assert status == 400 and "computer player" in out["error"], out
 
 
+#: Look-alikes of the computer label "East (rule)" that passed before names were compared by
+#: their confusable skeleton: Cyrillic and Greek capital E, full-width brackets, no space.
+LOOK_ALIKES = ["\u0415ast (rule)", "\u0395ast (rule)", "East \uff08rule\uff09", "East(rule)"]
+
+
+def test_a_name_that_looks_like_a_computer_or_a_taken_name_is_refused(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        for look_alike in LOOK_ALIKES:  # at creation: the creator's own name
+            status, out = srv.post("/api/tables", {"name": look_alike})
+            assert status == 400, (look_alike, out)
+            assert out["error"] == (f"name: {look_alike!r} looks like 'East (rule)', how a "
+                                    "computer player is shown; choose another name"), out
+        t = srv.create(name="Ann", seats=[RULE, {"kind": "human"}, {"kind": "human"}, RULE])
+        invite = t["invite_url"].split("#invite=")[1]
+        status, out = srv.post(f"/api/tables/{t['id']}/join",
+                               {"invite": invite, "name": "\u0410nn"})  # Cyrillic A
+        assert status == 200
+        status, info = srv.get(f"/api/tables/{t['id']}")
+        names = [s["name"] for s in info["seats"]]
+        assert names[1] == "East", "a joining look-alike gets the seat's own name"
+        c = srv.connect(t["id"], t["token"])
+        c.until_state(lambda s: True)
+        for look_alike in [*LOOK_ALIKES, "East", "\uff25ast"]:
+            c.send({"type": "name", "name": look_alike})
+            r = c.until(lambda m: m["type"] == "error")
+            assert r["code"] == "name_taken", (look_alike, r)
+            assert f"{look_alike!r} " in r["message"], r
+        c.send({"type": "name", "name": "Eas t"})
+        r = c.until(lambda m: m["type"] == "error")
+        assert r["message"] == "'Eas t' looks like 'East', the name of East; choose another name"
+        c.send({"type": "name", "name": "\u0410nn"})  # a look-alike of one's own name is fine
+        assert c.until_state(lambda s: s["seats"][2]["name"] == "\u0410nn")
+        c.send({"type": "name", "name": "Eastern"})
+        assert c.until_state(lambda s: s["seats"][2]["name"] == "Eastern")
+        c.close()
+
+
+def test_name_keys_are_equal_exactly_for_look_alikes() -> None:
+    from euchre.web.names import name_key, name_refusal
+
+    base = name_key("East (rule)")
+    for same in [*LOOK_ALIKES, "east (RULE)", "E\u200bast (rule)", "East  (rule)",
+                 "\uff25\uff41\uff53\uff54 (rule)", "EAST (RULE)"]:
+        assert name_key(same) == base, same
+    for other in ("East (search)", "West (rule)", "Eastrule", "Ea (rule)"):
+        assert name_key(other) != base, other
+    assert name_key("Al") == name_key("AI") == name_key("A1")  # l, I and 1 look alike
+    assert name_refusal("Bob", [("Ann", "the name of North")]) is None
+    assert name_refusal("\u0391nn", [("Bob", "x"), ("Ann", "the name of North")]) == \
+        "'\u0391nn' looks like 'Ann', the name of North; choose another name"
+
+
 def answers(line: str, m: dict[str, Any]) -> bool:
     return m["type"] == "error" or m.get("text") == line
 

@@ -15,6 +15,7 @@ from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, default_level, offered_levels
 from euchre.web.limits import LimitError
+from euchre.web.names import name_refusal
 from euchre.web.store import LostTable, SeatData, TableData
 from euchre.web.table import SPECTATOR, Table
 from euchre.web.transport import Conn, deliver, error, hang_up, send
@@ -236,14 +237,11 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
 
 
 def copied_name(name: str, n: int, seat: int, names: list[str]) -> str | None:
-    """Why ``name`` may not be ``seat``'s (it copies another seat's name in ``names`` or a
-    computer's label, such as "East (rule)"), or None."""
-    key = name.casefold()
-    for i, other in enumerate(names):
-        if i != seat and other.casefold() == key:
-            return f"{other!r} is already the name of {seat_name(i, n)}; choose another"
-    for i in range(n):
-        for level in offered_levels():
-            if key == f"{seat_name(i, n)} ({level})".casefold():
-                return f"{name!r} is how a computer player is shown; choose another name"
-    return None
+    """Why ``name`` may not be ``seat``'s at a table of ``n`` whose seats are called ``names``
+    (it looks like another seat's name or a computer's label, such as "East (rule)": see
+    ``names.name_refusal``), or None."""
+    taken = [(other, f"the name of {seat_name(i, n)}") for i, other in enumerate(names)
+             if i != seat]
+    taken += [(f"{seat_name(i, n)} ({level})", "how a computer player is shown")
+              for i in range(n) for level in offered_levels()]
+    return name_refusal(name, taken)

@@ -1,0 +1,58 @@
+"""Whether a display name may be used: one that looks like a name already shown (another
+player's, a computer's label) is refused, so nobody can pass for someone else.
+
+"Looks like" is Unicode's own definition (UTS #39, Unicode Security Mechanisms): two strings are
+confusable when their *skeletons* are equal. The skeleton maps every character to the prototype
+of its confusable class (Cyrillic "Е" and Greek "Ε" to Latin "E", "1" and "I" to "l", "m" to
+"rn", ...). It comes from ICU's ``SpoofChecker`` (through PyICU): ICU is Unicode's reference
+implementation of UTS #39 and carries the confusables data of its Unicode version, kept up by
+the Unicode Consortium, where the pure-Python packages compared each fell short
+(``confusable_homoglyphs`` only reports characters that have look-alikes in other scripts and
+computes no skeleton; ``confusables`` ships Unicode 13's data, last released in 2021, and its
+``normalize`` lists every combination of look-alikes, exponential in a name's length;
+``precis-i18n`` normalizes by RFC 8264/8266 but knows nothing of confusables).
+
+Before the skeleton a name is NFKC-normalized (full-width and other compatibility forms become
+their plain letters: "（" is "("), and after it NFKC_Casefold (case, and the default-ignorable
+characters such as zero-width spaces, drop out), and skeletonized again, since UTS #39's mapping
+is case-sensitive (Greek "Ε" is confusable with "E", but its lower case "ε" is not confusable
+with "e"). Spaces are dropped last: "East(rule)" passes for "East (rule)".
+
+``name_key`` is the comparison form, ``name_refusal`` the one check every place that accepts a
+name uses (a seat's name at a table today; a player's name on the whole site once there are
+accounts: store the key beside each name and make it unique).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import icu
+
+__all__ = ["name_key", "name_refusal"]
+
+_nfkc = icu.Normalizer2.getNFKCInstance()
+_casefold = icu.Normalizer2.getNFKCCasefoldInstance()
+_spoof = icu.SpoofChecker()
+
+
+def _skeleton(text: str) -> str:
+    return str(_spoof.getSkeleton(0, text))
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in: equal keys mean the names look alike."""
+    key = _skeleton(str(_casefold.normalize(_skeleton(str(_nfkc.normalize(name))))))
+    return "".join(key.split())
+
+
+def name_refusal(name: str, taken: Iterable[tuple[str, str]]) -> str | None:
+    """Why ``name`` may not be used, or None: ``taken`` holds each name already shown with
+    whose it is ("the name of East", "how a computer player is shown"), and the first one that
+    ``name`` looks like (``name_key``) is named in the refusal."""
+    key = name_key(name)
+    for other, whose in taken:
+        if name_key(other) == key:
+            same = "is" if name == other else "looks like"
+            return f"{name!r} {same} {other!r}, {whose}; choose another name"
+    return None
