@@ -100,7 +100,7 @@ def test_paired_gap_is_the_difference_of_the_means() -> None:
     vals = evaluate(view, 16, random.Random(4))
     a, b = A.ORDER_ALONE, A.PASS
     gap, ci = vals.gap(a, b)
-    assert gap == pytest.approx(vals.estimate(a).points - vals.estimate(b).points)
+    assert gap == pytest.approx(vals.option(a).points - vals.option(b).points)
     assert ci >= 0
 
 
@@ -154,25 +154,28 @@ def test_advice_names_the_bid_with_the_best_game_chance_when_points_rank_another
 
     from euchre.analysis.advice import Advice, RoundAdvice
     from euchre.analysis.report import print_advice
-    from euchre.analysis.values import Estimate
+    from euchre.analysis.values import Z95, OptionValue
+
+    def option(action: int, points: float, ci95: float, win: float) -> OptionValue:
+        return OptionValue(action, win, points, win, points_se=ci95 / Z95)
 
     hand, up = cards("JH JD AH KS 9C"), parse_card("TH")
     view = bidding_view(Rules(), hand, up, 1, 0, 1, (8, 6))
 
-    def shown(options: tuple[Estimate, ...]) -> str:
+    def shown(options: tuple[OptionValue, ...]) -> str:
         adv = Advice(Rules(), tuple(hand), up, 1, 0, (8, 6),
                      (RoundAdvice(1, view, options, 100),))
         con = Console(record=True, width=120, force_terminal=False)
         print_advice(adv, 0.1, con)
         return con.export_text()
 
-    split = shown((Estimate(A.PASS, 1.31, 0.08, 0.40), Estimate(A.ORDER_ALONE, 1.26, 0.08, 0.43),
-                   Estimate(A.ORDER, 1.25, 0.04, 0.39)))
+    split = shown((option(A.PASS, 1.31, 0.08, 0.40), option(A.ORDER_ALONE, 1.26, 0.08, 0.43),
+                   option(A.ORDER, 1.25, 0.04, 0.39)))
     assert "score 6-8 (us-them)" in split
     assert ("For the game at 6-8, order up alone has the best chance: 43% against 40% for "
             "pass.") in split
-    agree = shown((Estimate(A.PASS, 1.31, 0.08, 0.43), Estimate(A.ORDER_ALONE, 1.26, 0.08, 0.40),
-                   Estimate(A.ORDER, 1.25, 0.04, 0.39)))
+    agree = shown((option(A.PASS, 1.31, 0.08, 0.43), option(A.ORDER_ALONE, 1.26, 0.08, 0.40),
+                   option(A.ORDER, 1.25, 0.04, 0.39)))
     assert "For the game" not in agree and "Best: Pass" in agree
 
 

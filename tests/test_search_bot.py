@@ -405,3 +405,22 @@ def test_paired_seeds_make_identical_players_tie_exactly() -> None:
     assert margin is not None and margin.low == margin.high == 0
     t = think_times(out, 0)
     assert t.decisions > 0 and t.max >= t.p95 >= t.p50 > 0
+
+
+def test_the_search_family_decides_exactly_as_recorded_before_sharing_the_pipeline() -> None:
+    """The search players sample, weight and value their deals with the analysis's pipeline
+    (:mod:`euchre.bots.valuation`); every decision of the search family on fixed seeds, with
+    its numbers and words, is the one recorded by the code before it did
+    (``tests/golden/search-decisions.json``, written by ``tests/search_golden.py``)."""
+    import json
+    from pathlib import Path
+
+    from search_golden import LEVELS, record
+
+    from euchre.rules import PRESETS
+
+    golden = json.loads((Path(__file__).parent / "golden" / "search-decisions.json").read_text())
+    now = json.loads(json.dumps(record()))
+    assert set(now) == set(golden) and len(now) == len(PRESETS) * len(LEVELS)
+    for key, decisions in golden.items():
+        assert now[key] == decisions, key

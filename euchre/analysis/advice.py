@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from euchre import actions as A
 from euchre.analysis.assess import Assessment, bid_phrase, valued
-from euchre.analysis.values import Estimate, Objective, default_objective, evaluate
+from euchre.analysis.values import Objective, OptionValue, default_objective, evaluate
 from euchre.cards import JOKER, card_symbol, deck_cards
 from euchre.rules import Rules
 from euchre.state import BID1, BID2, DECLARE, HandState, seat_name
@@ -41,7 +41,7 @@ class AdviceError(ValueError):
 class RoundAdvice:
     round: int
     view: SeatView
-    options: tuple[Estimate, ...]
+    options: tuple[OptionValue, ...]
     """Best first, by ``objective``."""
     deals: int
     objective: Objective = "points"

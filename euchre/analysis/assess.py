@@ -1,5 +1,7 @@
 """The one evaluation service behind hints, reviews and advice: every option of a decision
 valued for a named objective, with its standard error, and settled or called a close call.
+Its numbers come from the valuation pipeline the search player decides with
+(:mod:`euchre.bots.valuation`).
 
 Every option is valued on the same sampled deals (common random numbers, see
 :mod:`euchre.analysis.values`), so two options are compared by their paired difference, whose
@@ -14,10 +16,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from euchre import actions as A
-from euchre.analysis.values import OBJECTIVES, Objective, Values, default_objective, evaluate
+from euchre.analysis.values import (
+    OBJECTIVES,
+    Objective,
+    OptionValue,
+    Values,
+    default_objective,
+    evaluate,
+)
 from euchre.cards import EFFECTIVE_SUIT, POWER, card_symbol, deck_cards
 from euchre.view import SeatView
 
@@ -45,23 +54,6 @@ MIN_DEALS = 24
 #: The most deals one assessment draws, and its default time budget in seconds.
 MAX_DEALS = 2000
 SECONDS = 0.4
-
-
-@dataclass(frozen=True, slots=True)
-class OptionValue:
-    """One option under the assessment's objective."""
-
-    action: int
-    value: float
-    """The chance to win the game (0..1) or net points this hand, as the objective says."""
-    se: float
-    """Standard error of ``value``."""
-    points: float
-    """Expected net points this hand, whatever the objective (an expected result, not a cost)."""
-    points_se: float
-    behind: float
-    """How much worse than the best option (0 for the best), paired deal by deal."""
-    behind_se: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +196,8 @@ def valued(view: SeatView, values: Values, objective: Objective) -> Assessment:
     out = []
     for a in order:
         v, se = values.mean_se(a, objective)
-        p, pse = values.mean_se(a, "points")
         gap, gse = (0.0, 0.0) if a == top else values.diff_se(top, a, objective)
-        out.append(OptionValue(a, v, se, p, pse, gap, gse))
+        out.append(replace(values.option(a), value=v, se=se, behind=gap, behind_se=gse))
     return Assessment(view, objective, tuple(out), values.deals, values)
 
 

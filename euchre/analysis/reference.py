@@ -32,7 +32,7 @@ from typing import Any
 
 from euchre.actions import action_from_str, action_to_str
 from euchre.analysis.assess import Assessment, hint_assessment, valued
-from euchre.analysis.values import Objective, default_objective, evaluate
+from euchre.analysis.values import Objective, OptionValue, default_objective, evaluate
 from euchre.bots import make_bot
 from euchre.cards import card_str, parse_card
 from euchre.match import Match
@@ -93,23 +93,13 @@ class Spot:
 
 
 @dataclass(frozen=True, slots=True)
-class RefOption:
-    action: int
-    value: float
-    se: float
-    points: float
-    behind: float
-    behind_se: float
-
-
-@dataclass(frozen=True, slots=True)
 class Entry:
     """A decision valued: every option best first under ``objective``."""
 
     spot: Spot
     objective: Objective
     deals: int
-    options: tuple[RefOption, ...]
+    options: tuple[OptionValue, ...]
     best: frozenset[int]
     """The best option and those equal to it on every deal (equivalent cards)."""
     separated: bool
@@ -199,8 +189,8 @@ def collect(decisions: int = DEFAULT_DECISIONS, seed: int = 0,
 def _entry(spot: Spot, a: Assessment) -> Entry:
     top = a.best
     best = frozenset(o.action for o in a.options if o.behind == 0.0 and o.behind_se == 0.0)
-    opts = tuple(RefOption(o.action, o.value, o.se, o.points, o.behind, o.behind_se)
-                 for o in a.options)
+    opts = tuple(OptionValue(o.action, o.value, o.points, se=o.se, behind=o.behind,
+                             behind_se=o.behind_se) for o in a.options)
     return Entry(spot, a.objective, a.deals, opts, best | {top.action}, a.settled)
 
 
@@ -388,6 +378,13 @@ def _float(x: Any) -> float:
     return float("inf") if x == "inf" else float(x)
 
 
+def _option(row: Any) -> OptionValue:
+    """An option as the file stores it: [action, value, se, points, behind, behind_se]."""
+    action, value, se, points, behind, behind_se = row
+    return OptionValue(action_from_str(action), _float(value), _float(points), se=_float(se),
+                       behind=_float(behind), behind_se=_float(behind_se))
+
+
 def reference_from_json(data: Any) -> Reference:
     """Read a reference set, replaying every decision; raises ReferenceFileError."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -405,8 +402,7 @@ def reference_from_json(data: Any) -> Reference:
                         tuple(action_from_str(a) for a in e["actions"]),
                         tuple(int(s) for s in e["scores"]), int(e["seat"]), str(e["phase"]))
             view = spot_view(spot)
-            opts = tuple(RefOption(action_from_str(o[0]), *(_float(x) for x in o[1:]))
-                         for o in e["options"])
+            opts = tuple(_option(o) for o in e["options"])
             legal = set(view.legal_actions)
             if view.seat != spot.seat or not {o.action for o in opts} <= legal:
                 raise ReferenceFileError(f"entry {i}: the decision does not replay to the "

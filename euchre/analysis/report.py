@@ -13,7 +13,7 @@ from euchre.analysis.advice import Advice
 from euchre.analysis.assess import assessment_words, bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
-from euchre.analysis.values import OBJECTIVES, Z95, Estimate
+from euchre.analysis.values import OBJECTIVES, Z95, OptionValue
 from euchre.cards import SUIT_SYMBOLS, card_symbol, left_bower, right_bower, sort_hand
 from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
@@ -23,7 +23,7 @@ def _console(console: Console | None) -> Console:
     return console or Console(highlight=False, emoji=False)
 
 
-def _game_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str:
+def _game_verdict(options: tuple[OptionValue, ...], view: SeatView, at: str) -> str:
     """The option that wins the game most often, when it is not the one ahead on points (near
     the end of a game a point matters more or less than another): without this line the table
     would show a higher game-winning chance below the verdict with no word on it."""
@@ -38,7 +38,7 @@ def _game_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str
             f"chance: {pct[0]}% against {pct[1]}% for {bid_phrase(best.action, view).lower()}.")
 
 
-def _points_verdict(options: tuple[Estimate, ...], view: SeatView, at: str) -> str:
+def _points_verdict(options: tuple[OptionValue, ...], view: SeatView, at: str) -> str:
     """Why the game's best bid is not the hand's, when the two differ: the score makes some
     points worth more than others."""
     if len(options) < 2:

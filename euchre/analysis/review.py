@@ -27,8 +27,8 @@ from euchre import actions as A
 from euchre.analysis.assess import amount, objectives_differ, option_label
 from euchre.analysis.values import (
     Z95,
-    Estimate,
     Objective,
+    OptionValue,
     Values,
     evaluate,
     game_objective,
@@ -82,7 +82,7 @@ class Decision:
     kind: str
     """'play' (solved double-dummy) or 'rollout' (played out)."""
     deals: int
-    options: tuple[Estimate, ...]
+    options: tuple[OptionValue, ...]
     """Every option valued, best first by the review's objective."""
     why: str
     """What the best choice was worth against the one made, and how that was measured."""

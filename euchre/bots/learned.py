@@ -39,7 +39,8 @@ from typing import Any, Final
 
 from euchre import actions as A
 from euchre.bots.base import require_turn
-from euchre.bots.search import Analysis, OptionValue, SearchBot, describe
+from euchre.bots.search import Analysis, SearchBot, describe
+from euchre.bots.valuation import OptionValue
 from euchre.cards import SUITS, mask_of, same_colour
 from euchre.rules import Rules
 from euchre.view import SeatView

@@ -3,11 +3,12 @@ twins kept for comparison; the ``search`` level bids from a learned model instea
 (:mod:`euchre.bots.learned`) and plays its cards here.
 
 **Card play** is determinized search (PIMC): draw deals consistent with the seat's view
-(:func:`euchre.sampling`, exactly uniform), weight each by how likely the bidding made it (an
-opponent who ordered hearts up probably holds hearts), solve every deal double-dummy
-(:func:`euchre.solver.move_values_batch`) and play the card with the best weighted average,
-counted in points (a third trick that makes the contract is worth more than a fifth) and, with
-a match score, in the chance of winning the game.
+(exactly uniform), weight each by how likely the bidding made it (an opponent who ordered
+hearts up probably holds hearts), solve every deal double-dummy and play the card with the best
+weighted average, counted in points (a third trick that makes the contract is worth more than a
+fifth) and, with a match score, in the chance of winning the game. The deals, their weights and
+every option's value come from :mod:`euchre.bots.valuation`, the pipeline the analysis judges
+with too (a hint and this player never value a decision two ways).
 
 **Bidding** (order up, pass, call, alone, defend alone, the discard, take or decline, the
 declarations) is *not* read off double-dummy results: with every card known, contracts look
@@ -33,18 +34,22 @@ import hashlib
 import math
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from euchre import actions as A
 from euchre.bots import rollout
 from euchre.bots.base import require_turn
-from euchre.bots.equity import win_probability
 from euchre.bots.rule_based import visible_reneges
+from euchre.bots.valuation import (
+    OptionValue,
+    Values,
+    play_options,
+    sample_worlds,
+    solve_cards,
+)
 from euchre.cards import JOKER, POWER, SUIT_SYMBOLS, mask_of
 from euchre.explain import card_name
-from euchre.sampling import DealSampler
 from euchre.seats import seat_name, side_of
 from euchre.solver import move_values_batch, points_for
 from euchre.state import BID1, BID2, DEFEND, OVER, PLAY, HandState
@@ -121,22 +126,6 @@ def parse_think(value: object) -> Think:
     if not math.isfinite(seconds) or not 0.01 <= seconds <= 600:
         raise ValueError(err)
     return Think(samples=MAX_SAMPLES, seconds=seconds)
-
-
-@dataclass(frozen=True, slots=True)
-class OptionValue:
-    """What one option is worth, averaged over the deals looked at."""
-
-    action: int
-    points: float
-    """My side's points minus the other side's (or the others' mean), per hand."""
-    utility: float
-    """What the choice maximises: the chance to win the game when the score counts, else
-    ``points``."""
-    win: float | None = None
-    """The chance to win the game after this option, when the match score is known."""
-    tricks: float | None = None
-    """Card play: the tricks my side ends the hand with."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,24 +220,15 @@ class SearchBot:
 
     def _worlds(self, view: SeatView, scale: int = 1) -> tuple[list[HandState], list[float]]:
         """Deals consistent with the view (``scale`` times the budget's count), and each one's
-        weight from the bidding."""
-        rng = random.Random(_stable_seed(self.seed, view))
-        sampler = DealSampler(view)
+        weight from the bidding: the valuation pipeline's, seeded by the bot and the view."""
         think = self.think
-        worlds: list[HandState] = []
+        rng = random.Random(_stable_seed(self.seed, view))
         if think.seconds is None:
-            worlds = [sampler.sample(rng) for _ in range(min(MAX_SAMPLES, think.samples * scale))]
-        else:
-            # Sampling takes about a third of a timed decision; the rest is solving.
-            stop = time.perf_counter() + think.seconds / 3
-            while len(worlds) < MIN_TIMED_SAMPLES or (
-                    time.perf_counter() < stop and len(worlds) < think.samples):
-                worlds.append(sampler.sample(rng))
-        if not self.weighting:
-            return worlds, [1.0] * len(worlds)
-        weights = [rollout.bidding_likelihood(w, view.seat) for w in worlds]
-        total = sum(weights)
-        return worlds, [x * len(worlds) / total for x in weights]
+            return sample_worlds(view, min(MAX_SAMPLES, think.samples * scale), rng,
+                                 self.weighting)
+        # Sampling takes about a third of a timed decision; the rest is solving.
+        return sample_worlds(view, think.samples, rng, self.weighting,
+                             seconds=think.seconds / 3, at_least=MIN_TIMED_SAMPLES)
 
     # -----------------------------------------------------------------------------------------
     # Card play
@@ -258,36 +238,22 @@ class SearchBot:
             return self._play_rows(view, cands)
         start = time.perf_counter()
         worlds, weights = self._worlds(view)
+        values = Values.empty(view, "play", cands, tricks=True)
         if self.think.seconds is None:
-            values = move_values_batch(worlds)
+            solve_cards(view, worlds, cands, values)
         else:
             # Solve in chunks until the time is up (a plain-Python solver is far slower than
             # the sampling, a compiled one far faster).
-            values = []
             deadline = start + self.think.seconds
-            while len(values) < len(worlds) and (
-                    len(values) < MIN_TIMED_SAMPLES or time.perf_counter() < deadline):
-                values += move_values_batch(worlds[len(values):len(values) + 8])
-            worlds, weights = worlds[:len(values)], weights[:len(values)]
-        me = view.seat
-        total = sum(weights)
-        opts = []
-        for c in cands:
-            pts = util = tr = 0.0
-            win = 0.0
-            for w, wt, vals in zip(worlds, weights, values, strict=True):
-                team = vals[c]
-                maker_tricks = team if w.is_maker_side(me) else 5 - team
-                p = points_for(w, maker_tricks)
-                net, u, wp = _value(view, p)
-                pts += wt * net
-                util += wt * u
-                win += wt * (wp if wp is not None else 0.0)
-                tr += wt * team
-            opts.append(OptionValue(c, pts / total, util / total,
-                                    win / total if _score_aware(view) else None, tr / total))
+            done = 0
+            while done < len(worlds) and (
+                    done < MIN_TIMED_SAMPLES or time.perf_counter() < deadline):
+                solve_cards(view, worlds[done:done + 8], cands, values)
+                done = len(values.samples[cands[0]])
+            worlds, weights = worlds[:done], weights[:done]
+        values.weights = weights
         preferred = rollout.play_card(worlds[0])
-        best = _rank(opts, preferred, view.trump)
+        best = _rank(values.options(), preferred, view.trump)
         return Analysis(best[0].action, "play", tuple(best), len(worlds), self.weighting)
 
     def _play_rows(self, view: SeatView, cands: list[int]) -> Analysis:
@@ -296,28 +262,11 @@ class SearchBot:
         policy in every deal instead, as the bidding is."""
         worlds, weights = self._worlds(view)
         deadline = self._deadline()
-        me = view.seat
-        sums = {c: [0.0, 0.0, 0.0, 0.0] for c in cands}
-        used = 0
-        for w, wt in zip(worlds, weights, strict=True):
-            if _out_of_time(deadline, used):
-                break
-            for c in cands:
-                st = w.clone()
-                st.apply_action(c)
-                rollout.play_out(st)
-                net, u, wp = _value(view, st.points)
-                acc = sums[c]
-                acc[0] += wt * net
-                acc[1] += wt * u
-                acc[2] += wt * (wp if wp is not None else 0.0)
-                acc[3] += wt * st.tricks_won[me]
-            used += 1
-        total = sum(weights[:used])
-        aware = _score_aware(view)
-        opts = [OptionValue(c, a[0] / total, a[1] / total, a[2] / total if aware else None,
-                            a[3] / total) for c, a in sums.items()]
-        best = _rank(opts, rollout.play_card(worlds[0]), view.trump)
+        values = Values.empty(view, "play", cands, tricks=True)
+        used = play_options(view, worlds, cands, values,
+                            out_of_time=lambda n: _out_of_time(deadline, n), to_the_end=True)
+        values.weights = weights[:used]
+        best = _rank(values.options(), rollout.play_card(worlds[0]), view.trump)
         return Analysis(best[0].action, "play", tuple(best), used, self.weighting)
 
     def _deadline(self) -> float | None:
@@ -335,52 +284,20 @@ class SearchBot:
         options = _bid_options(view, worlds[0])
         if self.perfect_bidding and not view.rules.rows:
             return self._bid_perfect(view, worlds, weights, options)
-        # per option, per deal: (net points, utility, game-winning chance)
-        results: dict[int, list[tuple[float, float, float | None]]] = {a: [] for a in options}
         deadline = self._deadline()
-        used = 0
         # The dealer's discard: with the bidding over, solving from the first card chose
         # better than rule-bot rollouts in a tournament's split (docs/learned-bidding.md).
         solved = self.solved_discard and view.phase == "discard"
-        honest = 0 if solved else self.honest_tricks
-        unsolved: list[tuple[int, int, HandState]] = []
-        for w in worlds:
-            if _out_of_time(deadline, used):
-                break
-            for a in options:
-                st = w.clone()
-                st.apply_action(a)
-                # Every seat plays on what it sees: the rest of the bidding and the first
-                # ``honest`` tricks (all of them: a full rollout; none: naive bidding). Rows:
-                # twelve tricks the solver does not know, so always played to the end.
-                if view.rules.rows:
-                    rollout.play_out(st)
-                else:
-                    rollout.play_tricks(st, honest)
-                if st.phase == PLAY:
-                    unsolved.append((a, used, st))
-                    results[a].append((0.0, 0.0, None))  # solved below
-                else:
-                    results[a].append(_value(view, st.points))
-            used += 1
-        if unsolved:
-            values = move_values_batch([st for _, _, st in unsolved])
-            for (a, i, st), vals in zip(unsolved, values, strict=True):
-                team = max(vals.values())
-                maker_tricks = team if st.is_maker_side(st.cur) else 5 - team
-                results[a][i] = _value(view, points_for(st, maker_tricks))
-        wts = weights[:used]
-        total = sum(wts)
-        aware = _score_aware(view)
-
-        def mean(xs: list[float]) -> float:
-            return sum(w * x for w, x in zip(wts, xs, strict=True)) / total
-
-        opts = [OptionValue(a, mean([r[0] for r in rs]), mean([r[1] for r in rs]),
-                            mean([r[2] or 0.0 for r in rs]) if aware else None)
-                for a, rs in results.items()]
+        # Every seat plays on what it sees: the rest of the bidding and the first ``honest``
+        # tricks (all of them: a full rollout; none: naive bidding). Rows: twelve tricks the
+        # solver does not know, so always played to the end.
+        values = Values.empty(view, "rollout", options)
+        used = play_options(view, worlds, options, values, 0 if solved else self.honest_tricks,
+                            out_of_time=lambda n: _out_of_time(deadline, n),
+                            to_the_end=view.rules.rows)
+        values.weights = weights[:used]
         preferred = rollout.policy_action(worlds[0])  # reads only what this seat sees
-        ranked = _rank(opts, preferred, view.trump)
+        ranked = _rank(values.options(), preferred, view.trump)
         kind = "naive" if self.naive_bidding or solved else "bid"
         return Analysis(ranked[0].action, kind, tuple(ranked), used, self.weighting)
 
@@ -402,19 +319,12 @@ class SearchBot:
             trees.append(row)
         solved = [_leaf_points(st, vals) for st, vals in
                   zip(leaves, move_values_batch(leaves) if leaves else [], strict=True)]
-        total = sum(weights)
-        aware = _score_aware(view)
-        opts = []
+        values = Values.empty(view, "rollout", options)
+        values.weights = weights
         for k, a in enumerate(options):
-            acc = [0.0, 0.0, 0.0]
-            for row, wt in zip(trees, weights, strict=True):
-                net, u, wp = _value(view, back_up(row[k], solved, view.players))
-                acc[0] += wt * net
-                acc[1] += wt * u
-                acc[2] += wt * (wp or 0.0)
-            opts.append(OptionValue(a, acc[0] / total, acc[1] / total,
-                                    acc[2] / total if aware else None))
-        ranked = _rank(opts, rollout.policy_action(worlds[0]), view.trump)
+            for row in trees:
+                values.add(a, back_up(row[k], solved, view.players))
+        ranked = _rank(values.options(), rollout.policy_action(worlds[0]), view.trump)
         return Analysis(ranked[0].action, "naive", tuple(ranked), len(worlds), self.weighting)
 
     def _claim(self, view: SeatView) -> Analysis:
@@ -487,33 +397,14 @@ def back_up(node: BidNode, solved: list[tuple[int, ...]], players: int) -> tuple
     return best
 
 
-def _score_aware(view: SeatView) -> bool:
-    r = view.rules
-    return (len(view.scores) == 2 and r.num_sides == 2 and not r.single_hand
-            and r.target <= 200)
-
-
-def _value(view: SeatView, points: Sequence[int]) -> tuple[float, float, float | None]:
-    """(net points for my side, utility, game-winning chance or None) of a hand's points."""
-    mine = view.side_of()
-    others = [p for s, p in enumerate(points) if s != mine]
-    net = points[mine] - sum(others) / len(others)
-    if not _score_aware(view):
-        return net, net, None
-    sc = view.scores
-    win = win_probability(view.players, view.rules.target, sc[mine] + points[mine],
-                          sc[1 - mine] + points[1 - mine])
-    return net, win, win
-
-
 def _rank(opts: list[OptionValue], preferred: int, trump: int) -> list[OptionValue]:
-    """Best first: utility, then points, then tricks; exact ties go to the policy's choice,
-    then to the cheaper card or the quieter bid."""
+    """Best first: the objective's value, then points, then tricks; exact ties go to the
+    policy's choice, then to the cheaper card or the quieter bid."""
     power = POWER[trump] if trump < 4 else None
 
     def key(o: OptionValue) -> tuple[float, float, float, int, int]:
         cheap = -power[o.action] if power is not None and 0 <= o.action <= 32 else 0
-        return (round(o.utility, 9), round(o.points, 9), round(o.tricks or 0.0, 9),
+        return (round(o.value, 9), round(o.points, 9), round(o.tricks or 0.0, 9),
                 int(o.action == preferred), cheap)
 
     return sorted(opts, key=key, reverse=True)
@@ -640,7 +531,7 @@ def describe(an: Analysis, view: SeatView) -> str:
     return text
 
 
-__all__ = ["Analysis", "OptionValue", "SearchBot", "Think", "describe", "parse_think"]
+__all__ = ["Analysis", "SearchBot", "Think", "describe", "parse_think"]
 
 
 def _out_of_time(deadline: float | None, used: int) -> bool:
