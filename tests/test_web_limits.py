@@ -3,6 +3,7 @@ which limit, and leaves everything else working."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import time
 from typing import Any
@@ -25,8 +26,8 @@ def closed_with(c: Client) -> tuple[list[dict[str, Any]], int | None]:
         return got, exc.rcvd.code if exc.rcvd else None
 
 
-def test_connections_per_seat_and_per_table(sqlite_url: str) -> None:
-    with LiveServer(db_url=sqlite_url, seat_connections=2, table_connections=3) as srv:
+def test_connections_per_seat_and_spectators_per_table(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, seat_connections=2, table_spectators=1) as srv:
         t = srv.create()
         a, b = srv.connect(t["id"], t["token"]), srv.connect(t["id"], t["token"])
         a.my_turn()
@@ -34,10 +35,11 @@ def test_connections_per_seat_and_per_table(sqlite_url: str) -> None:
         got, code = closed_with(srv.connect(t["id"], t["token"]))
         assert code == 4429 and got[0]["code"] == "seat_connections", got
         assert "already open 2 times" in got[0]["message"]
-        spec = srv.connect(t["id"])  # the third connection of the table
+        spec = srv.connect(t["id"])  # the table's one spectator place
         spec.until_state(lambda s: True)
         got, code = closed_with(srv.connect(t["id"]))
-        assert code == 4429 and got[0]["code"] == "table_connections", got
+        assert code == 4429 and got[0]["code"] == "table_spectators", got
+        assert "already has 1 spectators" in got[0]["message"]
         b.close()
         time.sleep(0.3)
         c = srv.connect(t["id"], t["token"])  # a freed place can be taken again
@@ -55,15 +57,20 @@ def test_tables_created_per_client_per_minute(sqlite_url: str) -> None:
 
 
 def test_tables_created_per_minute_in_all() -> None:
-    from euchre.web.limits import CreationLimits, LimitError
+    from euchre.web.limits import CreationLimits, LimitError, LocalLimits, Places
 
-    limits = CreationLimits(per_client=5, total=3)
+    now = [1000.0]
+    limits = CreationLimits(LocalLimits(Places(4, 50, 20), clock=lambda: now[0]),
+                            per_client=5, total=3)
     for client in ("a", "b", "c"):
-        limits.take(client)
+        asyncio.run(limits.take(client))
     with pytest.raises(LimitError, match="at most 3 a minute in all"):
-        limits.take("d")
-    limits.all = type(limits.all)(t - 61 for t in limits.all)  # a minute later
-    limits.take("d")
+        asyncio.run(limits.take("d"))
+    now[0] += 59.9  # any minute: still three in the last 60 s
+    with pytest.raises(LimitError, match="at most 3 a minute in all"):
+        asyncio.run(limits.take("d"))
+    now[0] += 0.2  # a minute later
+    asyncio.run(limits.take("d"))
 
 
 def test_computer_only_tables_are_capped(sqlite_url: str) -> None:

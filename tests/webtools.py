@@ -166,21 +166,28 @@ class LiveServer:
         assert isinstance(out, dict)
         return out
 
-    def connect(self, table: str, token: str = "") -> Client:
+    def connect(self, table: str, token: str = "", address: str = "") -> Client:
+        """A websocket to the table (``address``: the client address a trusted proxy would
+        name in X-Forwarded-For)."""
         return Client(f"ws://127.0.0.1:{self.port}/ws/{table}" + (f"?token={token}" if token
-                                                                  else ""))
+                                                                  else ""), address)
 
 
 class Client:
     """A websocket client that keeps every message it receives (``raw`` and parsed)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, address: str = "", source: str = "") -> None:
+        """``address``: the X-Forwarded-For to send; ``source``: the loopback address to
+        connect from (127.0.0.N: another client, as a proxy in front sees it)."""
         from websockets.sync.client import connect
 
         # An unbounded queue: with the default 16 a watcher of a computers' table stops
         # reading the socket once 16 states wait unread, and then never sees the server's
         # answer to its close (a 10 s close timeout each).
-        self.ws = connect(url, max_size=2**22, open_timeout=10, max_queue=None).__enter__()
+        headers = {"X-Forwarded-For": address} if address else None
+        extra: dict[str, Any] = {"source_address": (source, 0)} if source else {}
+        self.ws = connect(url, max_size=2**22, open_timeout=10, max_queue=None,
+                          additional_headers=headers, **extra).__enter__()
         self.raw: list[str] = []
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
@@ -246,10 +253,10 @@ class Client:
 
 
 class ServeProcess:
-    def __init__(self, db: str, *extra: str) -> None:
+    def __init__(self, db: str, *extra: str, port: int | None = None) -> None:
         import sys
 
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         exe = Path(sys.executable).parent / "euchre"
         self.proc = subprocess.Popen(
@@ -335,6 +342,11 @@ class ClusterProcesses:
     def start(self, i: int) -> None:
         self.procs[i] = ServeProcess(self.db_url, *self.extra)
 
+    def restart(self, i: int) -> None:
+        """A fresh process in slot ``i``, on the port the last one had (as a supervisor
+        restarts one behind a proxy)."""
+        self.procs[i] = ServeProcess(self.db_url, *self.extra, port=self.procs[i].port)
+
     def kill(self, i: int) -> None:
         proc = self.procs[i].proc
         proc.kill()
@@ -364,7 +376,8 @@ class NginxProxy:
     shipped configuration (``euchre proxy-config --standalone``): pid, logs and temporary files
     in ``root``, so it runs as root and as a normal user alike."""
 
-    def __init__(self, root: Path, upstreams: list[str], fail_timeout: int = 5) -> None:
+    def __init__(self, root: Path, upstreams: list[str], fail_timeout: int | None = None
+                 ) -> None:
         from euchre.web.proxy import ProxyPlan, find_nginx, render_standalone
 
         binary = find_nginx()
@@ -375,8 +388,10 @@ class NginxProxy:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         conf = root / "nginx.conf"
-        conf.write_text(render_standalone(ProxyPlan(f"127.0.0.1:{self.port}", tuple(upstreams),
-                                                    fail_timeout=fail_timeout), root))
+        plan = ProxyPlan(f"127.0.0.1:{self.port}", tuple(upstreams))  # as shipped
+        if fail_timeout is not None:
+            plan = ProxyPlan(plan.listen, plan.upstreams, fail_timeout=fail_timeout)
+        conf.write_text(render_standalone(plan, root))
         self.proc = subprocess.Popen([binary, "-p", str(root), "-c", str(conf),
                                       "-e", str(root / "error.log")],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -418,7 +433,7 @@ def nginx(tmp_path: Path) -> Iterator[Callable[..., NginxProxy]]:
     """Start nginx in front of the given upstreams (``HOST:PORT``): stopped after the test."""
     started: list[NginxProxy] = []
 
-    def start(upstreams: list[str], fail_timeout: int = 5) -> NginxProxy:
+    def start(upstreams: list[str], fail_timeout: int | None = None) -> NginxProxy:
         proxy = NginxProxy(tmp_path / f"nginx{len(started)}", upstreams, fail_timeout)
         started.append(proxy)
         return proxy

@@ -67,9 +67,12 @@ def number_in(lo: float, hi: float, what: str) -> Callable[[str], float]:
 #: message saying which limit it was.
 LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
     ("--seat-connections", "seat_connections", whole_number(1, 100), "N",
-     "connections one seat's link may have open at once"),
-    ("--table-connections", "table_connections", whole_number(1, 10000), "N",
-     "connections, seats and spectators, one table may have open at once"),
+     "connections one seat's links may have open at once"),
+    ("--table-spectators", "table_spectators", whole_number(0, 10000), "N",
+     "spectator connections one table may have open at once (each seat has its own "
+     "--seat-connections places, which spectators never take)"),
+    ("--address-spectators", "address_spectators", whole_number(0, 10000), "N",
+     "spectator connections one client address may have open at once, over every table"),
     ("--client-tables-per-minute", "client_tables_per_minute", whole_number(1, 100000), "N",
      "tables one client address may create in a minute"),
     ("--tables-per-minute", "tables_per_minute", whole_number(1, 1000000), "N",

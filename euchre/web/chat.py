@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
+from euchre.web.limits import Bucket, Limits
 from euchre.web.rooms import Rooms, copied_name
+from euchre.web.store import LostTable
 from euchre.web.table import SPECTATOR, Table
-from euchre.web.transport import Conn, SeatRates, error, send
+from euchre.web.transport import Conn, error, send
 
 #: Chat lines a seat may send in a burst (its rate is ``ServerConfig.chat_rate``).
 CHAT_BURST = 5.0
@@ -18,9 +20,10 @@ CHAT_KEPT = 50
 
 
 class TableTalk:
-    def __init__(self, rooms: Rooms, rate: float) -> None:
-        self.rooms, self.rate = rooms, rate
-        self.seat_rates = SeatRates(rate, CHAT_BURST)
+    def __init__(self, rooms: Rooms, limits: Limits, rate: float) -> None:
+        self.rooms, self.limits, self.rate = rooms, limits, rate
+        self.bucket = Bucket(rate, CHAT_BURST)
+        """A seat's chat lines, all its connections together, in every process."""
         self.said: Callable[[Table, M.Chat], None] = lambda _table, _line: None
         """Called after a line is stored and sent (other server processes send it on)."""
 
@@ -29,7 +32,8 @@ class TableTalk:
         if conn.seat == SPECTATOR:
             error(conn, "spectator", "only seated players can chat at this table")
             return
-        if not self.seat_rates.take(table.id, conn.seat):
+        key = f"chat:{table.id}:{conn.seat}"
+        if await self.limits.take((key, self.bucket)) is not None:
             error(conn, "chat_rate", f"slow down: at most one chat line every "
                   f"{1 / self.rate:g} seconds")
             return
@@ -39,8 +43,12 @@ class TableTalk:
             return
         seat = table.seats[conn.seat]
         line = M.ChatLine(conn.seat, seat.name, text, time.time())
-        await self.rooms.db.run(lambda store: store.add_chat(table.id, line.seat, line.name,
-                                                             line.text, line.at))
+        try:
+            await self.rooms.db.run(lambda store: store.add_chat(table.id, line.seat,
+                                                                 line.name, line.text, line.at))
+        except LostTable:  # not stored here: the new owner counts it when it stores it
+            await self.limits.refund(key, self.bucket)
+            raise
         table.chat = [*table.chat[-(CHAT_KEPT - 1):], line]
         out = M.Chat(line.seat, line.name, line.text, line.at)
         for c in self.rooms.everyone(table):

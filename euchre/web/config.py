@@ -49,9 +49,12 @@ class ServerConfig:
     """Chat lines a second one seat may send on average (bursts of five), all its connections
     together."""
     seat_connections: int = 4
-    """Connections one seat's link may have open at once (a phone and a laptop, say)."""
-    table_connections: int = 50
-    """Connections (seats and spectators) one table may have open at once."""
+    """Connections one seat's link may have open at once (a phone and a laptop, say): the
+    seat's own places, which no spectator can take."""
+    table_spectators: int = 50
+    """Spectator connections one table may have open at once (the seats' places apart)."""
+    address_spectators: int = 20
+    """Spectator connections one client address may have open at once, over every table."""
     client_tables_per_minute: int = 10
     """Tables one client address may create in a minute."""
     tables_per_minute: int = 120

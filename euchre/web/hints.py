@@ -21,11 +21,12 @@ from concurrent.futures import Executor
 from euchre.view import SeatView
 from euchre.web import messages as M
 from euchre.web.config import BotFactory
+from euchre.web.limits import Bucket, Limits
 from euchre.web.moves import bot_seed
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, bot_job, stop_pool
 from euchre.web.table import SPECTATOR
-from euchre.web.transport import Conn, SeatRates, error, send
+from euchre.web.transport import Conn, error, send
 
 #: Hints a whole server lets wait for a worker, per hint worker; more are refused.
 WAITING_PER_WORKER = 2
@@ -42,14 +43,16 @@ def hint_job(factory: BotFactory, level: str, seed: int, view: SeatView) -> tupl
 
 class Hints:
     def __init__(self, rooms: Rooms, bots: BotRunner, level: str, factory: BotFactory,
-                 pool: Executor, workers: int, rate: float) -> None:
+                 pool: Executor, workers: int, limits: Limits, rate: float) -> None:
         self.rooms, self.bots, self.level, self.factory = rooms, bots, level, factory
         self.pool, self.rate = pool, rate
         self.slots = asyncio.Semaphore(workers)
         self.waiting_max = WAITING_PER_WORKER * workers
         self.waiting = 0
         self.in_flight: set[Conn] = set()
-        self.seat_rates = SeatRates(rate, HINT_BURST)
+        self.limits = limits
+        self.bucket = Bucket(rate, HINT_BURST)
+        """A seat's hints, all its connections together, in every process."""
         self.tasks: set[asyncio.Task[None]] = set()
 
     def stop(self) -> None:
@@ -73,15 +76,17 @@ class Hints:
             error(conn, "hint_busy", "one hint at a time: the last one is still being "
                   "worked out")
             return
-        if not self.seat_rates.take(table.id, conn.seat):
+        self.in_flight.add(conn)  # before the rate's await: one hint at a time holds
+        if await self.limits.take((f"hint:{table.id}:{conn.seat}", self.bucket)) is not None:
+            self.in_flight.discard(conn)
             error(conn, "hint_rate", f"too many hints for this seat: at most "
                   f"{self.rate:g} a second; ask again in a moment")
             return
         if self.waiting >= self.waiting_max:
+            self.in_flight.discard(conn)
             error(conn, "hint_busy", "the server is working out other hints: ask again "
                   "in a moment")
             return
-        self.in_flight.add(conn)
         self.waiting += 1
         task = asyncio.create_task(self._answer(conn, seq, view))
         self.tasks.add(task)

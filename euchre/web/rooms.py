@@ -14,7 +14,6 @@ from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, default_level, offered_levels
-from euchre.web.limits import LimitError
 from euchre.web.names import name_refusal
 from euchre.web.store import LostTable, SeatData, TableData
 from euchre.web.table import SPECTATOR, Table
@@ -86,24 +85,19 @@ class Rooms:
     async def create(self, req: S.CreateTable, computer_tables: int) -> tuple[Table, int]:
         """A new table as ``req`` asks (``ValueError`` says what is wrong with it); returns it
         and the creator's seat (-1: watching). At most ``computer_tables`` tables with no
-        person's seat play at once (``LimitError``)."""
+        person's seat play at once on the whole site (``LimitError``; counted in the database,
+        in the creation's own transaction)."""
         rules = table_rules(req)
         n = rules.players
         my_seat = req.my_seat if req.my_seat is not None else (2 if n == 4 else 0)
         seats = seat_plan(req, n, my_seat)
-        if all(sd.kind == "computer" for sd in seats):
-            playing = sum(1 for t in self.tables.values() if not t.finished
-                          and all(s.kind == "computer" for s in t.seats))
-            if playing >= computer_tables:
-                raise LimitError("computer_tables", f"{playing} tables of computers only "
-                                 f"are being played, the most this server runs at once "
-                                 "(at most "f"{computer_tables}); watch one of them or "
-                                 "take a seat at a new table")
+        only_computers = computer_tables if all(sd.kind == "computer" for sd in seats) \
+            else None
         table_id = secrets.token_urlsafe(9)
         invite = secrets.token_urlsafe(12)
         seed = new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
-            table_id, rules.to_dict(), seed, invite, seats))
+            table_id, rules.to_dict(), seed, invite, seats, only_computers))
         for sd in seats:
             if sd.kind == "human":
                 sd.left_at = created  # as stored: empty since the table was made

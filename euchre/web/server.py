@@ -26,7 +26,7 @@ from euchre.web.collector import FullPasses
 from euchre.web.config import ServerConfig
 from euchre.web.hints import Hints
 from euchre.web.levels import offered_levels, strongest_level
-from euchre.web.limits import CreationLimits
+from euchre.web.limits import CreationLimits, Limits, LocalLimits, Places, SharedLimits, Visit
 from euchre.web.moves import Moves
 from euchre.web.reviews import Reviews
 from euchre.web.rooms import Rooms
@@ -69,8 +69,13 @@ class Server:
         self.moves: Moves | None = None
         self.hints: Hints | None = None
         self._reviews: Reviews | None = None
-        self.talk = TableTalk(self.rooms, config.chat_rate)
-        self.creations = CreationLimits(config.client_tables_per_minute,
+        self.limits: Limits = LocalLimits(Places(config.seat_connections,
+                                                 config.table_spectators,
+                                                 config.address_spectators))
+        """The site's limits: in this process's memory, or shared through PostgreSQL by the
+        processes of a cluster (``start``)."""
+        self.talk = TableTalk(self.rooms, self.limits, config.chat_rate)
+        self.creations = CreationLimits(self.limits, config.client_tables_per_minute,
                                         config.tables_per_minute)
         self.cluster: Cluster | None = None
         """This process's part in a group of processes sharing the database, if any."""
@@ -98,6 +103,15 @@ class Server:
     async def start(self) -> None:
         await self.db.open(self.config.db_url)
         cfg = self.config
+        if cfg.cluster:
+            from euchre.web.cluster import LOCK_SPACE, Cluster
+            from euchre.web.store import libpq_url
+
+            self.cluster = Cluster(self, cfg.db_url)
+            self.limits = SharedLimits(self.limits.places, libpq_url(cfg.db_url),
+                                       self.cluster.id, LOCK_SPACE)
+            self.talk.limits = self.creations.limits = self.limits
+        await self.limits.start()
         self.bots = BotRunner(cfg.bot_factory, cfg.inline_levels,
                               make_pool(cfg.pool, cfg.workers, "euchre-bot"))
         log_writer = ActionLog(self.db)
@@ -105,7 +119,7 @@ class Server:
         self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout)
         self.hints = Hints(self.rooms, self.bots, self.hint_level, cfg.bot_factory,
                            make_pool(cfg.pool, cfg.hint_workers, "euchre-hint"),
-                           cfg.hint_workers, cfg.hint_rate)
+                           cfg.hint_workers, self.limits, cfg.hint_rate)
         self._reviews = Reviews(make_pool(cfg.pool, cfg.review_workers, "euchre-review",
                                           nice=REVIEW_NICE),
                                 cfg.reviews_at_once, cfg.reviews_waiting)
@@ -117,10 +131,7 @@ class Server:
         if closed:
             log.info("closed and archived %d table(s) without a move for %.0f days",
                      len(closed), cfg.abandon_days)
-        if cfg.cluster:
-            from euchre.web.cluster import Cluster
-
-            self.cluster = Cluster(self, cfg.db_url)
+        if self.cluster is not None:
             await self.cluster.start()
             # the unfinished tables without a live owner: this process's share, now (the
             # others take theirs in their own scans)
@@ -159,13 +170,14 @@ class Server:
             self._reviews.stop()
         if self.moves is not None:
             await self.moves.away.flush_left()
+        await self.limits.stop()
         await self.db.close()
         await self.full_passes.stop()
 
     async def create_table(self, req: S.CreateTable, client: str = "") -> dict[str, object]:
         """A new table (``client``: the creator's address, for the creation limits)."""
         assert self.moves is not None
-        self.creations.take(client)
+        await self.creations.take(client)
         table, my_seat = await self.rooms.create(req, self.config.computer_tables)
         if self.cluster is not None:  # its owners row, this process's, came with it
             self.cluster.owned.add(table.id)
@@ -194,26 +206,25 @@ class Server:
             if seat is None:
                 await refuse(ws, "bad_token", "that seat link is not valid for this table", 4403)
                 return
-        if len(self.rooms.conns[table.id]) >= self.config.table_connections:
-            await refuse(ws, "table_connections", f"this table already has "
-                         f"{self.config.table_connections} connections open, the most it "
-                         "takes", 4429)
-            return
-        if seat is not None and seat.present >= self.config.seat_connections:
-            await refuse(ws, "seat_connections", f"this seat's link is already open "
-                         f"{self.config.seat_connections} times, the most it may be: close "
-                         "one of them", 4429)
-            return
         conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
                     TokenBucket(self.config.rate, self.config.burst))
-        out = asyncio.create_task(writer(conn))
-        await self._arrive(conn, seat)
+        address = ws.client.host if ws.client else ""
+        refused = await self.limits.admit(Visit(conn.id, table.id, conn.seat, address))
+        if refused is not None:  # a seat's places are its own: spectators never take them
+            err = self.limits.refusal(refused)
+            await refuse(ws, err.code, str(err), 4429)
+            return
         try:
-            await self._serve(conn)
+            out = asyncio.create_task(writer(conn))
+            await self._arrive(conn, seat)
+            try:
+                await self._serve(conn)
+            finally:
+                await self._leave(conn, seat)
+                conn.closing = True
+                out.cancel()
         finally:
-            await self._leave(conn, seat)
-            conn.closing = True
-            out.cancel()
+            await self.limits.release(conn.id)
 
     async def _arrive(self, conn: Conn, seat: Seat | None) -> None:
         assert self.moves is not None

@@ -37,9 +37,13 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_REVISION = "0003"
+from euchre.web.limits import computer_tables_error
+
+SCHEMA_REVISION = "0004"
 #: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
 MIGRATION_LOCK = 0x4555434852454D49
+#: The transaction advisory lock that orders the creations of tables of computers only.
+COMPUTER_TABLES_LOCK = 0x4555434843505554
 
 
 class LostTable(Exception):
@@ -243,9 +247,16 @@ class Store:
     # writes ---------------------------------------------------------------------------------
 
     def create_table(self, table_id: str, rules: dict[str, Any], seed: int, invite: str,
-                     seats: list[SeatData]) -> float:
+                     seats: list[SeatData], only_computers: int | None = None) -> float:
+        """A new table's rows. ``only_computers`` (for a table with no person's seat): the
+        most unfinished tables of computers only the site plays at once; counted in this
+        transaction (on PostgreSQL behind a transaction advisory lock, so two processes
+        creating at once count each other), and over it ``LimitError`` with nothing
+        written."""
         now = time.time()
         with self.engine.begin() as conn:
+            if only_computers is not None:
+                self._room_for_computers(conn, only_computers)
             conn.execute(insert(TableRow).values(
                 id=table_id, created_at=now, rules=json.dumps(rules), seed=seed, invite=invite))
             conn.execute(insert(SeatRow), [
@@ -256,6 +267,16 @@ class Store:
                 conn.execute(insert(OwnerRow).values(table_id=table_id, process=self.owner,
                                                      epoch=1))
         return now
+
+    def _room_for_computers(self, conn: Any, most: int) -> None:
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({COMPUTER_TABLES_LOCK})")
+        person = select(SeatRow.table_id).where(SeatRow.table_id == TableRow.id,
+                                                SeatRow.kind == "human")
+        playing = conn.execute(select(func.count()).select_from(TableRow).where(
+            TableRow.finished_at.is_(None), ~person.exists())).scalar_one()
+        if playing >= most:
+            raise computer_tables_error(playing, most)
 
     def append_actions(self, rows: list[tuple[str, int, int, int,
                                               tuple[int, list[int]] | None]]) -> set[str]:

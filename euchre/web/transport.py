@@ -52,21 +52,6 @@ class TokenBucket:
         return False
 
 
-class SeatRates:
-    """One :class:`TokenBucket` per seat of each table, shared by every connection holding
-    that seat's link: a seat's rate cannot be multiplied by opening more connections."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.buckets: dict[tuple[str, int], TokenBucket] = {}
-
-    def take(self, table_id: str, seat: int) -> bool:
-        bucket = self.buckets.get((table_id, seat))
-        if bucket is None:
-            bucket = self.buckets[table_id, seat] = TokenBucket(self.rate, self.burst)
-        return bucket.take()
-
-
 @dataclass(eq=False)
 class Conn:
     ws: WebSocket
