@@ -18,10 +18,12 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--listen", default="8080", metavar="[ADDRESS:]PORT",
                    help="where nginx listens (default 8080, every address)")
     p.add_argument("--max-fails", type=whole_number(1, 100), default=1, metavar="N",
-                   help="failed connections after which a process is skipped (default 1)")
-    p.add_argument("--fail-timeout", type=whole_number(1, 3600), default=5, metavar="SECONDS",
-                   help="how long a failing process is skipped before it is tried again "
-                        "(default 5)")
+                   help="failed HTTP connections after which a process is skipped "
+                        "(default 1)")
+    p.add_argument("--fail-timeout", type=whole_number(1, 3600), default=1, metavar="SECONDS",
+                   help="how long a process that failed an HTTP request is skipped before "
+                        "one is tried on it again (default 1; websockets are never held off "
+                        "a process)")
     p.add_argument("--standalone", type=Path, default=None, metavar="DIR",
                    help="a whole nginx.conf keeping its pid, logs and temporary files in DIR "
                         "(runs without root: nginx -p DIR -c DIR/nginx.conf -e DIR/error.log); "

@@ -59,8 +59,10 @@ class ProxyPlan:
     listen: str
     upstreams: tuple[str, ...]
     max_fails: int = 1
-    fail_timeout: int = 5
-    """Whole seconds (nginx's upstream ``fail_timeout`` takes no fractions)."""
+    fail_timeout: int = 1
+    """Whole seconds (nginx's upstream ``fail_timeout`` takes no fractions). Both are the HTTP
+    requests' passive health checks; websockets are never marked down (``deploy/nginx.conf``
+    says why)."""
     access_log: str = "/var/log/nginx/euchre.access.log"
 
     def __post_init__(self) -> None:
@@ -79,8 +81,11 @@ def render_site(plan: ProxyPlan) -> str:
     servers = "\n".join(
         f"    server {parse_address(u, 'upstream')} max_fails={plan.max_fails} "
         f"fail_timeout={timeout};" for u in plan.upstreams)
+    ws_servers = "\n".join(f"    server {parse_address(u, 'upstream')} max_fails=0;"
+                           for u in plan.upstreams)
     out = TEMPLATE.read_text()
-    for key, value in (("@SERVERS@", servers), ("@LISTEN@", listen),
+    for key, value in (("@SERVERS@", servers), ("@WS_SERVERS@", ws_servers),
+                       ("@LISTEN@", listen),
                        ("@MAX_FAILS@", str(plan.max_fails)), ("@FAIL_TIMEOUT@", timeout),
                        ("@ACCESS_LOG@", plan.access_log)):
         out = out.replace(key, value)
