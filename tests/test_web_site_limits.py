@@ -149,12 +149,16 @@ def test_a_seats_chat_and_hint_rates_hold_across_processes_and_owners(
     and a new owner of the table (a takeover) does not give the seat a fresh burst."""
     url = pg_cluster.new_database()
     with two_servers(url, chat_rate=0.001, hint_rate=0.001, hint_level="rule") as (a, b):
-        tid, tokens = seated_table(a, [HUMAN, RULE, HUMAN, RULE])
+        tid, tokens = seated_table(a, [HUMAN, RULE, RULE, RULE])  # the computers play on
         ann_a, ann_b = a.connect(tid, tokens[0]), b.connect(tid, tokens[0])
         for c in (ann_a, ann_b):
             c.until_state(lambda s: True)
         assert chat_codes(ann_a, ["1", "2"]) + chat_codes(ann_b, ["3", "4"]) == ["chat"] * 4
         set_owner(url, tid, b.app.state.server.cluster.id)  # taken over
+        deadline = time.monotonic() + 10
+        while not b.app.state.server.cluster.owns(tid):  # its next look for its tables
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
         assert chat_codes(ann_b, ["5", "6"]) == ["chat", "chat_rate"]
         assert chat_codes(ann_a, ["7"]) == ["chat_rate"]
         s = ann_a.my_turn()

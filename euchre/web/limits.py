@@ -249,15 +249,18 @@ TAKE_BUCKET = (
 #: one address's spectator places (``cluster.LOCK_SPACE`` is the liveness locks').
 TABLE_LOCKS, ADDRESS_LOCKS = 0x45554349, 0x4555434A
 
+#: The cluster ids of the live processes: those holding their liveness lock.
+ALIVE = ("SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted "
+         "AND classid = %(space)s AND objsubid = 2 AND database = "
+         "(SELECT oid FROM pg_database WHERE datname = current_database())")
+
 COUNT_PLACES = (
-    "WITH alive AS (SELECT objid::bigint AS p FROM pg_locks WHERE locktype = 'advisory' "
-    "AND granted AND classid = %(space)s AND objsubid = 2 AND database = "
-    "(SELECT oid FROM pg_database WHERE datname = current_database())) "
+    f"WITH alive AS ({ALIVE}) "
     "SELECT count(*) FILTER (WHERE table_id = %(t)s AND seat = %(s)s), "
     "count(*) FILTER (WHERE table_id = %(t)s AND seat = -1), "
     "count(*) FILTER (WHERE address = %(a)s AND seat = -1) "
     "FROM connections WHERE (table_id = %(t)s OR (address = %(a)s AND seat = -1)) "
-    "AND process IN (SELECT p FROM alive)")
+    "AND process IN (SELECT * FROM alive)")
 
 #: Seconds between deletions of the rows that say nothing any more.
 TIDY_SECONDS = 60.0
@@ -286,12 +289,14 @@ class SharedLimits(Limits):
             self.tidier.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.tidier
-        if self.conn is not None:
-            with contextlib.suppress(Exception):
-                await self.conn.execute("DELETE FROM connections WHERE process = %s",
-                                        (self.process,))
-            with contextlib.suppress(Exception):
-                await self.conn.close()
+        conn, self.conn = self.conn, None  # connections closing after this hold no place
+        if conn is not None:
+            async with self.lock:
+                with contextlib.suppress(Exception):
+                    await conn.execute("DELETE FROM connections WHERE process = %s",
+                                       (self.process,))
+                with contextlib.suppress(Exception):
+                    await conn.close()
 
     async def take(self, *wanted: tuple[str, Rule]) -> int | None:
         conn = self.conn
@@ -355,10 +360,10 @@ class SharedLimits(Limits):
         return None
 
     async def release(self, conn: int) -> None:
-        assert self.conn is not None
         async with self.lock:
-            await self.conn.execute("DELETE FROM connections WHERE process = %s AND conn = %s",
-                                    (self.process, conn))
+            if self.conn is not None:  # else stopped: every place of this process is gone
+                await self.conn.execute("DELETE FROM connections WHERE process = %s AND "
+                                        "conn = %s", (self.process, conn))
 
     async def _tidy_every(self) -> None:
         while True:
@@ -374,10 +379,8 @@ class SharedLimits(Limits):
         assert self.conn is not None
         async with self.lock:
             await self.conn.execute(f"DELETE FROM limit_counts WHERE expires < {NOW}")
-            await self.conn.execute(
-                "DELETE FROM connections WHERE process NOT IN (SELECT objid::bigint FROM "
-                "pg_locks WHERE locktype = 'advisory' AND granted AND classid = %s AND "
-                "objsubid = 2)", (self.liveness_space,))
+            await self.conn.execute(f"DELETE FROM connections WHERE process NOT IN ({ALIVE})",
+                                    {"space": self.liveness_space})
 
 
 class _Refused(Exception):

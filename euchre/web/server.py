@@ -209,7 +209,14 @@ class Server:
         conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
                     TokenBucket(self.config.rate, self.config.burst))
         address = ws.client.host if ws.client else ""
-        refused = await self.limits.admit(Visit(conn.id, table.id, conn.seat, address))
+        try:
+            refused = await self.limits.admit(Visit(conn.id, table.id, conn.seat, address))
+        except Exception as exc:  # the database: the person hears of it, one log line
+            log.error("could not count a connection to table %s against the limits: %r",
+                      table.id, exc)
+            await refuse(ws, "server_error", "the server could not take the connection now; "
+                         "try again in a moment", 1011)
+            return
         if refused is not None:  # a seat's places are its own: spectators never take them
             err = self.limits.refusal(refused)
             await refuse(ws, err.code, str(err), 4429)
@@ -224,7 +231,11 @@ class Server:
                 conn.closing = True
                 out.cancel()
         finally:
-            await self.limits.release(conn.id)
+            try:
+                await self.limits.release(conn.id)
+            except Exception as exc:  # its row is dropped with this process at the latest
+                log.error("could not give back the place of a connection to table %s: %r",
+                          table.id, exc)
 
     async def _arrive(self, conn: Conn, seat: Seat | None) -> None:
         assert self.moves is not None
