@@ -64,7 +64,8 @@ def number_in(lo: float, hi: float, what: str) -> Callable[[str], float]:
 
 #: The operator's limits: (flag, ServerConfig field, argparse type, metavar, help); each
 #: default is the ServerConfig field's. Each is checked by the server and refused with a
-#: message saying which limit it was.
+#: message saying which limit it was; each holds for the whole site, every server process on
+#: one database together (docs/web.md#limits).
 LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
     ("--seat-connections", "seat_connections", whole_number(1, 100), "N",
      "connections one seat's links may have open at once"),
@@ -74,9 +75,9 @@ LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
     ("--address-spectators", "address_spectators", whole_number(0, 10000), "N",
      "spectator connections one client address may have open at once, over every table"),
     ("--client-tables-per-minute", "client_tables_per_minute", whole_number(1, 100000), "N",
-     "tables one client address may create in a minute"),
+     "tables one client address may create in any minute"),
     ("--tables-per-minute", "tables_per_minute", whole_number(1, 1000000), "N",
-     "tables the whole server lets be created in a minute"),
+     "tables the whole site lets be created in any minute"),
     ("--computer-tables", "computer_tables", whole_number(0, 100000), "N",
      "tables of computers only (nobody seated, to watch) played at once; 0 refuses them"),
     ("--abandon-after", "abandon_days", number_in(0.001, 36500, "days"), "DAYS",
@@ -130,7 +131,8 @@ def register(sub: Subparsers) -> None:
     from euchre.web.config import ServerConfig
 
     defaults = ServerConfig.__dataclass_fields__
-    limits = p.add_argument_group("limits")
+    limits = p.add_argument_group("limits", "each holds for the whole site: every server process "
+                                  "on the one database together")
     for flag, dest, kind, metavar, text in LIMITS:
         default = defaults[dest].default
         limits.add_argument(flag, dest=dest, type=kind, default=default, metavar=metavar,
