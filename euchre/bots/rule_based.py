@@ -56,8 +56,8 @@ ALONE_THRESHOLD = 3.3
 ALONE_MAX_LOSERS = 2.0
 #: Off-suit aces count fully only with two or more trumps in hand (index: trumps held, max 2).
 ACE_SCALE = (0.45, 0.7, 1.0)
-#: Off-suit aces counted fully whatever the trumps: the first rule bot's count, which the
-#: rollout policy (:mod:`euchre.bots.rollout`) keeps.
+#: Off-suit aces counted fully whatever the trumps: the first rule bot's count (``rule-v1``),
+#: which the rollout policy (:mod:`euchre.bots.rollout`) keeps.
 FULL_ACES = (1.0, 1.0, 1.0)
 #: A round-two suit this many expected tricks better than the up-card's suit is worth passing
 #: round one for (when it is worth a call on its own).
@@ -233,7 +233,7 @@ class RuleBasedBot:
         legal = require_turn(view)
         phase = view.phase
         if phase == "play":
-            action, why = _Play(view).decide()
+            action, why = _Play(view, self.third_hand_high, self.forced_plays_explained).decide()
         elif phase == "bid1":
             action, why = self._bid1(view)
         elif phase == "auction":
@@ -317,6 +317,36 @@ class RuleBasedBot:
     # ------------------------------------------------------------------------------------------
     # Bidding
 
+    # The habits that make ``rule`` better than the first rule player, one switch each, so that
+    # ``rule-v1`` (:mod:`euchre.bots.legacy_rule`) is this player with all of them off, and a
+    # measurement can take one out at a time.
+    ace_scale: tuple[float, float, float] = ACE_SCALE
+    """What an off-suit ace counts for with no, one, two or more trumps in hand."""
+    alone_threshold: float = ALONE_THRESHOLD
+    """Expected tricks to go alone."""
+    alone_max_losers: float | None = ALONE_MAX_LOSERS
+    """Likely losers a lone hand may carry (:func:`lone_losers`); None: not counted."""
+    alone_against_a_higher_upcard: bool = False
+    """Order alone though an opponent dealer picks up a trump above all of its own."""
+    round_two_pass: bool = True
+    """Pass round one for a far better round-two suit (``ROUND_TWO_MARGIN``)."""
+    score_sense: bool = True
+    """Read the match score (:func:`score_sense`)."""
+    third_hand_high: bool = True
+    """Play over a partner's card that can still be beaten."""
+    forced_plays_explained: bool = True
+    """A forced play's hint says it is forced (the play is the same either way)."""
+
+    def _estimate(self, cards: Iterable[int], trump: int, deck: int) -> float:
+        return estimate(cards, trump, deck, self.ace_scale)
+
+    def _best_discard(self, cards: Sequence[int], trump: int, deck: int,
+                      keep: int = -1) -> tuple[float, int]:
+        return best_discard(cards, trump, deck, keep, self.ace_scale)
+
+    def _score_sense(self, view: SeatView) -> tuple[float, bool]:
+        return score_sense(view) if self.score_sense else (0.0, True)
+
     def _call_threshold(self, view: SeatView) -> float:
         return CALL_THRESHOLD[view.players]
 
@@ -325,9 +355,10 @@ class RuleBasedBot:
         """Go alone: enough expected tricks, few enough likely losers (``ALONE_MAX_LOSERS``),
         and a score where the four points of a lone march are worth more than the two of a
         march with partner."""
-        if est < ALONE_THRESHOLD or not score_sense(view)[1]:
+        if est < self.alone_threshold or not self._score_sense(view)[1]:
             return False
-        return lone_losers(hand, trump, view.rules.deck, dead) <= ALONE_MAX_LOSERS
+        return self.alone_max_losers is None or \
+            lone_losers(hand, trump, view.rules.deck, dead) <= self.alone_max_losers
 
     def _bid1(self, view: SeatView) -> Decision:
         legal = view.legal_actions
@@ -336,12 +367,12 @@ class RuleBasedBot:
         up = view.upcard
         n = view.players
         me = view.seat
-        adj, _ = score_sense(view)
+        adj, _ = self._score_sense(view)
         if up == JOKER:
             # The dealer names trump with the Joker in hand.
             best_suit, best_est, best_five = 0, -1.0, hand
             for s in SUITS:
-                e, c = best_discard([*hand, up], s, deck)
+                e, c = self._best_discard([*hand, up], s, deck)
                 if e > best_est:
                     best_suit, best_est = s, e
                     best_five = [x for x in [*hand, up] if x != c]
@@ -363,12 +394,12 @@ class RuleBasedBot:
         opp_up = False
         if me == dealer:
             keep = -1 if view.rules.dealer_may_discard_upcard else up
-            est, buried = best_discard([*hand, up], t, deck, keep=keep)
+            est, buried = self._best_discard([*hand, up], t, deck, keep=keep)
             lone_hand = [x for x in [*hand, up] if x != buried]
             alone_est = est
             who = "me picking up the " + sym(up)
         else:
-            base = estimate(hand, t, deck)
+            base = self._estimate(hand, t, deck)
             value = card_value(up, t)
             if n == 4 and dealer == view.partner():
                 est = base + 0.6 * value
@@ -384,15 +415,15 @@ class RuleBasedBot:
                 opp_up = True
         threshold = self._call_threshold(view) + adj
         top_mine = max((POWER[t][c] for c in hand if EFFECTIVE_SUIT[t][c] == t), default=-1)
-        outranked = opp_up and POWER[t][up] > top_mine
+        outranked = opp_up and POWER[t][up] > top_mine and not self.alone_against_a_higher_upcard
         if (A.ORDER_ALONE in legal and not outranked
                 and self._alone_ok(view, lone_hand, t, alone_est, dead)):
             return A.ORDER_ALONE, (
                 f"My hand is worth about {alone_est:.1f} tricks in {name}: I go alone for the "
                 "four-point march.")
         # A far better suit for round two: passing keeps it for naming (or for defence).
-        other, o_suit = max((estimate(hand, s, deck), s) for s in SUITS if s != t)
-        if (A.PASS in legal and A.ORDER in legal and est >= threshold
+        other, o_suit = max((self._estimate(hand, s, deck), s) for s in SUITS if s != t)
+        if (self.round_two_pass and A.PASS in legal and A.ORDER in legal and est >= threshold
                 and other >= est + ROUND_TWO_MARGIN):
             return A.PASS, (
                 f"{SUIT_NAMES[o_suit].capitalize()} would be far better than {name} "
@@ -421,11 +452,11 @@ class RuleBasedBot:
         deck = view.rules.deck
         hand = list(view.hand)
         dead = view.upcard >> 3 if view.upcard != JOKER else -1
-        options = [(estimate(hand, s, deck), s) for s in SUITS
+        options = [(self._estimate(hand, s, deck), s) for s in SUITS
                    if s != dead and A.call(s) in legal]
         est, s = max(options)
         name = SUIT_NAMES[s]
-        threshold = self._call_threshold(view) + score_sense(view)[0]
+        threshold = self._call_threshold(view) + self._score_sense(view)[0]
         turned = view.upcard if view.upcard_status == "turned down" else -1
         if A.call(s, True) in legal and self._alone_ok(view, hand, s, est, turned):
             return A.call(s, True), (
@@ -446,7 +477,7 @@ class RuleBasedBot:
         hand = list(view.hand)
         allowed = [a - A.DISCARD_BASE for a in legal]
         keep = -1 if view.upcard in allowed else view.upcard
-        _, c = best_discard(hand, t, deck, keep=keep)
+        _, c = self._best_discard(hand, t, deck, keep=keep)
         if c not in allowed:  # pragma: no cover - keep is never the only card
             c = min(allowed, key=lambda x: POWER[t][x])
         s = EFFECTIVE_SUIT[t][c]
@@ -461,8 +492,8 @@ class RuleBasedBot:
         t = view.trump
         deck = view.rules.deck
         hand = list(view.hand)
-        without = estimate(hand, t, deck)
-        with_up, _ = best_discard([*hand, view.upcard], t, deck)
+        without = self._estimate(hand, t, deck)
+        with_up, _ = self._best_discard([*hand, view.upcard], t, deck)
         if with_up >= without:
             return A.TAKE, (
                 f"Taking the {sym(view.upcard)} improves my hand "
@@ -470,14 +501,14 @@ class RuleBasedBot:
         return A.DECLINE, f"The {sym(view.upcard)} would not improve my hand, so I decline it."
 
     def _alone(self, view: SeatView) -> Decision:
-        est = estimate(view.hand, view.trump, view.rules.deck)
+        est = self._estimate(view.hand, view.trump, view.rules.deck)
         if self._alone_ok(view, view.hand, view.trump, est):
             return A.GO_ALONE, f"My hand is worth about {est:.1f} tricks: I go alone."
         return A.WITH_PARTNER, (
             f"My hand is worth about {est:.1f} tricks, so I want my partner's help.")
 
     def _defend(self, view: SeatView) -> Decision:
-        est = estimate(view.hand, view.trump, view.rules.deck)
+        est = self._estimate(view.hand, view.trump, view.rules.deck)
         need = DEFEND_ALONE_THRESHOLD if view.alone else DEFEND_ALONE_VS_PAIR_THRESHOLD
         if est >= need:
             return A.DEFEND_ALONE, (
@@ -550,8 +581,11 @@ def visible_reneges(view: SeatView) -> list[int]:
 class _Play:
     """One card-play decision, with what the seat can deduce from the public cards."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, third_hand_high: bool = True,
+                 forced_explained: bool = True) -> None:
         self.view = view
+        self.third_hand_high = third_hand_high
+        self.forced_explained = forced_explained
         self.t = view.trump
         self.eff = EFFECTIVE_SUIT[self.t]
         self.pw = POWER[self.t]
@@ -582,7 +616,7 @@ class _Play:
 
     def decide(self) -> Decision:
         legal = list(self.view.legal_actions)
-        if len(legal) == 1:
+        if len(legal) == 1 and self.forced_explained:
             return legal[0], f"The {sym(legal[0])} is my only legal card."
         if not self.view.current_trick:
             return self.lead(legal)
@@ -648,13 +682,14 @@ class _Play:
         cands = follow or legal
         beat = sorted((c for c in cands if strength[c] > win_str), key=lambda c: self.pw[c])
         low = min(cands, key=lambda c: self.pw[c])
-        if len(follow) == 1:
+        if len(follow) == 1 and self.forced_explained:
             c = follow[0]
             return c, f"I must follow suit, and the {sym(c)} is my only {SUIT_NAMES[led][:-1]}."
         if win_seat in self.allies:
             ally = "My partner" if view.players == 4 else "The other defender"
             over = [c for c in beat if follow and self.eff[c] == led]
-            if over and remaining > 0 and not self.unbeatable(win_card, led):
+            if over and remaining > 0 and self.third_hand_high \
+                    and not self.unbeatable(win_card, led):
                 # Third hand high: the ally's card can still be beaten by an opponent who
                 # plays after me; a sure winner of mine (or my highest) makes them pay for it.
                 sure = [c for c in over if self.unbeatable(c, led)]
