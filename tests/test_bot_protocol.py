@@ -276,7 +276,7 @@ def test_euchre_play_hands_a_broken_bots_seat_to_the_default(
     assert rc == 0 and "Game over" in captured.out
     takeovers = [x for x in captured.err.splitlines() if "takes the seat over" in x]
     assert len(takeovers) == 2  # each opponent's seat, once
-    assert "not legal" in takeovers[0] and "The search player takes the seat over." in takeovers[0]
+    assert "not legal" in takeovers[0] and "The expert player takes the seat over." in takeovers[0]
 
 
 def test_without_a_handler_a_fault_is_raised_and_the_next_game_restarts_the_program() -> None:

@@ -48,7 +48,7 @@ def _first_view() -> SeatView:
 
 def test_menus_offer_players_and_the_tournament_keeps_the_baselines(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert player_levels() == ("random", "beginner", "rule", "search")
+    assert player_levels() == ("beginner", "casual", "club", "expert")  # the rating ladder
     view = _first_view()
     for name in BASELINES:
         assert name in level_names() and name not in player_levels()
@@ -57,7 +57,7 @@ def test_menus_offer_players_and_the_tournament_keeps_the_baselines(
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "(search): random, beginner, rule, search; or your own bot" in text
+    assert "(expert): beginner, casual, club, expert (--levels says how strong each is" in text
     assert not any(name in text for name in BASELINES)
 
 
@@ -77,7 +77,8 @@ def test_file_spec_loads_the_example() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("no_such_module_x:make", "cannot import no_such_module_x"),
     ("euchre.bots:no_such_factory", "has no callable no_such_factory"),
-    ("nosuchlevel", "unknown bot 'nosuchlevel'; choose one of: random"),
+    ("nosuchlevel", "unknown bot 'nosuchlevel'; choose one of: beginner, casual, club, expert, "
+                    "random, rule, search"),
     ("cmd:", "cmd: needs a command line"),
     ("cmd:node 'unclosed", "quote as in a shell"),
     ("nofile_here.py:make", "cannot import nofile_here.py"),

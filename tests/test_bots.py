@@ -126,8 +126,9 @@ def test_bots_see_only_the_seat_view_and_the_core_never_imports_bots() -> None:
 
 
 def test_make_bot_registry_and_seeded_random_bot() -> None:
-    assert set(BOT_NAMES) == {"random", "beginner", "rule", "search", "search-rollout",
-                              "pimc-naive", "pimc-full", "pimc-uniform", "rule-v1"}
+    assert set(BOT_NAMES) == {"beginner", "casual", "club", "expert", "random", "rule", "search",
+                              "search-rollout", "pimc-naive", "pimc-full", "pimc-uniform",
+                              "rule-v1"}
     assert isinstance(make_bot("rule", 1), RuleBasedBot)
     assert isinstance(make_bot("beginner", 1), BeginnerBot)
     assert make_bot("rule-v1").name == "rule-v1"
@@ -394,3 +395,26 @@ def test_explanations_name_the_joker_in_full_as_every_refusal_does(name: str) ->
         if mentions >= 3:
             break
     assert mentions >= 1
+
+
+def test_casual_decides_as_club_or_as_beginner_about_half_each_and_replays() -> None:
+    from euchre.bots.casual import ROTE, CasualBot
+
+    rng = random.Random(4)
+    rote = thinking = 0
+    for hand_no in range(200):
+        h = HandState.deal(Rules(), hand_no % 4, rng)
+        bot, again = CasualBot(hand_no), CasualBot(hand_no)
+        while not h.is_terminal():
+            view = h.view(h.cur)
+            a = bot.choose(view)
+            assert a == again.choose(view) and bot.explain(view) == again.explain(view)
+            as_rule, as_beginner = RuleBasedBot().choose(view), BeginnerBot(hand_no).choose(view)
+            assert a in (as_rule, as_beginner)
+            if as_rule != as_beginner:
+                rote += a == as_beginner
+                thinking += a == as_rule
+            h.apply_action(a)
+    share = rote / (rote + thinking)
+    assert abs(share - ROTE) < 0.08, share
+    assert make_bot("casual", 1).name == "casual"

@@ -289,13 +289,14 @@ def test_a_time_budget_decides_within_its_time() -> None:
 
 
 def test_make_bot_levels_and_options() -> None:
-    assert BOT_NAMES[:4] == ("random", "beginner", "rule", "search")  # weakest first
+    assert BOT_NAMES[:4] == ("beginner", "casual", "club", "expert")  # the ladder, weakest first
+    assert BOT_NAMES[4:7] == ("random", "rule", "search")  # then the players by their names
     assert "pimc-naive" in BOT_NAMES and "pimc-full" in BOT_NAMES
     for name in BOT_NAMES:
         bot = make_bot(name, 1, think=8)
         assert bot.name == name
-    with pytest.raises(ValueError, match="unknown bot 'expert'; choose one of: random"):
-        make_bot("expert")
+    with pytest.raises(ValueError, match="unknown bot 'grandmaster'; choose one of: beginner"):
+        make_bot("grandmaster")
     with pytest.raises(ValueError, match="unknown bot option"):
         make_bot("search", 1, depth=3)
     with pytest.raises(ValueError, match="think must be a number of deals"):
@@ -347,7 +348,7 @@ def test_rollout_policy_reads_only_what_its_seat_sees() -> None:
         assert {rollout.policy_action(w) for w in worlds} == {rollout.policy_action(st)}
 
 
-def test_play_command_defaults_to_search_and_accepts_every_level() -> None:
+def test_play_command_defaults_to_the_strongest_and_accepts_every_level() -> None:
     import argparse
 
     from euchre.cli.play import add_play_arguments, resolve_levels
@@ -356,7 +357,7 @@ def test_play_command_defaults_to_search_and_accepts_every_level() -> None:
     add_play_arguments(p)
     args = p.parse_args([])
     resolve_levels(args)
-    assert (args.partner, args.opponents) == ("search", "search")
+    assert (args.partner, args.opponents) == ("expert", "expert")  # the search player
     for name in BOT_NAMES:
         args = p.parse_args(["--level", name, "--opponents", "rule", "--think", "0.2s"])
         resolve_levels(args)

@@ -40,6 +40,15 @@ def test_options_offer_every_rules_option_every_preset_and_every_computer_level(
     assert [o["name"] for o in opts["options"]] == [f.name for f in fields(Rules)]
     assert set(opts["presets"]) == set(PRESETS)
     assert opts["levels"] == list(player_levels())  # what a person picks; baselines stay out
+    # Each with its measured rating and a line on how it plays, from the registry.
+    from euchre.bots.registry import describe_level, ladder_rating
+
+    assert (opts["default_level"], opts["strongest_level"]) == ("club", "expert")
+    for name in opts["levels"]:
+        rating = ladder_rating(name)
+        assert rating is not None
+        assert opts["level_info"][name] == {"rating": round(rating.mu),
+                                            "about": describe_level(name)}
 
 
 def test_every_preset_makes_a_table_and_bad_requests_name_the_problem(db_url: str) -> None:

@@ -3,12 +3,14 @@ them.
 
 ``make_bot(spec, seed, think=...)`` builds a player from a level name or a spec (a plug-in
 ``package.module:factory``, a ``cmd:`` program speaking :mod:`euchre.bots.protocol`; see
-:mod:`euchre.bots.registry`). :func:`player_levels` lists what a person picks from, weakest
-first: ``random``, ``beginner`` (obvious habits and mistakes), ``rule`` (table habits) and
-``search`` (the strongest). :data:`BOT_NAMES` adds the baselines kept for measurement:
-``pimc-naive`` (search bidding from double-dummy results), ``pimc-full`` (textbook PIMC
-bidding: later bids chosen with every card seen too), ``pimc-uniform`` (the same on uniform
-deals, the published comparisons' PIMC) and ``rule-v1`` (the first rule player).
+:mod:`euchre.bots.registry`). :func:`player_levels` lists what a person picks from, the rating
+ladder weakest first: ``beginner`` (obvious habits and mistakes), ``casual`` (table habits half
+the time), ``club`` (table habits: the ``rule`` player) and ``expert`` (the strongest: the
+``search`` player). :data:`BOT_NAMES` adds ``random``, the players by their own names, and the
+baselines kept for measurement: ``pimc-naive`` (search bidding from double-dummy results),
+``pimc-full`` (textbook PIMC bidding: later bids chosen with every card seen too),
+``pimc-uniform`` (the same on uniform deals, the published comparisons' PIMC) and ``rule-v1``
+(the first rule player). :func:`level_names` lists every name, plug-ins included.
 :func:`register` adds a level for this process; installed packages add theirs through the
 entry-point group ``euchre.bots``. Writing a bot: docs/writing-a-bot.md.
 """
@@ -21,6 +23,9 @@ from euchre.bots.random_bot import RandomBot
 from euchre.bots.registry import (
     BUILTIN_NAMES,
     ENTRY_POINT_GROUP,
+    LADDER,
+    STRONGEST_LEVEL,
+    TABLE_LEVEL,
     Level,
     NamedSpecs,
     check_spec,
@@ -36,10 +41,11 @@ from euchre.bots.registry import (
 from euchre.bots.rule_based import RuleBasedBot
 from euchre.view import SeatView
 
-#: The built-in levels, weakest first, the measured baselines included.
+#: The built-in levels: the ladder weakest first, then the players by their own names and the
+#: measured baselines (:func:`level_names` adds plug-ins and registered levels).
 BOT_NAMES: tuple[str, ...] = BUILTIN_NAMES
-#: The level a person plays with and against unless they choose another.
-DEFAULT_LEVEL = "search"
+#: The level a person plays with and against at the terminal unless they choose another.
+DEFAULT_LEVEL = STRONGEST_LEVEL
 
 
 class Adviser:
@@ -63,6 +69,9 @@ __all__ = [
     "BOT_NAMES",
     "DEFAULT_LEVEL",
     "ENTRY_POINT_GROUP",
+    "LADDER",
+    "STRONGEST_LEVEL",
+    "TABLE_LEVEL",
     "Adviser",
     "BeginnerBot",
     "Bot",

@@ -13,9 +13,12 @@ A *spec* is what a user types wherever a level is asked for (``euchre play --par
 - ``openspiel:<bot>``: one of OpenSpiel's own bots, refereed by OpenSpiel's game; these play
   only in ``euchre tournament`` (today ``openspiel:ismcts``).
 
-:func:`player_levels` is what the menus offer a person; :func:`level_names` adds the levels
-kept to measure against (``search-rollout``, ``rule-v1``, ``pimc-naive``, ``pimc-full``,
-``pimc-uniform``).
+:func:`player_levels` is what the menus offer a person: the rating ladder (:data:`LADDER`,
+``beginner``, ``casual``, ``club``, ``expert``, weakest first, each with its measured rating,
+:func:`ladder_rating`, and a line on how it plays) and any plug-ins. :func:`level_names` adds
+the players by their own names (``random``, ``rule`` (the ``club`` level), ``search`` (the
+``expert`` level), which stored games and scripts use) and the levels kept to measure against
+(``search-rollout``, ``rule-v1``, ``pimc-naive``, ``pimc-full``, ``pimc-uniform``).
 """
 
 from __future__ import annotations
@@ -23,13 +26,16 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from euchre.bots.base import Bot
 from euchre.bots.beginner import BeginnerBot
+from euchre.bots.casual import CasualBot
 from euchre.bots.legacy_rule import LegacyRuleBot
 from euchre.bots.random_bot import RandomBot
 from euchre.bots.rule_based import RuleBasedBot
@@ -56,6 +62,9 @@ class Level:
     summary: str = ""
     deterministic: bool = True
     """Plays the same for the same seed (``euchre check-bot`` holds it to that)."""
+    same_as: str = ""
+    """The ladder level this name plays as (``rule`` is ``club``), "" for none: the two names
+    build the same player and share its rating."""
 
 
 def _search(seed: int | None, think: object = None) -> Bot:
@@ -96,13 +105,36 @@ def _seeded(cls: Callable[[int | None], Bot]) -> Factory:
     return make
 
 
-#: The levels that ship with the package, weakest player first.
+#: The levels a person picks from, weakest first: the rating ladder, each level measured
+#: against the others (``euchre rate --levels``, the ratings in ``data/ladder.json``).
+LADDER: tuple[Level, ...] = (
+    Level("beginner", _seeded(BeginnerBot),
+          summary="a new player's habits: orders on two trumps, always plays high, sometimes "
+                  "forgets to trump in"),
+    Level("casual", _seeded(CasualBot),
+          summary="knows a good player's habits but follows them about half the time"),
+    Level("club", _seeded(RuleBasedBot),
+          summary="a good table player: counts its tricks before it bids, plays to its "
+                  "partner, reads the score"),
+    Level("expert", _search,
+          summary="the strongest: bids from a network fitted to simulated deals, plays each "
+                  "card over many deals it could face"),
+)
+#: The level a table's computers play at unless someone chooses another.
+TABLE_LEVEL = "club"
+#: The strongest level a person can pick (the browser's hint plays as it).
+STRONGEST_LEVEL = "expert"
+
+#: The levels that ship with the package: the ladder, then the players by their own names,
+#: then the baselines kept for measurement.
 BUILTIN: tuple[Level, ...] = (
-    Level("random", _seeded(RandomBot), summary="plays any legal card"),
-    Level("beginner", _seeded(BeginnerBot), summary="obvious habits and a beginner's mistakes"),
-    Level("rule", _seeded(RuleBasedBot), summary="a good table player's habits"),
-    Level("search", _search,
-          summary="the strongest: bids from a network fitted offline, plays over sampled deals"),
+    *LADDER,
+    Level("random", _seeded(RandomBot), for_players=False,
+          summary="plays any legal card: the floor of the rating ladder"),
+    Level("rule", _seeded(RuleBasedBot), for_players=False, same_as="club",
+          summary="the club level, by its player's name"),
+    Level("search", _search, for_players=False, same_as="expert",
+          summary="the expert level, by its player's name"),
     Level("search-rollout", _rollout, for_players=False,
           summary="search bidding by playing each option out over sampled deals (the default "
                   "before the learned bids; a baseline)"),
@@ -196,6 +228,58 @@ def player_levels() -> tuple[str, ...]:
 
 def is_level(name: str) -> bool:
     return name in levels()
+
+
+#: The calibration run's result: each ladder level's rating (``euchre rate --levels`` writes
+#: it; schema in :mod:`euchre.tournament.ratings`).
+LADDER_FILE = Path(__file__).with_name("data") / "ladder.json"
+
+
+class LevelRating(NamedTuple):
+    """A level's measured rating: mean, uncertainty (a standard deviation) and the games it
+    was measured over. :class:`euchre.tournament.ratings.Rating` is the same on the scale's
+    own terms; the registry reads the numbers without the rating library."""
+
+    mu: float
+    sigma: float
+    games: int
+
+
+_ladder_ratings: dict[str, LevelRating] | None = None
+
+
+def ladder_ratings() -> dict[str, LevelRating]:
+    """Every calibrated level's rating by name (the ladder and the floor, ``random``), read
+    once per process from :data:`LADDER_FILE`; empty where the file is missing."""
+    global _ladder_ratings
+    if _ladder_ratings is None:
+        try:
+            data = json.loads(LADDER_FILE.read_text(encoding="utf-8"))
+            _ladder_ratings = {name: LevelRating(float(r["mu"]), float(r["sigma"]),
+                                                 int(r["games"]))
+                               for name, r in data["levels"].items()}
+        except (OSError, ValueError, KeyError, TypeError):
+            _ladder_ratings = {}
+    return _ladder_ratings
+
+
+def ladder_rating(name: str) -> LevelRating | None:
+    """The measured rating of a level (or of the ladder level a name plays as: ``rule`` is
+    ``club``), or None for one that was not calibrated (plug-ins, the baselines)."""
+    level = levels().get(name)
+    if level is None:
+        return None
+    return ladder_ratings().get(level.same_as or name)
+
+
+def describe_level(name: str) -> str:
+    """A level in a line for a menu: its name, its rating and how it plays."""
+    level = levels().get(name)
+    if level is None:
+        raise ValueError(f"unknown level {name!r}")
+    rating = ladder_rating(name)
+    shown = f" ({rating.mu:.0f})" if rating is not None else ""
+    return f"{name}{shown}: {level.summary}" if level.summary else f"{name}{shown}"
 
 
 def describe_spec_forms() -> str:
@@ -388,7 +472,11 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
         if unknown:
             raise ValueError(f"unknown bot option(s) {', '.join(unknown)}; the only option "
                              "is think")
-        return level.factory(seed, think)  # type: ignore[no-any-return]
+        bot: Bot = level.factory(seed, think)
+        if getattr(bot, "name", name) != name:  # the club level says "club", not "rule"
+            with contextlib.suppress(AttributeError):
+                bot.name = name
+        return bot
     return _call_factory(level.factory, seed, options, name)
 
 

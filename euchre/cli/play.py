@@ -158,9 +158,12 @@ def add_level_arguments(g: Any) -> None:
 
     levels = ", ".join(player_levels())
     g.add_argument("--level", type=level_spec, default=None, metavar="LEVEL",
-                   help=f"every computer player's level ({DEFAULT_LEVEL}): {levels}; or your "
-                        "own bot: package.module:factory, file.py:factory or 'cmd:COMMAND "
-                        "LINE' (docs/writing-a-bot.md)")
+                   help=f"every computer player's level ({DEFAULT_LEVEL}): {levels} (--levels "
+                        "says how strong each is and how it plays); or your own bot: "
+                        "package.module:factory, file.py:factory or 'cmd:COMMAND LINE' "
+                        "(docs/writing-a-bot.md)")
+    g.add_argument("--levels", action=_ShowLevels, nargs=0,
+                   help="list the levels with their ratings and how each plays, and exit")
     g.add_argument("--partner", type=level_spec, default=None, metavar="LEVEL",
                    help="your computer partner's level (--level)")
     g.add_argument("--opponents", type=level_spec, default=None, metavar="LEVEL",
@@ -168,6 +171,27 @@ def add_level_arguments(g: Any) -> None:
     g.add_argument("--think", type=_think, default=None, metavar="BUDGET",
                    help="how hard the search players think: deals per decision (e.g. 200; "
                         "the same seed plays the same game) or a time per decision (0.5s)")
+
+
+class _ShowLevels(argparse.Action):
+    """``--levels``: the ladder a person picks from, each level with its measured rating (95%
+    interval, on the scale of ``euchre rate``) and a line on how it plays; then exit."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from euchre.bots.registry import ladder_rating, levels
+
+        print("The computer levels, weakest first (ratings on the players' scale, where a "
+              "newcomer starts at 1500):")
+        for name in player_levels():
+            rating = ladder_rating(name)
+            shown = f"{rating.mu:5.0f} ± {1.96 * rating.sigma:3.0f}" if rating else "unrated"
+            print(f"  {name:<10} {shown}  {levels()[name].summary}")
+        others = [n for n, lv in levels().items() if not lv.for_players and lv.same_as]
+        if others:
+            print("Also by their players' names: " + ", ".join(
+                f"{n} (the {levels()[n].same_as} level)" for n in others) + ".")
+        parser.exit()
 
 
 def _think(text: str) -> str:

@@ -22,7 +22,7 @@ from euchre.web import metrics, ops
 from euchre.web import schemas as S
 from euchre.web.config import ServerConfig
 from euchre.web.guard import BodyLimit
-from euchre.web.levels import default_level, offered_levels, strongest_level
+from euchre.web.levels import default_level, level_info, offered_levels, strongest_level
 from euchre.web.limits import LimitError
 from euchre.web.replay import replay_frames
 from euchre.web.server import Server
@@ -69,6 +69,7 @@ async def options(request: Request) -> Response:
         "presets": {k: v.to_dict() for k, v in PRESETS.items()},
         "options": rules_options(),
         "levels": offered_levels(),
+        "level_info": level_info(),
         "default_level": default_level(),
         "strongest_level": strongest_level(),
     })

@@ -16,7 +16,7 @@ BotFactory = Callable[[str, int], Bot]
 #: traffic (20% of the server's time at 800 tables, the decision itself 1%), a worker process
 #: far more. Every other level, the search player included, runs in the worker pool, where however
 #: long it thinks it holds nothing the event loop needs.
-INLINE_LEVELS = frozenset({"random", "rule", "beginner"})
+INLINE_LEVELS = frozenset({"random", "beginner", "casual", "club", "rule"})
 
 
 @dataclass

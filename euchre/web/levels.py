@@ -4,6 +4,7 @@ registry's names, so a level added there (or by ``euchre serve``) shows up every
 from __future__ import annotations
 
 from euchre.bots import is_level, player_levels
+from euchre.bots.registry import STRONGEST_LEVEL, TABLE_LEVEL, describe_level, ladder_rating
 
 
 def offered_levels() -> list[str]:
@@ -21,13 +22,20 @@ def accepted_level(level: str) -> bool:
 
 def default_level() -> str:
     levels = offered_levels()
-    return "rule" if "rule" in levels else levels[0]
+    return TABLE_LEVEL if TABLE_LEVEL in levels else levels[0]
 
 
 def strongest_level() -> str:
-    """The strongest computer player available: ``search`` once it exists, else ``rule``."""
-    levels = offered_levels()
-    for name in ("search", "rule"):
-        if name in levels:
-            return name
-    return levels[0]
+    """The strongest computer player there is (the registry's)."""
+    return STRONGEST_LEVEL
+
+
+def level_info() -> dict[str, dict[str, object]]:
+    """Each offered level's measured rating (None for one not calibrated, a plug-in) and its
+    line on how it plays, for the form's menu."""
+    out: dict[str, dict[str, object]] = {}
+    for name in offered_levels():
+        rating = ladder_rating(name)
+        out[name] = {"rating": None if rating is None else round(rating.mu),
+                     "about": describe_level(name)}
+    return out

@@ -120,8 +120,10 @@ function readRules() {
 function levelSelect(value) {
   const sel = make("select", "level");
   for (const l of OPT.levels) {
-    const o = make("option", "", l);
+    const info = (OPT.level_info || {})[l];
+    const o = make("option", "", info && info.rating != null ? `${l} · ${info.rating}` : l);
     o.value = l;
+    if (info) o.title = info.about;
     sel.append(o);
   }
   sel.value = value;
@@ -247,6 +249,10 @@ async function main() {
   const v = presetValues("standard");
   buildRules(v);
   buildSeats(v.players);
+  for (const l of OPT.levels) {  // one line each: the rating and how it plays
+    const info = (OPT.level_info || {})[l];
+    if (info) $("levels-help").append(make("li", "", info.about));
+  }
   $("create").onsubmit = create;
   loadFinished();
 }
