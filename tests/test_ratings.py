@@ -295,7 +295,6 @@ def test_the_rate_command(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     (["rate", "rule", "--output", "x.json"], "--output and --scale go with --levels"),
     (["rate", "nosuch"], "unknown bot 'nosuch'"),
     (["rate", "cmd:no-such-program-y"], "cannot start 'no-such-program-y'"),
-    (["rate", "--levels", "--scale", "0"], "--scale is a factor above 0"),
 ])
 def test_bad_rate_input_is_one_line_and_exit_status_2(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -304,7 +303,10 @@ def test_bad_rate_input_is_one_line_and_exit_status_2(
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     with pytest.raises(SystemExit):
         main(["rate", "rule", "--precision", "1"])
-    assert "must be 5 to 500 rating points" in capsys.readouterr().err
+    assert "must be 5-500 rating points, not 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["rate", "--levels", "--scale", "0"])
+    assert "must be 0.001-100 times the planned games, not 0" in capsys.readouterr().err
 
 
 def test_the_levels_people_pick_are_the_ladder_and_the_old_names_still_play() -> None:

@@ -14,20 +14,11 @@ import sys
 from pathlib import Path
 
 from euchre.cli import Subparsers, whole_number
+from euchre.cli.serve import number_in
 from euchre.cli.tournament import _check_players, _interrupt, _player, move_seconds
 from euchre.tournament import BACKENDS, default_workers
 
 PROG = "euchre rate"
-
-
-def _precision(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rating points") from None
-    if not 5 <= value <= 500:
-        raise argparse.ArgumentTypeError(f"must be 5 to 500 rating points, not {text!r}")
-    return value
 
 
 def register(sub: Subparsers) -> None:
@@ -47,11 +38,13 @@ def register(sub: Subparsers) -> None:
                    help="the bot to rate, e.g. 'cmd:node examples/node_bot.js'")
     p.add_argument("--levels", action="store_true",
                    help="rate the levels against each other (the calibration run) instead")
-    p.add_argument("--precision", type=_precision, default=35.0, metavar="POINTS",
+    p.add_argument("--precision", type=number_in(5, 500, "rating points"), default=35.0,
+                   metavar="POINTS",
                    help="stop once the 95%% interval is within ± POINTS (35)")
     p.add_argument("--max-games", type=whole_number(2, 1_000_000), default=2000,
                    help="stop after this many games in any case (2000)")
-    p.add_argument("--scale", type=float, default=1.0, metavar="F",
+    p.add_argument("--scale", type=number_in(0.001, 100, "times the planned games"), default=1.0,
+                   metavar="F",
                    help="with --levels: play F times the planned games of every pair (1)")
     p.add_argument("--output", metavar="FILE.json", default=None,
                    help="with --levels: write the ladder here instead of into the package")
@@ -85,8 +78,6 @@ def _run(args: argparse.Namespace) -> int:
         return _fail("name a bot to rate (SPEC), or --levels to rate the levels, not both")
     if not args.levels and (args.output or args.scale != 1.0):
         return _fail("--output and --scale go with --levels")
-    if not 0 < args.scale <= 100:
-        return _fail(f"--scale is a factor above 0 and at most 100, not {args.scale:g}")
     workers = args.workers or default_workers()
     progress = None if args.quiet else (lambda line: print(f"{PROG}: {line}", file=sys.stderr,
                                                             flush=True))
