@@ -3,7 +3,7 @@ registry's names, so a level added there (or by ``euchre serve``) shows up every
 
 from __future__ import annotations
 
-from euchre.bots import is_level, player_levels
+from euchre.bots import is_level, level_names, player_levels
 from euchre.bots.registry import STRONGEST_LEVEL, TABLE_LEVEL, describe_level, ladder_rating
 
 
@@ -12,6 +12,12 @@ def offered_levels() -> list[str]:
     the registry's player levels, with any ``euchre serve --bot`` ones; the measurement
     baselines stay out of the menu."""
     return list(player_levels())
+
+
+def accepted_levels() -> list[str]:
+    """Every level a seat may play at (the menu's, the players by their own names such as
+    ``rule``, the baselines): the labels a computer seat can be shown with."""
+    return list(level_names())
 
 
 def accepted_level(level: str) -> bool:

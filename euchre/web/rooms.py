@@ -13,7 +13,7 @@ from euchre.state import seat_name
 from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.actionlog import Database
-from euchre.web.levels import accepted_level, default_level, offered_levels
+from euchre.web.levels import accepted_level, accepted_levels, default_level, offered_levels
 from euchre.web.names import name_refusal
 from euchre.web.store import LostTable, SeatData, TableData
 from euchre.web.table import SPECTATOR, Table
@@ -237,5 +237,5 @@ def copied_name(name: str, n: int, seat: int, names: list[str]) -> str | None:
     taken = [(other, f"the name of {seat_name(i, n)}") for i, other in enumerate(names)
              if i != seat]
     taken += [(f"{seat_name(i, n)} ({level})", "how a computer player is shown")
-              for i in range(n) for level in offered_levels()]
+              for i in range(n) for level in accepted_levels()]
     return name_refusal(name, taken)
