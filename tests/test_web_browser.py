@@ -675,7 +675,7 @@ def test_a_seated_player_replaces_their_seat_link_and_the_old_one_stops_working(
 
 def test_a_name_typed_while_the_home_page_loads_is_kept(browser: Any, server: LiveServer) -> None:
     """The home page fetches the rule options before it builds the form; a name typed in that
-    moment is not overwritten by the remembered one (or the default "You")."""
+    moment is not overwritten by the remembered one."""
     page = browser.new_page()
     errors = watch_errors(page)
     release: list[Any] = []

@@ -14,7 +14,7 @@ from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, accepted_levels, default_level, offered_levels
-from euchre.web.names import name_refusal
+from euchre.web.names import name_key, name_refusal
 from euchre.web.store import LostTable, SeatData, TableData
 from euchre.web.table import SPECTATOR, Table
 from euchre.web.transport import Conn, deliver, error, hang_up, send
@@ -126,9 +126,9 @@ class Rooms:
             if not free:
                 raise LookupError("every seat at this table is taken: you can watch instead")
             seat = free[0]
-            name = S.clean_text(req.name, S.NAME_MAX)
+            name = S.clean_text(req.name or "", S.NAME_MAX)
             if not name or copied_name(name, table.n, seat.seat, table.names()):
-                name = seat_name(seat.seat, table.n)  # "Friend" twice: the seat's own name
+                name = seat_name(seat.seat, table.n)  # "Bob" twice: the seat's own name
             await self.db.run(lambda store: store.update_seat(table.id, seat.seat,
                                                               claimed=True, name=name))
             seat.claimed, seat.name = True, name
@@ -220,7 +220,7 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
         if spec.kind == "computer":
             name = f"{seat_name(i, n)} ({level})"
         elif mine:
-            name = S.clean_text(req.name, S.NAME_MAX) or "You"
+            name = S.clean_text(req.name or "", S.NAME_MAX) or seat_name(i, n)
             copied = copied_name(name, n, i, [])
             if copied:
                 raise ValueError(f"name: {copied}")
@@ -230,10 +230,18 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
     return seats
 
 
+#: Words a page uses for its own viewer ("You take the trick"): no seat may be named so, or
+#: every other player would read that seat as their own.
+VIEWER_WORDS = frozenset({"you", "me", "yourself", "myself"})
+
+
 def copied_name(name: str, n: int, seat: int, names: list[str]) -> str | None:
     """Why ``name`` may not be ``seat``'s at a table of ``n`` whose seats are called ``names``
-    (it looks like another seat's name or a computer's label, such as "East (rule)": see
-    ``names.name_refusal``), or None."""
+    (it looks like a word each page uses for its own viewer, another seat's name or a
+    computer's label, such as "East (rule)": see ``names.name_refusal``), or None."""
+    if name_key(name) in {name_key(word) for word in VIEWER_WORDS}:
+        return (f"{name!r} is the word each player's own page uses for their own seat, so "
+                "everyone else would read it as themselves; choose another name")
     taken = [(other, f"the name of {seat_name(i, n)}") for i, other in enumerate(names)
              if i != seat]
     taken += [(f"{seat_name(i, n)} ({level})", "how a computer player is shown")

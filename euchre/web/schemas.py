@@ -104,9 +104,11 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     my_seat: Annotated[int, msgspec.Meta(ge=-1, le=3)] | None = None
     """The creator's seat (a human seat), or -1 to only watch. Default: South (seat 2) in the
     four-handed game, as at the terminal; seat 0 with two or three players."""
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)] = "You"
+    name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)] | None = None
+    """The creator's name at the table; none (or blank): the seat's own name ("South")."""
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     invite: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)] = "Friend"
+    name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)] | None = None
+    """The friend's name at the table; none (or blank): the seat's own name ("North")."""

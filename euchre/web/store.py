@@ -39,7 +39,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0004"
+SCHEMA_REVISION = "0005"
 #: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
 MIGRATION_LOCK = 0x4555434852454D49
 #: The transaction advisory lock that orders the creations of tables of computers only.
@@ -202,8 +202,9 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision (creating it on a new database)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest Alembic revision (creating it on a new database), or to
+    ``revision`` (the tests build a database as an older release left it)."""
     from alembic import command
     from alembic.config import Config
 
@@ -215,7 +216,7 @@ def migrate(engine: Engine) -> None:
             # others wait for it here and then find the schema at its newest revision
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)
 
 
 class Store:

@@ -184,8 +184,10 @@ async function create(ev) {
     if (kind === "me") mySeat = Number(row.dataset.seat);
     seats.push({ kind: kind === "computer" ? "computer" : "human", level });
   }
-  const name = $("name").value.trim() || "You";
-  localStorage.setItem("euchre:name", name);
+  // No name: the server names the seat by its place ("South"); never "You", which every
+  // other player's page would read as their own seat.
+  const name = $("name").value.trim() || undefined;
+  if (name) localStorage.setItem("euchre:name", name);
   const res = await fetch("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ preset: "standard", rules, seats, my_seat: mySeat, name }),

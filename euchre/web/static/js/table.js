@@ -57,10 +57,10 @@ function start() {
 
 function showJoin(invite) {
   $("join").hidden = false;
-  $("join-name").value = localStorage.getItem("euchre:name") || "Friend";
+  $("join-name").value = localStorage.getItem("euchre:name") || "";
   $("join-btn").onclick = async () => {
-    const name = $("join-name").value.trim() || "Friend";
-    localStorage.setItem("euchre:name", name);
+    const name = $("join-name").value.trim() || undefined;
+    if (name) localStorage.setItem("euchre:name", name);
     const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ invite, name }),
