@@ -4,6 +4,7 @@ release migrated with every stored game still replaying."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from typing import Any
 
@@ -133,3 +134,182 @@ def test_a_database_of_the_release_before_migrates_and_every_game_still_replays(
             store.close()
 
 
+
+
+# Identities and accounts over HTTP -----------------------------------------------------------
+
+
+def browser_like(srv: LiveServer) -> Any:
+    """An HTTP client that keeps cookies and sends this site's Origin, as a page would."""
+    import httpx
+
+    return httpx.Client(base_url=srv.base, timeout=20, headers={"Origin": srv.base})
+
+
+def csrf(client: Any) -> dict[str, str]:
+    return {"X-CSRF-Token": client.get("/api/me").json()["csrf"] or ""}
+
+
+def test_a_guest_in_one_request_and_the_seat_is_theirs_alone(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as ann:
+        r = ann.post("/api/me/guest", json={"name": "Ann"})
+        assert r.status_code == 201 and r.json()["player"] == {"name": "Ann", "kind": "guest"}
+        cookie = r.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
+        assert "Secure" not in cookie  # plain HTTP here; over TLS it is Secure
+        # a request that changes something without the page's CSRF token is refused
+        r = ann.post("/api/tables", json={})
+        assert r.status_code == 403 and "CSRF" in r.json()["error"]
+        t = ann.post("/api/tables", json={}, headers=csrf(ann)).json()
+        seats = srv.get(f"/api/tables/{t['id']}")[1]["seats"]
+        assert seats[2]["name"] == "Ann" and seats[2]["player"] is True
+        # the seat's link alone no longer opens it: another browser with the link watches
+        thief = srv.connect(t["id"], t["token"])
+        err = thief.until(lambda m: m["type"] == "error")
+        assert err["code"] == "not_your_seat" and "Ann" in err["message"]
+        # a second guest cannot take the name, in any case or spacing
+        with browser_like(srv) as other:
+            for name in ("Ann", "ANN", " a n n "):
+                r = other.post("/api/me/guest", json={"name": name})
+                assert r.status_code == 409 and "another player's name" in r.json()["error"]
+            # nor can a seat without a player's name
+            r = other.post("/api/tables", json={"name": "ann"})
+            assert r.status_code == 400 and "player" in r.json()["error"]
+
+
+def test_requests_from_another_site_are_refused(db_url: str) -> None:
+    import httpx
+    from websockets.sync.client import connect
+
+    with LiveServer(db_url=db_url) as srv:
+        for headers in ({"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+            with httpx.Client(base_url=srv.base, headers=headers) as c:
+                for path, body in (("/api/me/guest", {"name": "Eve"}), ("/api/tables", {}),
+                                   ("/api/account/signin", {"name": "a", "password": "b"})):
+                    r = c.post(path, json=body)
+                    assert r.status_code == 403 and "other sites" in r.json()["error"], path
+        t = srv.create()
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/{t['id']}",
+                     additional_headers={"Origin": "https://evil.example"}) as ws:
+            msg = json.loads(ws.recv(timeout=10))
+        assert msg["type"] == "error" and msg["code"] == "other_site"
+
+
+def test_sign_up_in_out_and_password_change(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as b:
+        b.post("/api/me/guest", json={"name": "Cleo"})
+        t = b.post("/api/tables", json={"my_seat": -1, "seats": [{"kind": "computer"}] * 4,
+                                        "rules": {"target": 1}}, headers=csrf(b)).json()
+        assert t["rated"] is False  # its creator does not play at it
+        for pw, why in (("short", "at least 12"), ("password1234", "commonest"),
+                        ("x" * 129, "at most 128"), ("mycleoisgreat", "user name")):
+            r = b.post("/api/account/signup", json={"name": "Cleo", "password": pw},
+                       headers=csrf(b))
+            assert r.status_code == 400 and why in r.json()["error"], (pw, r.json())
+        guest_csrf = csrf(b)
+        r = b.post("/api/account/signup", json={"name": "Cleo", "password": "correct horse 7"},
+                   headers=guest_csrf)
+        assert r.status_code == 201 and r.json()["player"] == {"name": "Cleo",
+                                                               "kind": "account"}
+        assert csrf(b) != guest_csrf  # a new session at sign-up
+        # a wrong password and an unknown name read the same
+        with browser_like(srv) as c:
+            wrong = c.post("/api/account/signin", json={"name": "Cleo", "password": "nope" * 4})
+            nobody = c.post("/api/account/signin", json={"name": "Zed", "password": "nope" * 4})
+            assert wrong.status_code == nobody.status_code == 401
+            assert wrong.json() == nobody.json()
+            good = c.post("/api/account/signin", json={"name": "cleo",
+                                                       "password": "correct horse 7"})
+            assert good.status_code == 200 and good.json()["player"]["name"] == "Cleo"
+            # a password change ends every other session
+            r = b.post("/api/account/password", json={"password": "correct horse 7",
+                                                      "new_password": "battery staple 9"},
+                       headers=csrf(b))
+            assert r.status_code == 200
+            assert c.get("/api/me").json()["player"] is None
+            assert b.get("/api/me").json()["player"]["name"] == "Cleo"
+        r = b.post("/api/account/signout", json={}, headers=csrf(b))
+        assert r.status_code == 200 and b.get("/api/me").json()["player"] is None
+        r = b.post("/api/account/signin", json={"name": "Cleo", "password": "correct horse 7"})
+        assert r.status_code == 401
+        r = b.post("/api/account/signin", json={"name": "Cleo", "password": "battery staple 9"})
+        assert r.status_code == 200
+
+
+def play_to_the_end(clients: list[Any], seed: int) -> dict[str, Any]:
+    """Random legal moves for each client's seat, in turn, until the game is over."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "the game did not end"
+        for c in clients:
+            c.drain()
+            s = c.state
+            if s is None:
+                continue
+            if s["finished"]:
+                return dict(s)
+            if s["legal"] and s["turn"] == c.you:
+                c.send({"type": "act", "action": rng.choice(s["legal"])["id"], "seq": s["seq"]})
+                c.after(s["seq"])
+        time.sleep(0.01)
+
+
+def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
+        db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as ann, \
+            browser_like(srv) as bob:
+        ann.post("/api/me/guest", json={"name": "Ann"})
+        assert ann.post("/api/account/signup", json={"name": "Ann", "password":
+                                                     "a long secret of mine"},
+                        headers=csrf(ann)).status_code == 201
+        bob.post("/api/me/guest", json={"name": "Bob"})  # a guest: rated too
+        t = ann.post("/api/tables", json={
+            "rules": {"target": 2}, "my_seat": 2,
+            "seats": [{"kind": "human"}, {"kind": "computer", "level": "rule"},
+                      {"kind": "human"}, {"kind": "computer", "level": "rule"}]},
+            headers=csrf(ann)).json()
+        assert t["rated"] is True
+        invite = t["invite_url"].split("#invite=")[1]
+        j = bob.post(f"/api/tables/{t['id']}/join", json={"invite": invite},
+                     headers=csrf(bob)).json()
+        assert j["seat"] == 0
+        a = srv.connect(t["id"], cookies=ann.cookies)  # a player's seat, no link needed
+        b = srv.connect(t["id"], j["token"], cookies=bob.cookies)
+        a.until(lambda m: m["type"] == "welcome")
+        b.until(lambda m: m["type"] == "welcome")
+        assert (a.you, b.you) == (2, 0)
+        end = play_to_the_end([a, b], 7)
+        a.close()
+        b.close()
+        deadline = time.monotonic() + 10
+        while True:
+            status, prof = srv.get("/api/players/Ann")
+            if prof["stats"]["games"] == 1 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert status == 200 and prof["kind"] == "account"
+        won = end["winner"] == 0
+        assert prof["stats"]["games"] == 1 and prof["stats"]["won"] == int(won)
+        assert prof["rated_games"] == 1 and len(prof["history"]) == 1
+        assert prof["games"][0]["id"] == t["id"] and prof["games"][0]["rated"]
+        assert prof["games"][0]["replay"] == f"/replay/{t['id']}"
+        change = prof["games"][0]["rating_change"]
+        assert (change > 0) == won and change != 0
+        assert prof["rating"]["provisional"] is True and prof["rating"]["plus_minus"] > 0
+        bobs = srv.get("/api/players/bob")[1]
+        assert bobs["name"] == "Bob" and bobs["games"][0]["rating_change"] == change
+        rule = srv.get("/api/players/rule")[1]
+        assert rule["kind"] == "computer" and rule["rated_games"] == 1
+        assert (rule["games"][0]["rating_change"] < 0) == won
+        board = srv.get("/api/leaderboard")[1]["players"]
+        assert {p["name"] for p in board} >= {"Ann", "Bob", "rule"}
+        assert [p["rating"] for p in board] == sorted((p["rating"] for p in board),
+                                                      reverse=True)
+        people = srv.get("/api/leaderboard?kind=people")[1]["players"]
+        assert {p["name"] for p in people} == {"Ann", "Bob"}
+        assert srv.get("/api/leaderboard?kind=bots")[0] == 400
+        assert srv.get("/api/players/Nobody")[0] == 404
+        # hands made, euchred and alone add up to the hands the game had
+        made = sum(srv.get(f"/api/players/{n}")[1]["stats"]["made"] for n in ("Ann", "Bob"))
+        assert made >= 0

@@ -166,28 +166,37 @@ class LiveServer:
         assert isinstance(out, dict)
         return out
 
-    def connect(self, table: str, token: str = "", address: str = "") -> Client:
+    def connect(self, table: str, token: str = "", address: str = "",
+                cookies: Any = None) -> Client:
         """A websocket to the table (``address``: the client address a trusted proxy would
-        name in X-Forwarded-For)."""
+        name in X-Forwarded-For; ``cookies``: an httpx client's, to come as its player)."""
+        headers = {}
+        if cookies is not None:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
         return Client(f"ws://127.0.0.1:{self.port}/ws/{table}" + (f"?token={token}" if token
-                                                                  else ""), address)
+                                                                  else ""), address,
+                      headers=headers)
 
 
 class Client:
     """A websocket client that keeps every message it receives (``raw`` and parsed)."""
 
-    def __init__(self, url: str, address: str = "", source: str = "") -> None:
+    def __init__(self, url: str, address: str = "", source: str = "",
+                 headers: dict[str, str] | None = None) -> None:
         """``address``: the X-Forwarded-For to send; ``source``: the loopback address to
-        connect from (127.0.0.N: another client, as a proxy in front sees it)."""
+        connect from (127.0.0.N: another client, as a proxy in front sees it); ``headers``:
+        more to send (a player's cookie)."""
         from websockets.sync.client import connect
 
         # An unbounded queue: with the default 16 a watcher of a computers' table stops
         # reading the socket once 16 states wait unread, and then never sees the server's
         # answer to its close (a 10 s close timeout each).
-        headers = {"X-Forwarded-For": address} if address else None
+        sent = dict(headers or {})
+        if address:
+            sent["X-Forwarded-For"] = address
         extra: dict[str, Any] = {"source_address": (source, 0)} if source else {}
         self.ws = connect(url, max_size=2**22, open_timeout=10, max_queue=None,
-                          additional_headers=headers, **extra).__enter__()
+                          additional_headers=sent or None, **extra).__enter__()
         self.raw: list[str] = []
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None

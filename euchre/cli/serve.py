@@ -128,6 +128,9 @@ def register(sub: Subparsers) -> None:
                    help="address or network (10.0.0.0/8) of a proxy in front (nginx, "
                         "docs/deploying.md) whose X-Forwarded-For names the client, for the "
                         "per-client limits; repeatable (default: none, the header is ignored)")
+    p.add_argument("--accounts", choices=("open", "closed", "off"), default="open",
+                   help="player accounts: open (anyone may sign up; the default), closed (the "
+                        "existing accounts sign in, nobody new signs up) or off (guests only)")
     from euchre.web.config import ServerConfig
 
     defaults = ServerConfig.__dataclass_fields__
@@ -181,6 +184,7 @@ def server_config(args: argparse.Namespace, url: str) -> ServerConfig:
     limits = {dest: getattr(args, dest) for _, dest, _, _, _ in LIMITS}
     return ServerConfig(db_url=url, workers=args.workers, away_timeout=args.away_timeout,
                         bot_factory=bots, freeze_gc=True, cluster=is_postgresql(url),
+                        accounts=getattr(args, "accounts", "open"),
                         trusted_proxies=tuple(getattr(args, "trusted_proxies", ())), **limits)
 
 
@@ -193,7 +197,8 @@ def is_postgresql(url: str) -> bool:
 def child_args(args: argparse.Namespace, url: str, port: int) -> list[str]:
     """The command line of one of ``--processes``' server processes (the same flags)."""
     out = ["serve", "--host", args.host, "--port", str(port), "--db", url, "--reuse-port",
-           "--workers", str(args.workers), "--away-timeout", repr(args.away_timeout)]
+           "--workers", str(args.workers), "--away-timeout", repr(args.away_timeout),
+           "--accounts", getattr(args, "accounts", "open")]
     for name, spec in getattr(args, "bot", []):
         out += ["--bot", f"{name}={spec}"]
     for flag, dest, _, _, _ in LIMITS:

@@ -18,8 +18,9 @@ from starlette.staticfiles import StaticFiles
 
 from euchre.rules import PRESETS, Rules
 from euchre.state import seat_name
-from euchre.web import metrics, ops
+from euchre.web import metrics, ops, profiles
 from euchre.web import schemas as S
+from euchre.web.accounts import Refused, route
 from euchre.web.config import ServerConfig
 from euchre.web.guard import BodyLimit
 from euchre.web.levels import default_level, level_info, offered_levels, strongest_level
@@ -76,11 +77,15 @@ async def options(request: Request) -> Response:
 
 
 async def create(request: Request) -> Response:
+    server = server_of(request)
     try:
+        session = await server.accounts.writer(request)
         req = await body(request, S.CreateTable)
         client = request.client.host if request.client else ""
-        return JSONResponse(await server_of(request).create_table(req, client),
-                            status_code=201)
+        player = session.player if session is not None else None
+        return JSONResponse(await server.create_table(req, client, player), status_code=201)
+    except Refused as exc:
+        return bad(str(exc), exc.status)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return bad(f"invalid request: {exc}")
     except LimitError as exc:
@@ -101,13 +106,17 @@ async def table_info(request: Request) -> Response:
 
 
 async def join(request: Request) -> Response:
-    rooms = server_of(request).rooms
+    server = server_of(request)
+    rooms = server.rooms
     t = await rooms.get(request.path_params["table_id"])
     if t is None:
         return bad("there is no table with that address", 404)
     try:
+        session = await server.accounts.writer(request)
         req = await body(request, S.JoinTable)
-        seat, token = await rooms.join(t, req)
+        seat, token = await rooms.join(t, req, session.player if session else None)
+    except Refused as exc:
+        return bad(str(exc), exc.status)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return bad(f"invalid request: {exc}")
     except ValueError as exc:
@@ -162,6 +171,28 @@ async def review(request: Request) -> Response:
     return Response(raw, status_code=status, media_type="application/json")
 
 
+async def player(request: Request) -> Response:
+    name = request.path_params["name"]
+    if len(name) > 200:
+        return bad("there is no player of that name", 404)
+    found = await server_of(request).db.run(lambda store: profiles.profile(store, name))
+    if found is None:
+        return bad("there is no player of that name", 404)
+    return as_json(found)
+
+
+async def leaderboard(request: Request) -> Response:
+    kind = request.query_params.get("kind", "all")
+    if kind not in ("all", "people", "computers"):
+        return bad("kind: one of all, people, computers")
+    settled = request.query_params.get("settled", "0")
+    if settled not in ("0", "1"):
+        return bad("settled: 1 (leave out provisional ratings) or 0")
+    rows = await server_of(request).db.run(
+        lambda store: profiles.leaderboard(store, kind, settled == "1"))  # type: ignore[arg-type]
+    return as_json({"kind": kind, "players": rows})
+
+
 def page(name: str) -> Callable[[Request], Any]:
     async def handler(request: Request) -> Response:
         return FileResponse(STATIC / name, headers={"Content-Security-Policy": CSP,
@@ -181,8 +212,21 @@ def make_app(config: ServerConfig) -> Starlette:
         await sampler.stop()
         await server.stop()
 
+    accounts = server.accounts
     routes = [
         Route("/", page("index.html")),
+        Route("/players/{name}", page("player.html")),
+        Route("/leaderboard", page("leaderboard.html")),
+        Route("/account", page("account.html")),
+        Route("/api/me", accounts.get_me),
+        Route("/api/me/guest", route(accounts.guest), methods=["POST"]),
+        Route("/api/me/name", route(accounts.rename), methods=["POST"]),
+        Route("/api/account/signup", route(accounts.sign_up), methods=["POST"]),
+        Route("/api/account/signin", route(accounts.sign_in), methods=["POST"]),
+        Route("/api/account/signout", route(accounts.sign_out), methods=["POST"]),
+        Route("/api/account/password", route(accounts.change_password), methods=["POST"]),
+        Route("/api/players/{name}", player),
+        Route("/api/leaderboard", leaderboard),
         Route("/t/{table_id}", page("table.html")),
         Route("/replay/{table_id}", page("replay.html")),
         Route("/review/{table_id}", page("review.html")),

@@ -49,6 +49,7 @@ from starlette.websockets import WebSocket
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
+from euchre.web.players import Player
 from euchre.web.store import libpq_url
 from euchre.web.table import SPECTATOR, Table
 from euchre.web.transport import Conn, TokenBucket, deliver, error, hang_up, put, send
@@ -425,7 +426,8 @@ class Cluster:
             elif msg["k"] == "join":
                 try:
                     req = S.JoinTable(msg["invite"], msg["name"])
-                    reply["ok"] = list(await self.rooms.join(table, req))
+                    player = Player(**msg["p"]) if msg.get("p") else None
+                    reply["ok"] = list(await self.rooms.join(table, req, player))
                 except (PermissionError, LookupError, ValueError) as exc:
                     reply["err"] = [type(exc).__name__, str(exc)]
             else:
@@ -571,15 +573,20 @@ class Cluster:
             error(conn, reply["err"][0], reply["err"][1])
         return True
 
-    async def remote_join(self, table: Table, req: S.JoinTable) -> tuple[int, str]:
+    async def remote_join(self, table: Table, req: S.JoinTable,
+                          player: Player | None = None) -> tuple[int, str]:
+        """Claim a seat at the table's owner (``player``: who claims it, as this process's
+        session found them; the owner trusts the bus, not the browser, for that)."""
+        who = None if player is None else {"id": player.id, "name": player.name,
+                                           "kind": player.kind}
         try:
             reply = await self.call(table.id, {"k": "join", "invite": req.invite,
-                                               "name": req.name})
+                                               "name": req.name, "p": who})
         except Moved:
             raise LookupError("this table is moving to another server process: try again "
                               "in a moment") from None
         if reply.get("local"):
-            return await self.rooms.join(table, req)
+            return await self.rooms.join(table, req, player)
         if "err" in reply:
             kind, text = reply["err"]
             raise {"PermissionError": PermissionError, "LookupError": LookupError}.get(

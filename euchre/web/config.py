@@ -74,6 +74,9 @@ class ServerConfig:
     cluster: bool = False
     """Share the database (PostgreSQL) with other server processes: each table has one
     owner process, the others relay to it (``euchre.web.cluster``)."""
+    accounts: Literal["open", "closed", "off"] = "open"
+    """Accounts: "open" (anyone may sign up), "closed" (the existing ones sign in, no new
+    ones) or "off" (guests only)."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0

@@ -29,6 +29,9 @@ class SeatInfo(msgspec.Struct):
     claimed: bool
     connected: bool
     stand_in: bool
+    player: bool = False
+    """Held by a player with a name of their own (a guest or an account): their profile is
+    ``/players/NAME``."""
 
 
 class Event(msgspec.Struct, omit_defaults=True):

@@ -49,6 +49,9 @@ class Moves:
         self.running = False
         self.lost: Callable[[Table], None] = lambda _table: None
         """Called when a commit was refused because another process owns the table now."""
+        self.game_over: Callable[[Table], None] = lambda _table: None
+        """Called once the action that ended a game is committed (its results are written
+        then)."""
 
     def start(self) -> None:
         self.running = True
@@ -123,6 +126,8 @@ class Moves:
             raise
         deliver(frames)
         metrics.MOVES.inc(len(rows))
+        if rows[-1][4] is not None:
+            self.game_over(table)
 
     def schedule(self, table: Table) -> None:
         """After any change: start the computer for a computer's turn, or the away timer for a

@@ -15,6 +15,7 @@ from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, accepted_levels, default_level, offered_levels
 from euchre.web.names import name_key, name_refusal
+from euchre.web.players import Player
 from euchre.web.store import LostTable, SeatData, TableData
 from euchre.web.table import SPECTATOR, Table
 from euchre.web.transport import Conn, deliver, error, hang_up, send
@@ -48,8 +49,8 @@ class Rooms:
         self.loading: Callable[[str], None] = lambda _table_id: None
         """Called before a table is read from the database (``loaded`` after)."""
         self.loaded: Callable[[Table], None] = lambda _table: None
-        self.remote_join: Callable[[Table, S.JoinTable], Awaitable[tuple[int, str]]] | None \
-            = None
+        self.remote_join: Callable[[Table, S.JoinTable, Player | None],
+                                   Awaitable[tuple[int, str]]] | None = None
         """Claims a seat at a table another process owns."""
         self.lost: Callable[[Table], None] = lambda _table: None
         """Called when a write of the table was refused because another process owns it
@@ -82,56 +83,82 @@ class Rooms:
 
     # creating and joining -------------------------------------------------------------------
 
-    async def create(self, req: S.CreateTable, computer_tables: int) -> tuple[Table, int]:
+    async def create(self, req: S.CreateTable, computer_tables: int,
+                     player: Player | None = None) -> tuple[Table, int]:
         """A new table as ``req`` asks (``ValueError`` says what is wrong with it); returns it
-        and the creator's seat (-1: watching). At most ``computer_tables`` tables with no
-        person's seat play at once on the whole site (``LimitError``; counted in the database,
-        in the creation's own transaction)."""
+        and the creator's seat (-1: watching), which is ``player``'s when one creates it. At
+        most ``computer_tables`` tables with no person's seat play at once on the whole site
+        (``LimitError``; counted in the database, in the creation's own transaction)."""
         rules = table_rules(req)
         n = rules.players
         my_seat = req.my_seat if req.my_seat is not None else (2 if n == 4 else 0)
-        seats = seat_plan(req, n, my_seat)
+        seats = seat_plan(req, n, my_seat, player)
+        if player is None and my_seat >= 0:
+            await self.check_unnamed(seats[my_seat].name)
+        rated = rated_table(req, rules, seats, player)
         only_computers = computer_tables if all(sd.kind == "computer" for sd in seats) \
             else None
         table_id = secrets.token_urlsafe(9)
         invite = secrets.token_urlsafe(12)
         seed = new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
-            table_id, rules.to_dict(), seed, invite, seats, only_computers))
+            table_id, rules.to_dict(), seed, invite, seats, only_computers, rated))
         for sd in seats:
             if sd.kind == "human":
                 sd.left_at = created  # as stored: empty since the table was made
         table = Table(TableData(table_id, created, rules.to_dict(), seed, invite, seats, [],
-                                None, []))
+                                None, [], rated))
         self.add(table)
         return table, my_seat
 
-    async def join(self, table: Table, req: S.JoinTable) -> tuple[int, str]:
-        """Claim the table's first free person's seat with its invite."""
+    async def check_unnamed(self, name: str) -> None:
+        """A seat taken without a player's name may not copy one (``ValueError``)."""
+        from euchre.web import players
+
+        owner = await self.db.run(lambda store: players.taken(store, name))
+        if owner is not None:
+            raise ValueError(f"name: {name!r} reads like the player {owner!r}'s name; "
+                             "choose another")
+
+    async def join(self, table: Table, req: S.JoinTable,
+                   player: Player | None = None) -> tuple[int, str]:
+        """Claim the table's first free person's seat with its invite (``player``'s, when a
+        player joins; a player who already holds a seat there gets that one)."""
         if not secrets.compare_digest(req.invite.encode(), table.invite.encode()):
             raise PermissionError("that invite is not for this table")
+        if player is None and req.name and S.clean_text(req.name, S.NAME_MAX):
+            await self.check_unnamed(S.clean_text(req.name, S.NAME_MAX))
         if self.remote_join is not None and not self.owns(table.id):
-            return await self.remote_join(table, req)
+            return await self.remote_join(table, req, player)
         try:
-            return await self._join_here(table, req)
+            return await self._join_here(table, req, player)
         except LostTable:  # taken over just then: the seat is claimed at the new owner
             self.lost(table)
             if self.remote_join is None:
                 raise
-            return await self.remote_join(table, req)
+            return await self.remote_join(table, req, player)
 
-    async def _join_here(self, table: Table, req: S.JoinTable) -> tuple[int, str]:
+    async def _join_here(self, table: Table, req: S.JoinTable,
+                         player: Player | None) -> tuple[int, str]:
         async with self.locks[table.id]:
+            if player is not None:
+                mine = table.seat_of(player.id)
+                if mine is not None:
+                    return mine.seat, mine.token
             free = [s for s in table.seats if s.kind == "human" and not s.claimed]
             if not free:
                 raise LookupError("every seat at this table is taken: you can watch instead")
             seat = free[0]
-            name = S.clean_text(req.name or "", S.NAME_MAX)
-            if not name or copied_name(name, table.n, seat.seat, table.names()):
-                name = seat_name(seat.seat, table.n)  # "Bob" twice: the seat's own name
-            await self.db.run(lambda store: store.update_seat(table.id, seat.seat,
-                                                              claimed=True, name=name))
-            seat.claimed, seat.name = True, name
+            if player is not None:
+                name = player.name
+            else:
+                name = S.clean_text(req.name or "", S.NAME_MAX)
+                if not name or copied_name(name, table.n, seat.seat, table.names()):
+                    name = seat_name(seat.seat, table.n)  # "Bob" twice: the seat's own name
+            pid = player.id if player is not None else None
+            await self.db.run(lambda store: store.update_seat(
+                table.id, seat.seat, claimed=True, name=name, player_id=pid))
+            seat.claimed, seat.name, seat.player = True, name, pid
             self.broadcast_locked(table)
         return seat.seat, seat.token
 
@@ -199,8 +226,10 @@ def table_rules(req: S.CreateTable) -> Rules:
         raise ValueError(f"rules: {exc}") from None
 
 
-def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
-    """The new table's seats, each with its own random token."""
+def seat_plan(req: S.CreateTable, n: int, my_seat: int,
+              player: Player | None = None) -> list[SeatData]:
+    """The new table's seats, each with its own random token; the creator's is ``player``'s
+    (named by the player's name) when a player creates it."""
     specs = req.seats or [S.SeatSpec("human" if i == my_seat else "computer")
                           for i in range(n)]
     if len(specs) != n:
@@ -219,6 +248,8 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
         mine = i == my_seat
         if spec.kind == "computer":
             name = f"{seat_name(i, n)} ({level})"
+        elif mine and player is not None:
+            name = player.name
         elif mine:
             name = S.clean_text(req.name or "", S.NAME_MAX) or seat_name(i, n)
             copied = copied_name(name, n, i, [])
@@ -226,8 +257,38 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int) -> list[SeatData]:
                 raise ValueError(f"name: {copied}")
         else:
             name = seat_name(i, n)
-        seats.append(SeatData(i, secrets.token_urlsafe(18), spec.kind, level, name, mine))
+        owner = player.id if mine and player is not None else None
+        seats.append(SeatData(i, secrets.token_urlsafe(18), spec.kind, level, name, mine,
+                              player_id=owner))
     return seats
+
+
+def rated_table(req: S.CreateTable, rules: Rules, seats: list[SeatData],
+                player: Player | None) -> bool:
+    """Whether a new table is to be rated: ``req.rated`` if given (``True`` refused, saying
+    why, where the table cannot be rated), else whenever it can be."""
+    why = unratable(rules, seats, player)
+    if req.rated and why:
+        raise ValueError(f"rated: this table cannot be rated: {why}")
+    return why is None if req.rated is None else req.rated
+
+
+def unratable(rules: Rules, seats: list[SeatData], player: Player | None) -> str | None:
+    """Why a table with these seats cannot be rated, or None."""
+    from euchre.web.ratings import rated_levels
+
+    if rules.players != 4 or rules.single_hand:
+        return "ratings are for four-handed partnership games played to a score"
+    if player is None:
+        return "its creator plays without a player's name (a guest or an account)"
+    if not any(s.player_id == player.id for s in seats):
+        return "its creator does not play at it"
+    levels = rated_levels()
+    for s in seats:
+        if s.kind == "computer" and s.level not in levels:
+            return (f"{s.name} plays at a level without a rating; the rated levels are "
+                    + (", ".join(levels) or "none yet"))
+    return None
 
 
 #: Words a page uses for its own viewer ("You take the trick"): no seat may be named so, or

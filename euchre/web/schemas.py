@@ -105,7 +105,11 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """The creator's seat (a human seat), or -1 to only watch. Default: South (seat 2) in the
     four-handed game, as at the terminal; seat 0 with two or three players."""
     name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)] | None = None
-    """The creator's name at the table; none (or blank): the seat's own name ("South")."""
+    """The creator's name at the table; none (or blank): the seat's own name ("South"). A
+    signed-in player (or guest) plays under their player's name instead."""
+    rated: bool | None = None
+    """Rate the game (every seat a player or a computer at a rated level when it ends);
+    default: rated whenever the table can be."""
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):

@@ -12,6 +12,7 @@ websocket's reader, writer and limits).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ from starlette.websockets import WebSocket
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
+from euchre.web.accounts import Accounts, same_site
 from euchre.web.actionlog import ActionLog, Database
 from euchre.web.chat import TableTalk
 from euchre.web.collector import FullPasses
@@ -28,6 +30,8 @@ from euchre.web.hints import Hints
 from euchre.web.levels import offered_levels, strongest_level
 from euchre.web.limits import CreationLimits, Limits, LocalLimits, Places, SharedLimits, Visit
 from euchre.web.moves import Moves
+from euchre.web.players import Player
+from euchre.web.results import GameResult, game_result, write_results
 from euchre.web.reviews import Reviews
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, make_pool
@@ -81,6 +85,9 @@ class Server:
         """This process's part in a group of processes sharing the database, if any."""
         self.full_passes = FullPasses()
         """The garbage collector's full passes (timed by the server, with ``freeze_gc``)."""
+        self.accounts = Accounts(self.db, config.accounts)
+        self.writing: set[asyncio.Task[None]] = set()
+        """Games' results being written."""
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -117,6 +124,7 @@ class Server:
         log_writer = ActionLog(self.db)
         log_writer.start()
         self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout)
+        self.moves.game_over = self.game_over
         self.hints = Hints(self.rooms, self.bots, self.hint_level, cfg.bot_factory,
                            make_pool(cfg.pool, cfg.hint_workers, "euchre-hint"),
                            cfg.hint_workers, self.limits, cfg.hint_rate)
@@ -126,6 +134,7 @@ class Server:
         if cfg.pool == "process":
             self._reviews.warm(cfg.review_workers)
         self.moves.start()
+        await self.write_unwritten_results()
         before = time.time() - cfg.abandon_days * 86400
         closed = await self.db.run(lambda store: store.close_abandoned(before))
         if closed:
@@ -168,44 +177,87 @@ class Server:
             self.hints.stop()
         if self._reviews is not None:
             self._reviews.stop()
+        self.accounts.stop()
         if self.moves is not None:
             await self.moves.away.flush_left()
         await self.limits.stop()
         await self.db.close()
         await self.full_passes.stop()
 
-    async def create_table(self, req: S.CreateTable, client: str = "") -> dict[str, object]:
-        """A new table (``client``: the creator's address, for the creation limits)."""
+    async def create_table(self, req: S.CreateTable, client: str = "",
+                           player: Player | None = None) -> dict[str, object]:
+        """A new table (``client``: the creator's address, for the creation limits;
+        ``player``: the signed-in creator, whose seat it is)."""
         assert self.moves is not None
         await self.creations.take(client)
-        table, my_seat = await self.rooms.create(req, self.config.computer_tables)
+        table, my_seat = await self.rooms.create(req, self.config.computer_tables, player)
         if self.cluster is not None:  # its owners row, this process's, came with it
             self.cluster.owned.add(table.id)
         self.moves.schedule(table)
         out: dict[str, object] = {"id": table.id, "url": f"/t/{table.id}",
                                   "invite_url": f"/t/{table.id}#invite={table.invite}",
-                                  "watch_url": f"/t/{table.id}", "seat": my_seat}
+                                  "watch_url": f"/t/{table.id}", "seat": my_seat,
+                                  "rated": table.rated}
         if my_seat >= 0:
             token = table.seats[my_seat].token
             out["token"] = token
             out["url"] = f"/t/{table.id}#token={token}"
         return out
 
+    # a game's end -------------------------------------------------------------------------
+
+    def game_over(self, table: Table) -> None:
+        """The game just ended (its last action committed): its results, and ratings if it
+        is rated, are written now, in the background."""
+        game = game_result(table)
+        if game is not None:
+            task = asyncio.create_task(self._write_results(game.table_id, game))
+            self.writing.add(task)  # kept until done (the loop holds tasks weakly)
+            task.add_done_callback(self.writing.discard)
+
+    async def _write_results(self, table_id: str, game: GameResult) -> None:
+        try:
+            await self.db.run(lambda store: write_results(store, game))
+        except Exception as exc:  # written at the next start instead
+            log.error("could not write the results of table %s: %r", table_id, exc)
+
+    async def write_unwritten_results(self) -> None:
+        """The results of games that ended just before a process stopped, never written."""
+        for table_id in await self.db.run(lambda store: store.results_unwritten()):
+            data = await self.db.run(functools.partial(Store.load_table, table_id=table_id))
+            if data is None:
+                continue
+            game = game_result(Table(data))
+            if game is not None:
+                await self._write_results(table_id, game)
+
     # the websocket --------------------------------------------------------------------------
 
     async def websocket(self, ws: WebSocket) -> None:
         await ws.accept()
+        if not same_site(ws):  # another site's page would ride this browser's cookie
+            await refuse(ws, "other_site", "connections from another site's pages are "
+                         "refused", 4403)
+            return
         table = await self.rooms.get(ws.path_params["table_id"])
         if table is None:
             await refuse(ws, "no_table", "there is no table with that address", 4404)
             return
         seat: Seat | None = None
         token = ws.query_params.get("token", "")
+        session = await self.accounts.session(ws)
+        me = session.player.id if session is not None else None
         if token:
             seat = table.seat_by_token(token)
             if seat is None:
                 await refuse(ws, "bad_token", "that seat link is not valid for this table", 4403)
                 return
+            if seat.player is not None and seat.player != me:
+                await refuse(ws, "not_your_seat", f"this seat is {seat.name}'s: only "
+                             f"{seat.name}, signed in, can play it", 4403)
+                return
+        elif me is not None:
+            seat = table.seat_of(me)  # a player's own seat, from any browser they use
         conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
                     TokenBucket(self.config.rate, self.config.burst))
         address = ws.client.host if ws.client else ""

@@ -39,7 +39,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0005"
+SCHEMA_REVISION = "0006"
 #: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
 MIGRATION_LOCK = 0x4555434852454D49
 #: The transaction advisory lock that orders the creations of tables of computers only.
@@ -66,6 +66,10 @@ class TableRow(Base):
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     scores: Mapped[str | None] = mapped_column(Text, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Created to be rated: rated once over if every seat then is a player or a rated level."""
+    results_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the game's results (and ratings) were written: once, in one transaction."""
 
 
 class SeatRow(Base):
@@ -79,6 +83,68 @@ class SeatRow(Base):
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
     left_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When a person's seat last became empty (wall clock); NULL while someone holds it."""
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True,
+                                                  index=True)
+    """The player (guest or account) who holds a person's seat; NULL: a seat opened by its
+    link alone (and every seat stored before players existed)."""
+
+
+class PlayerRow(Base):
+    """Someone who plays: a guest (a name and a session), an account (a name and a password)
+    or a computer level (its rating)."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    """The name's comparison key: no two players have names that read alike."""
+    kind: Mapped[str] = mapped_column(String(16))
+    """"guest", "account" or "computer"."""
+    password: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """An account's argon2id hash (never the password)."""
+    created_at: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rated_games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the cookie holds a random token, this row only its SHA-256, so a
+    copy of the database opens no session."""
+
+    __tablename__ = "sessions"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class ResultRow(Base):
+    """One player's part in one finished game (a computer level's too): the side's result,
+    the hands they made and lost, their lone hands, and the rating before and after."""
+
+    __tablename__ = "results"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    finished_at: Mapped[float] = mapped_column(Float)
+    won: Mapped[bool] = mapped_column(Boolean)
+    hands: Mapped[int] = mapped_column(Integer)
+    made: Mapped[int] = mapped_column(Integer)
+    euchred: Mapped[int] = mapped_column(Integer)
+    euchres: Mapped[int] = mapped_column(Integer)
+    lone: Mapped[int] = mapped_column(Integer)
+    lone_made: Mapped[int] = mapped_column(Integer)
+    lone_marches: Mapped[int] = mapped_column(Integer)
+    lone_euchred: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class ActionRow(Base):
@@ -120,6 +186,8 @@ class SeatData:
     left_at: float | None = None
     """When the seat last became empty (``time.time()``); None: someone held it when the
     server stopped (or it is a computer's)."""
+    player_id: int | None = None
+    """The player holding a person's seat (None: the seat's link alone opens it)."""
 
 
 @dataclass
@@ -135,6 +203,7 @@ class TableData:
     actions: list[tuple[int, int]]
     finished_at: float | None
     chat: list[dict[str, Any]]
+    rated: bool = False
 
 
 #: ``Store.fenced_write``'s statement (PostgreSQL's). The CTEs that change data run whether or
@@ -248,22 +317,25 @@ class Store:
     # writes ---------------------------------------------------------------------------------
 
     def create_table(self, table_id: str, rules: dict[str, Any], seed: int, invite: str,
-                     seats: list[SeatData], only_computers: int | None = None) -> float:
-        """A new table's rows. ``only_computers`` (for a table with no person's seat): the
-        most unfinished tables of computers only the site plays at once; counted in this
-        transaction (on PostgreSQL behind a transaction advisory lock, so two processes
-        creating at once count each other), and over it ``LimitError`` with nothing
-        written."""
+                     seats: list[SeatData], only_computers: int | None = None,
+                     rated: bool = False) -> float:
+        """A new table's rows (``rated``: created to be rated). ``only_computers`` (for a
+        table with no person's seat): the most unfinished tables of computers only the site
+        plays at once; counted in this transaction (on PostgreSQL behind a transaction
+        advisory lock, so two processes creating at once count each other), and over it
+        ``LimitError`` with nothing written."""
         now = time.time()
         with self.engine.begin() as conn:
             if only_computers is not None:
                 self._room_for_computers(conn, only_computers)
             conn.execute(insert(TableRow).values(
-                id=table_id, created_at=now, rules=json.dumps(rules), seed=seed, invite=invite))
+                id=table_id, created_at=now, rules=json.dumps(rules), seed=seed, invite=invite,
+                rated=rated))
             conn.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": s.seat, "token": s.token, "kind": s.kind,
                  "level": s.level, "name": s.name, "claimed": s.claimed,
-                 "left_at": now if s.kind == "human" else None} for s in seats])
+                 "left_at": now if s.kind == "human" else None, "player_id": s.player_id}
+                for s in seats])
             if self.owner is not None:
                 conn.execute(insert(OwnerRow).values(table_id=table_id, process=self.owner,
                                                      epoch=1))
@@ -425,7 +497,8 @@ class Store:
     # reads ----------------------------------------------------------------------------------
 
     def _load(self, conn: Any, row: Any, chat_limit: int) -> TableData:
-        seats = [SeatData(r.seat, r.token, r.kind, r.level, r.name, r.claimed, r.left_at)
+        seats = [SeatData(r.seat, r.token, r.kind, r.level, r.name, r.claimed, r.left_at,
+                          r.player_id)
                  for r in conn.execute(select(SeatRow).where(SeatRow.table_id == row.id)
                                        .order_by(SeatRow.seat))]
         acts = [(r.seat, r.action) for r in conn.execute(
@@ -436,7 +509,7 @@ class Store:
                                       .order_by(ChatRow.id.desc()).limit(chat_limit))]
         chat.reverse()
         return TableData(row.id, row.created_at, json.loads(row.rules), row.seed, row.invite,
-                         seats, acts, row.finished_at, chat)
+                         seats, acts, row.finished_at, chat, bool(row.rated))
 
     def load_table(self, table_id: str, chat_limit: int = 50) -> TableData | None:
         with self.engine.connect() as conn:
@@ -448,6 +521,15 @@ class Store:
             rows = conn.execute(select(TableRow).where(TableRow.finished_at.is_(None))
                                 .order_by(TableRow.created_at)).all()
             return [self._load(conn, r, chat_limit) for r in rows]
+
+    def results_unwritten(self) -> list[str]:
+        """Finished games (not closed unplayed) whose results were never written: the
+        process that ended them stopped first."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(TableRow.id).where(TableRow.finished_at.is_not(None),
+                                          TableRow.results_at.is_(None),
+                                          TableRow.scores != "[]"))]
 
     def list_finished(self, limit: int = 50) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:

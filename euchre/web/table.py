@@ -26,6 +26,17 @@ from euchre.web.store import TableData
 SPECTATOR = NO_SEAT
 
 
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand's public result: who made trump, alone or not, and what it scored."""
+
+    outcome: str
+    maker: int
+    alone: bool
+    points: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+
+
 @dataclass
 class Seat:
     """A seat: a person (creator or friend) or a computer at ``level``.
@@ -48,6 +59,9 @@ class Seat:
     remote: int = 0
     """Connections holding the seat in other server processes (several processes on one
     database; ``connections`` counts this process's)."""
+    player: int | None = None
+    """The player (guest or account) whose seat this is: only their signed-in browser opens
+    it. None: the seat's link alone opens it."""
 
     @property
     def computer_plays(self) -> bool:
@@ -60,7 +74,7 @@ class Seat:
 
     def public(self) -> M.SeatInfo:
         return M.SeatInfo(self.name, self.kind, self.level, self.claimed, self.present > 0,
-                          self.stand_in)
+                          self.stand_in, self.player is not None)
 
 
 def away_since(left_at: float | None) -> float:
@@ -91,8 +105,12 @@ class Table:
         self.seed = data.seed
         self.invite = data.invite
         self.seats = [Seat(s.seat, s.token, s.kind, s.level, s.name, s.claimed,
-                           away_since=away_since(s.left_at), left_at=s.left_at)
+                           away_since=away_since(s.left_at), left_at=s.left_at,
+                           player=s.player_id)
                       for s in data.seats]
+        self.rated = data.rated
+        """Created to be rated (rated when it ends if every seat is then a player or a
+        computer at a rated level)."""
         self.elsewhere = 0
         """Connections to this table in other server processes (seats and spectators)."""
         self.match = Match(self.rules, seed=data.seed)
@@ -100,6 +118,8 @@ class Table:
         self.last_hand: M.HandSummary | None = None
         self.last_event: tuple[int, int, str] | None = None
         """(seat, action, phase the act was made in) of the latest act."""
+        self.hand_results: list[HandResult] = []
+        """Each finished hand's public result, in order (for the players' statistics)."""
         for seat, action in data.actions:
             self.apply(seat, action)
         self.chat: list[M.ChatLine] = [M.ChatLine(**c) for c in data.chat]
@@ -114,6 +134,7 @@ class Table:
             self.apply(seat, action)
         for s, row in zip(self.seats, data.seats, strict=True):
             s.token, s.name, s.claimed, s.left_at = row.token, row.name, row.claimed, row.left_at
+            s.player = row.player_id
             if not s.present:
                 s.away_since = away_since(row.left_at)
         self.chat = [M.ChatLine(**c) for c in data.chat]
@@ -131,6 +152,10 @@ class Table:
     @property
     def finished(self) -> bool:
         return self.closed or self.match.is_terminal()
+
+    def seat_of(self, player: int) -> Seat | None:
+        """The seat ``player`` holds at this table, if any."""
+        return next((s for s in self.seats if s.player == player), None)
 
     def seat_by_token(self, token: str) -> Seat | None:
         found = None
@@ -161,7 +186,10 @@ class Table:
         self.log.append((seat, action))
         self.last_event = (seat, action, PHASE_NAMES[phase])
         if self.match.hand is not before or self.match.is_terminal():
-            self.last_hand = M.hand_summary(public_view(before), list(self.match.scores))
+            seen = public_view(before)
+            self.last_hand = M.hand_summary(seen, list(self.match.scores))
+            self.hand_results.append(HandResult(seen.outcome or "", seen.maker, seen.alone,
+                                                tuple(seen.points), tuple(seen.tricks_won)))
 
     def undo(self, count: int) -> None:
         """Rebuild without the newest ``count`` actions (their commit failed): the log is the
@@ -171,6 +199,7 @@ class Table:
         log = self.log[:-count]
         self.match = Match(self.rules, seed=self.seed)
         self.log, self.last_hand, self.last_event = [], None, None
+        self.hand_results = []
         for seat, action in log:
             self.apply(seat, action)
 

@@ -1,6 +1,8 @@
 // Home page: a form generated from the engine's own list of rules options (/api/options), so
 // every option and preset the engine has is offered, and the finished games.
 
+import { ensurePlayer, me, post, profileUrl, showMe } from "./me.js";
+
 const $ = (id) => document.getElementById(id);
 let OPT = null;
 
@@ -184,16 +186,18 @@ async function create(ev) {
     if (kind === "me") mySeat = Number(row.dataset.seat);
     seats.push({ kind: kind === "computer" ? "computer" : "human", level });
   }
-  // No name: the server names the seat by its place ("South"); never "You", which every
-  // other player's page would read as their own seat.
+  // The player's name: a first visit becomes a guest with it on the way (one click). Never
+  // "You", which every other player's page would read as their own seat.
   const name = $("name").value.trim() || undefined;
   if (name) localStorage.setItem("euchre:name", name);
-  const res = await fetch("/api/tables", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ preset: "standard", rules, seats, my_seat: mySeat, name }),
-  });
-  const body = await res.json();
-  if (!res.ok) { $("form-error").textContent = body.error; return; }
+  if (mySeat >= 0) {
+    const [ok, who] = await ensurePlayer(name);
+    if (!ok) { $("form-error").textContent = who.error; return; }
+  }
+  // checked: rated whenever the table can be (the server says why not otherwise)
+  const rated = $("rated").checked ? undefined : false;
+  const [ok, body] = await post("/api/tables", { preset: "standard", rules, seats, my_seat: mySeat, name, rated });
+  if (!ok) { $("form-error").textContent = body.error; return; }
   const invite = new URLSearchParams(body.invite_url.split("#")[1]).get("invite");
   localStorage.setItem(`euchre:invite:${body.id}`, invite);
   location.href = body.url;
@@ -214,7 +218,9 @@ async function loadFinished() {
   for (const t of body.tables) {
     const tr = make("tr");
     tr.append(make("td", "", new Date(t.finished_at * 1000).toLocaleString()));
-    tr.append(make("td", "", t.names.join(", ")));
+    const who = make("td");
+    t.names.forEach((n, i) => { if (i) who.append(", "); who.append(n); });
+    tr.append(who);
     // no scores: closed unfinished after being abandoned
     tr.append(make("td", "", t.scores.length ? t.scores.join(" – ") : "abandoned"));
     const links = make("td");
@@ -236,6 +242,18 @@ async function main() {
   const box = $("name");
   const remembered = localStorage.getItem("euchre:name");
   if (remembered && box.value === box.defaultValue) box.value = remembered;
+  showMe($("me"));
+  me().then((who) => {
+    if (!who.player) return;
+    // a player plays under their player's name: shown, changed on the account page
+    const label = $("name-label");
+    label.firstChild.textContent = "Playing as ";
+    const a = make("a", "player-link", who.player.name);
+    a.href = profileUrl(who.player.name);
+    label.insertBefore(a, box);
+    box.value = who.player.name;
+    box.hidden = true;
+  });
   OPT = await (await fetch("/api/options")).json();
   const preset = $("preset");
   for (const name of Object.keys(OPT.presets)) {

@@ -5,6 +5,7 @@
 
 import { backEl, cardEl, cardName, cardShort, SUITS, suitSvg } from "./cards.js";
 import { bidText } from "./bids.js";
+import { ensurePlayer, post, profileUrl, showMe } from "./me.js";
 import { rememberSeat, seatPosition } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -61,12 +62,11 @@ function showJoin(invite) {
   $("join-btn").onclick = async () => {
     const name = $("join-name").value.trim() || undefined;
     if (name) localStorage.setItem("euchre:name", name);
-    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ invite, name }),
-    });
-    const body = await res.json();
-    if (!res.ok) { text($("join-msg"), body.error || "could not join"); return; }
+    // a first visit becomes a guest with this name on the way: the seat is then theirs alone
+    const [made, who] = await ensurePlayer(name);
+    if (!made) { text($("join-msg"), who.error || "could not take that name"); return; }
+    const [ok, body] = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, { invite, name });
+    if (!ok) { text($("join-msg"), body.error || "could not join"); return; }
     localStorage.setItem(SEAT_KEY, body.token);
     history.replaceState(null, "", location.pathname + location.search);
     $("join").hidden = true;
@@ -323,6 +323,13 @@ function showGameOver(s) {
   const home = make("a", "button", "New table");
   home.href = "/";
   links.append(rev, rep, rec, home);
+  if (me >= 0 && s.seats[me].player) {  // the game on the player's profile, rated or not
+    const prof = make("a", "button", "Your profile");
+    prof.href = profileUrl(s.seats[me].name);
+    const board = make("a", "button", "Leaderboard");
+    board.href = "/leaderboard";
+    links.append(prof, board);
+  }
   box.append(links);
   el.replaceChildren(box);
   el.hidden = false;
@@ -347,6 +354,8 @@ function render(s, { trick = null, animate = null, winner = null }) {
   if (!$("lasttrick").hidden) renderLastTrick(s);
   if (hintFor !== null && hintFor !== s.seq) { $("hint").hidden = true; hintFor = null; }
   if (!$("my-name").matches(":focus") && me >= 0) $("my-name").value = s.seats[me].name;
+  // a player's seat carries the player's name (changed on the account page, not here)
+  $("name-panel").hidden = me < 0 || s.seats[me].player;
 }
 
 function renderTrump(s) {
@@ -388,7 +397,11 @@ function renderSeats(s, winner) {
     el.dataset.seat = seat;
     const info = s.seats[seat];
     const head = make("div", "seat-head");
-    head.append(make("span", "name", seatLabel(s, seat)));
+    if (info.player && seat !== me) {  // a player's name leads to their profile
+      const a = make("a", "name", seatLabel(s, seat));
+      a.href = profileUrl(info.name);
+      head.append(a);
+    } else head.append(make("span", "name", seatLabel(s, seat)));
     if (seat === s.dealer) head.append(make("span", "dealer-button", "D"));
     if (s.maker === seat) {
       const bid = isRows(s) && s.contract ? ` · bid ${s.contract}` : "";
@@ -752,4 +765,5 @@ function wire() {
 }
 
 wire();
+showMe($("me"));
 start();

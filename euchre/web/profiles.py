@@ -1,0 +1,93 @@
+"""What the site shows of a player: a profile (their games, hands and rating over time) and the
+leaderboard of people and computers on one rating scale."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from sqlalchemy import Integer, cast, func, select
+
+from euchre.web import players as P
+from euchre.web import ratings as R
+from euchre.web.store import PlayerRow, ResultRow, SeatRow, Store, TableRow
+
+#: The most finished games a profile lists (the newest first).
+PROFILE_GAMES = 100
+COUNTS = ("hands", "made", "euchred", "euchres", "lone", "lone_made", "lone_marches",
+          "lone_euchred")
+
+Kind = Literal["all", "people", "computers"]
+
+
+def rating_of(mu: float | None, sigma: float | None) -> dict[str, object] | None:
+    if mu is None or sigma is None:
+        return None
+    return R.Rating(mu, sigma).shown()
+
+
+def profile(store: Store, name: str) -> dict[str, Any] | None:
+    """The player named ``name`` (or whose name reads so) with their statistics, rating
+    history and finished games; None if there is none."""
+    who = P.player_by_name(store, name)
+    if who is None:
+        return None
+    with store.engine.connect() as conn:
+        totals = conn.execute(
+            select(func.count(), func.coalesce(func.sum(cast(ResultRow.won, Integer)), 0),
+                   *[func.coalesce(func.sum(getattr(ResultRow, c)), 0) for c in COUNTS])
+            .where(ResultRow.player_id == who.id)).one()
+        history = conn.execute(
+            select(ResultRow.finished_at, ResultRow.mu_after, ResultRow.sigma_after,
+                   ResultRow.table_id)
+            .where(ResultRow.player_id == who.id, ResultRow.rated.is_(True))
+            .order_by(ResultRow.finished_at)).all()
+        rows = conn.execute(
+            select(ResultRow, TableRow.scores, TableRow.winner)
+            .join(TableRow, TableRow.id == ResultRow.table_id)
+            .where(ResultRow.player_id == who.id)
+            .order_by(ResultRow.finished_at.desc()).limit(PROFILE_GAMES)).all()
+        ids = [r.table_id for r in rows]
+        names: dict[str, list[str]] = {}
+        for s in conn.execute(select(SeatRow.table_id, SeatRow.name)
+                              .where(SeatRow.table_id.in_(ids))
+                              .order_by(SeatRow.table_id, SeatRow.seat)):
+            names.setdefault(s.table_id, []).append(s.name)
+    stats = dict(zip(("games", "won", *COUNTS), (int(x) for x in totals), strict=True))
+    games = []
+    for r in rows:
+        change = None
+        if r.rated and r.mu_before is not None and r.mu_after is not None:
+            change = round(R.DISPLAY_SCALE * (r.mu_after - r.mu_before))
+        games.append({"id": r.table_id, "finished_at": r.finished_at, "seat": r.seat,
+                      "won": r.won, "rated": r.rated, "rating_change": change,
+                      "scores": json.loads(r.scores or "[]"), "names": names.get(r.table_id, []),
+                      "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}"})
+    return {
+        "name": who.name, "kind": who.kind,
+        "rating": rating_of(who.mu, who.sigma), "rated_games": who.rated_games,
+        "stats": stats,
+        "history": [{"at": h.finished_at, "table": h.table_id,
+                     **(rating_of(h.mu_after, h.sigma_after) or {})} for h in history],
+        "games": games,
+    }
+
+
+def leaderboard(store: Store, kind: Kind = "all", settled: bool = False,
+                limit: int = 100) -> list[dict[str, Any]]:
+    """Rated players, the highest rating first: people (guests and accounts), computer
+    levels, or both; ``settled`` leaves out the provisional ratings."""
+    q = select(PlayerRow).where(PlayerRow.mu.is_not(None), PlayerRow.sigma.is_not(None))
+    if kind == "people":
+        q = q.where(PlayerRow.kind != "computer", PlayerRow.rated_games > 0)
+    elif kind == "computers":
+        q = q.where(PlayerRow.kind == "computer")
+    else:
+        q = q.where((PlayerRow.kind == "computer") | (PlayerRow.rated_games > 0))
+    if settled:
+        q = q.where(PlayerRow.sigma <= R.PROVISIONAL_SIGMA)
+    with store.engine.connect() as conn:
+        rows = conn.execute(q.order_by(PlayerRow.mu.desc(), PlayerRow.id).limit(limit)).all()
+    return [{"rank": i + 1, "name": r.name, "kind": r.kind,
+             "rated_games": r.rated_games, **(rating_of(r.mu, r.sigma) or {})}
+            for i, r in enumerate(rows)]

@@ -1,0 +1,47 @@
+// Sign up, sign in, sign out, change the password or the name. Each request carries the page's
+// CSRF token (me.js); the session is an HttpOnly cookie the page never reads.
+
+import { me, post, profileUrl, showMe } from "./me.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function draw() {
+  const who = await me(true);
+  showMe($("me"));
+  const p = who.player;
+  const st = $("status");
+  st.replaceChildren();
+  if (p) {
+    st.append(p.kind === "account" ? "Signed in as " : "Playing as the guest ");
+    const a = document.createElement("a");
+    a.href = profileUrl(p.name);
+    a.textContent = p.name;
+    st.append(a, ".");
+  } else st.append("You have no player's name yet: one is made when you take a seat, or sign in.");
+  $("name-box").hidden = !p;
+  if (p) $("new-name").value = p.name;
+  const canSignUp = who.accounts === "open" && (!p || p.kind === "guest");
+  $("signup-box").hidden = !canSignUp;
+  if (p && p.kind === "guest") $("su-name").value = p.name;
+  $("signin-box").hidden = who.accounts === "off" || (p && p.kind === "account");
+  $("password-box").hidden = !(p && p.kind === "account");
+  $("signout-box").hidden = !p;
+}
+
+function form(id, url, body) {
+  $(id).onsubmit = async (ev) => {
+    ev.preventDefault();
+    $("form-error").textContent = "";
+    const [ok, out] = await post(url, body());
+    if (!ok) { $("form-error").textContent = out.error; return; }
+    for (const input of document.querySelectorAll("input[type=password]")) input.value = "";
+    await draw();
+  };
+}
+
+form("rename", "/api/me/name", () => ({ name: $("new-name").value }));
+form("signup", "/api/account/signup", () => ({ name: $("su-name").value, password: $("su-pass").value }));
+form("signin", "/api/account/signin", () => ({ name: $("si-name").value, password: $("si-pass").value }));
+form("password", "/api/account/password", () => ({ password: $("pw-old").value, new_password: $("pw-new").value }));
+$("signout").onclick = async () => { await post("/api/account/signout", {}); await draw(); };
+draw();

@@ -1,0 +1,45 @@
+// The leaderboard: people and computer levels on one rating scale, filtered by kind.
+
+import { profileUrl, showMe } from "./me.js";
+
+const $ = (id) => document.getElementById(id);
+
+function make(tag, cls, value) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (value !== undefined) el.textContent = value;
+  return el;
+}
+
+async function load() {
+  const kind = document.querySelector("input[name=kind]:checked").value;
+  const settled = $("settled").checked ? 1 : 0;
+  const res = await fetch(`/api/leaderboard?kind=${kind}&settled=${settled}`);
+  const body = await res.json();
+  const tbody = $("board").querySelector("tbody");
+  tbody.replaceChildren();
+  if (!body.players.length) {
+    const tr = make("tr");
+    const td = make("td", "", "Nobody rated yet.");
+    td.colSpan = 4;
+    tr.append(td);
+    tbody.append(tr);
+  }
+  for (const p of body.players) {
+    const tr = make("tr", p.kind === "computer" ? "computer" : "person");
+    tr.append(make("td", "", String(p.rank)));
+    const who = make("td");
+    const a = make("a", "", p.name);
+    a.href = profileUrl(p.name);
+    who.append(a);
+    if (p.kind === "computer") who.append(make("span", "tag", "computer"));
+    tr.append(who);
+    tr.append(make("td", "", `${p.rating} ± ${p.plus_minus}${p.provisional ? " provisional" : ""}`));
+    tr.append(make("td", "", String(p.rated_games)));
+    tbody.append(tr);
+  }
+}
+
+showMe($("me"));
+for (const el of document.querySelectorAll("input[name=kind], #settled")) el.onchange = load;
+load();
