@@ -313,3 +313,76 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         # hands made, euchred and alone add up to the hands the game had
         made = sum(srv.get(f"/api/players/{n}")[1]["stats"]["made"] for n in ("Ann", "Bob"))
         assert made >= 0
+
+
+def test_each_scored_hand_is_made_or_euchred_by_exactly_one_seat() -> None:
+    from euchre.web.results import game_result
+    from euchre.web.store import SeatData, TableData
+    from euchre.web.table import Table
+
+    for seed in range(6):
+        rules, acts, _scores, winner = finished_game(seed)
+        t = Table(TableData("x", 0, rules, seed, "i", [
+            SeatData(i, f"t{i}", "computer", "rule", "n", True) for i in range(4)],
+            acts, 1.0, []))
+        game = game_result(t)
+        assert game is not None and game.winner == winner
+        scored = sum(1 for h in t.hand_results if h.outcome == "scored")
+        assert all(s.hands == scored for s in game.seats)
+        assert sum(s.made + s.euchred for s in game.seats) == scored
+        assert sum(s.lone_made + s.lone_euchred for s in game.seats) == \
+            sum(s.lone for s in game.seats)
+        assert all(s.lone_marches <= s.lone_made for s in game.seats)
+        assert [s.won for s in game.seats] == [i % 2 == winner for i in range(4)]
+
+
+WRITER = """
+import sys
+from euchre.web.results import GameResult, SeatResult, write_results
+from euchre.web.store import Store
+url, first, count, ann, bob, cy, dee = sys.argv[1], *map(int, sys.argv[2:])
+store = Store(url)
+for k in range(first, first + count):
+    who = (ann, bob, cy, dee)
+    seats = [SeatResult(i, "human", p, "rule", i % 2 == k % 2, 1, 0, 0, 0, 0, 0, 0, 0)
+             for i, p in enumerate(who)]
+    write_results(store, GameResult(f"g{k}", True, 4, k % 2, seats))
+store.close()
+"""
+
+
+def test_two_processes_finishing_games_of_one_player_at_once_lose_no_update(
+        pg_cluster: Any) -> None:
+    """Ann plays in every game; two processes write the results of 40 games at once. Every
+    game moves her rating from the rating the game before left (no two games read the same
+    one), and she has 40 rated games."""
+    import subprocess
+    import sys
+
+    import sqlalchemy as sa
+
+    from euchre.web import players as P
+    from euchre.web.store import Store
+
+    url = pg_cluster.new_database()
+    store = Store(url)
+    ids = [P.create_guest(store, name).id for name in ("Ann", "Bob", "Cy", "Dee")]
+    with store.engine.begin() as conn:
+        for k in range(40):
+            conn.execute(sa.text("INSERT INTO tables (id, created_at, rules, seed, invite, "
+                                 "finished_at, winner, scores, rated) VALUES (:id, 0, '{}', 0, "
+                                 "'i', 1, 0, '[5, 0]', true)"), {"id": f"g{k}"})
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, str(first), "20",
+                               *map(str, ids)]) for first in (0, 20)]
+    assert [p.wait(120) for p in procs] == [0, 0]
+    with store.engine.connect() as conn:
+        games = conn.execute(sa.text("SELECT rated_games FROM players WHERE id = :p"),
+                             {"p": ids[0]}).scalar_one()
+        chain = conn.execute(sa.text("SELECT mu_before, mu_after FROM results WHERE "
+                                     "player_id = :p"), {"p": ids[0]}).all()
+    store.close()
+    assert games == 40 and len(chain) == 40
+    befores = [round(b, 12) for b, _ in chain]
+    assert len(set(befores)) == 40  # a lost update: two games read the same rating
+    afters = {round(a, 12) for _, a in chain}
+    assert len(afters & set(befores)) == 39  # each game starts where another one ended

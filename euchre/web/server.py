@@ -31,7 +31,8 @@ from euchre.web.levels import offered_levels, strongest_level
 from euchre.web.limits import CreationLimits, Limits, LocalLimits, Places, SharedLimits, Visit
 from euchre.web.moves import Moves
 from euchre.web.players import Player
-from euchre.web.results import GameResult, game_result, write_results
+from euchre.web.ratings import rated_levels
+from euchre.web.results import GameResult, computer_players, game_result, write_results
 from euchre.web.reviews import Reviews
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner, make_pool
@@ -134,6 +135,8 @@ class Server:
         if cfg.pool == "process":
             self._reviews.warm(cfg.review_workers)
         self.moves.start()
+        # the rated computer levels are on the leaderboard from the start, at their seeds
+        await self.db.run(lambda store: computer_players(store, rated_levels()))
         await self.write_unwritten_results()
         before = time.time() - cfg.abandon_days * 86400
         closed = await self.db.run(lambda store: store.close_abandoned(before))

@@ -67,7 +67,11 @@ async function main() {
   $("who").textContent = p.kind === "computer" ? `${p.name} (computer level)` : p.name;
   $("rating").textContent = `Rating ${ratingText(p.rating)} · ${p.rated_games} rated game${p.rated_games === 1 ? "" : "s"}`;
   const dl = $("stats");
-  for (const [k, label] of STATS) dl.append(make("dt", "", label), make("dd", "", String(p.stats[k])));
+  for (const [k, label] of STATS) {  // each label with its number, one grid cell
+    const pair = make("div", "stat");
+    pair.append(make("dt", "", label), make("dd", "", String(p.stats[k])));
+    dl.append(pair);
+  }
   chart($("chart"), p.history);
   const tbody = $("games").querySelector("tbody");
   if (!p.games.length) {

@@ -1,0 +1,185 @@
+"""Players in a real Chromium (Playwright): two people sign up in two browser contexts, play a
+rated game with two computers to its end, see their ratings and the computers' move and the
+game on both profiles; a third browser cannot act for either of them, by their names or by
+replaying their requests."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_browser import click_a_choice, watch_errors
+from webtools import CHROMIUM, LiveServer
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "img"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def sign_up(page: Any, base: str, name: str, password: str) -> None:
+    page.goto(base + "/account")
+    page.wait_for_selector("#signup-box:not([hidden])")
+    page.fill("#su-name", name)
+    page.fill("#su-pass", password)
+    page.click("#signup button")
+    page.wait_for_selector(f"#status >> text=Signed in as {name}")
+
+
+def ratings(base: str, http: Any) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in http.get(base + "/api/leaderboard").json()["players"]}
+
+
+def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
+        browser: Any, sqlite_url: str, tmp_path: Path) -> None:
+    import httpx
+
+    with LiveServer(db_url=sqlite_url, away_timeout=60) as srv:
+        base = srv.base
+        a_ctx, b_ctx, c_ctx = browser.new_context(), browser.new_context(), browser.new_context()
+        a, b, c = a_ctx.new_page(), b_ctx.new_page(), c_ctx.new_page()
+        errors = watch_errors(a) + watch_errors(b)
+        sign_up(a, base, "Ann", "a long secret of mine")
+        sign_up(b, base, "Bob", "keeps another secret")
+        before = ratings(base, srv.http)
+        assert before["rule"]["kind"] == "computer"  # seeded before anyone played it
+        # Ann makes a rated table: Bob (a friend) opposite her, two computers at "rule"
+        recorded: list[dict[str, Any]] = []
+        a.on("request", lambda r: recorded.append(
+            {"url": r.url, "headers": r.headers, "body": r.post_data})
+            if r.method == "POST" else None)
+        a.goto(base + "/")
+        a.wait_for_selector('.seat-row[data-seat="0"]')
+        assert "Ann" in a.locator("#name-label").inner_text()
+        a.select_option('.seat-row[data-seat="0"] select.kind', "friend")
+        a.fill("#opt-target", "3")
+        assert a.locator("#rated").is_checked()
+        a.click("#create-btn")
+        a.wait_for_selector(".invite-url")
+        invite = a.locator(".invite-url").input_value()
+        table_id = a.url.split("/t/")[1].split("#")[0].split("?")[0]
+        assert srv.get(f"/api/tables/{table_id}")[1]["seats"][2]["player"] is True
+        b.goto(invite.replace("#", "?fast#"))
+        b.wait_for_selector("#join-btn")
+        b.click("#join-btn")
+        b.wait_for_selector("#hand .card")
+        a.goto(f"{base}/t/{table_id}?fast")
+        a.wait_for_selector("#hand .card")
+        # each sees the other by name, never as "You"
+        deadline = time.monotonic() + 10
+        while a.locator(".seat.pos-top .name").inner_text() != "Bob":
+            assert time.monotonic() < deadline, "Ann never saw Bob take the seat"
+            a.wait_for_timeout(50)
+        assert b.locator(".seat.pos-top .name").inner_text() == "Ann"
+
+        # --- a third browser: Carl -------------------------------------------------------
+        # with Ann's seat link (as if it leaked) he only watches: no hand, no choices
+        ann_token = a.evaluate(f"localStorage.getItem('euchre:seat:{table_id}')")
+        assert ann_token
+        c.goto(f"{base}/t/{table_id}?fast#token={ann_token}")
+        c.wait_for_selector("#game:not([hidden])")
+        c.wait_for_timeout(1500)
+        assert c.locator("#hand .card").count() == 0
+        assert c.locator("#actions button").count() == 0
+        assert "spectator" in (c.locator("body").get_attribute("class") or "")
+        # by her name: the name is hers, as a guest's and as an account's
+        c.goto(base + "/account")
+        c.wait_for_selector("#signup-box:not([hidden])")
+        c.fill("#su-name", "ann")
+        c.fill("#su-pass", "carl's password here")
+        c.click("#signup button")
+        c.wait_for_selector("#form-error:not(:empty)")
+        assert "another player's name" in c.locator("#form-error").inner_text()
+        with httpx.Client(base_url=base, headers={"Origin": base}) as carl:
+            r = carl.post("/api/me/guest", json={"name": "ANN"})
+            assert r.status_code == 409, r.text
+            # replaying Ann's own requests: her table creation and its CSRF token carry no
+            # session without her cookie (HttpOnly: no page script can read it)
+            made = next(x for x in recorded if x["url"].endswith("/api/tables"))
+            assert made["headers"].get("x-csrf-token")
+            r = carl.post("/api/tables", content=made["body"],
+                          headers={"Content-Type": "application/json",
+                                   "X-CSRF-Token": made["headers"]["x-csrf-token"]})
+            assert r.status_code in (201, 400)
+            if r.status_code == 201:  # an anonymous table of his own, not Ann's seat
+                assert srv.get(f"/api/tables/{r.json()['id']}")[1]["seats"][2]["name"] \
+                    != "Ann"
+            assert "euchre_session" not in json.dumps(a.evaluate("document.cookie"))
+            # Ann's seat by its link, over the websocket, without her cookie
+            ws = srv.connect(table_id, ann_token)
+            err = ws.until(lambda m: m["type"] == "error")
+            assert err["code"] == "not_your_seat"
+            ws.close()
+            r = carl.post("/api/account/signin", json={"name": "Ann", "password": "guess" * 3})
+            assert r.status_code == 401
+
+        # --- Ann and Bob play the game to its end --------------------------------------
+        rng = random.Random(11)
+        deadline = time.monotonic() + 240
+        while not (a.locator("#banner .gameover").count() and
+                   b.locator("#banner .gameover").count()):
+            assert time.monotonic() < deadline, "the game did not end"
+            for page in (a, b):
+                click_a_choice(page, rng, 500)
+            a.wait_for_timeout(20)
+        title = a.locator("#banner .gameover h2").inner_text()
+        assert "You" not in b.locator("#banner .gameover h2").inner_text().replace("You &", "")
+        ann_won = "Ann" in title or "You" in title.split(" win")[0]
+        assert a.locator("#banner .gameover >> text=Your profile").count() == 1
+
+        # --- ratings moved: theirs and the computers' -----------------------------------
+        deadline = time.monotonic() + 10
+        while "Ann" not in ratings(base, srv.http):
+            assert time.monotonic() < deadline, "no rating after the game"
+            time.sleep(0.1)
+        after = ratings(base, srv.http)
+        assert after["rule"]["rating"] != before["rule"]["rating"]
+        assert after["rule"]["rated_games"] == before["rule"]["rated_games"] + 1
+        assert after["Ann"]["rating"] == after["Bob"]["rating"]  # partners, both new
+        assert (after["Ann"]["rating"] > 1500) == ann_won
+        a.click("#banner .gameover >> text=Leaderboard")
+        a.wait_for_selector("#board tbody tr a")
+        shown = a.locator("#board").inner_text()
+        assert re.search(r"Ann\s+\d{3,4} ± \d+ provisional", shown), shown
+        assert "rule" in shown and "computer" in shown
+        for page, name in ((a, "Ann"), (b, "Bob")):
+            page.goto(f"{base}/players/{name}")
+            page.wait_for_selector(f"#games a[href='/replay/{table_id}']")
+            assert page.locator(f"#games a[href='/review/{table_id}']").count() == 1
+            assert page.locator("#chart svg .dot").count() == 1
+            assert "provisional" in page.locator("#rating").inner_text()
+        assert errors == [], errors
+
+        # screenshots for docs/web.md: a profile and the leaderboard, desktop and phone
+        shots = tmp_path / "shots"
+        shots.mkdir()
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                    has_touch=True, device_scale_factor=2)
+        desk = browser.new_context(viewport={"width": 1100, "height": 800})
+        for ctx, suffix in ((desk, ""), (phone, "-phone")):
+            page = ctx.new_page()
+            for path, name in (("/players/Ann", "profile"), ("/leaderboard", "leaderboard")):
+                page.goto(base + path)
+                page.wait_for_selector("tbody tr td")
+                page.wait_for_timeout(200)
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= (390 if suffix else 1100), (path, width)
+                page.screenshot(path=str(shots / f"{name}{suffix}.png"), full_page=True)
+        if SHOTS.is_dir() and __import__("os").environ.get("EUCHRE_SCREENSHOTS"):
+            for f in shots.iterdir():
+                (SHOTS / f.name).write_bytes(f.read_bytes())
+        for ctx in (a_ctx, b_ctx, c_ctx, phone, desk):
+            ctx.close()
