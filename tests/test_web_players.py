@@ -163,6 +163,12 @@ def test_a_guest_in_one_request_and_the_seat_is_theirs_alone(db_url: str) -> Non
         t = ann.post("/api/tables", json={}, headers=csrf(ann)).json()
         seats = srv.get(f"/api/tables/{t['id']}")[1]["seats"]
         assert seats[2]["name"] == "Ann" and seats[2]["player"] is True
+        # at the table the seat keeps the player's name
+        mine = srv.connect(t["id"], t["token"], cookies=ann.cookies)
+        mine.until_state(lambda s: True)
+        mine.send({"type": "name", "name": "Bob"})
+        assert mine.until(lambda m: m["type"] == "error")["code"] == "name_fixed"
+        mine.close()
         # the seat's link alone no longer opens it: another browser with the link watches
         thief = srv.connect(t["id"], t["token"])
         err = thief.until(lambda m: m["type"] == "error")

@@ -60,6 +60,10 @@ class TableTalk:
         if conn.seat == SPECTATOR:
             error(conn, "spectator", "spectators have no seat to name")
             return
+        if table.seats[conn.seat].player is not None:
+            error(conn, "name_fixed", "a player plays under their player's name: change it on "
+                  "the account page, for the tables to come")
+            return
         name = S.clean_text(msg.name, S.NAME_MAX)
         if not name:
             error(conn, "bad_message", "a name needs some visible text")
