@@ -175,12 +175,28 @@ def test_a_guest_in_one_request_and_the_seat_is_theirs_alone(db_url: str) -> Non
         assert err["code"] == "not_your_seat" and "Ann" in err["message"]
         # a second guest cannot take the name, in any case or spacing
         with browser_like(srv) as other:
-            for name in ("Ann", "ANN", " a n n "):
+            for name in ("Ann", "ANN", " a n n ", "\u0410nn", "\uff21nn"):  # Cyrillic, wide
                 r = other.post("/api/me/guest", json={"name": name})
                 assert r.status_code == 409 and "another player's name" in r.json()["error"]
             # nor can a seat without a player's name
             r = other.post("/api/tables", json={"name": "ann"})
             assert r.status_code == 400 and "player" in r.json()["error"]
+
+
+def test_a_player_name_that_looks_like_a_computer_or_a_level_is_refused(db_url: str) -> None:
+    """Unicode look-alikes too: Cyrillic and Greek letters, full-width forms, no spaces."""
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as eve:
+        for name, why in (("East (rule)", "how a computer player is shown"),
+                          ("\u0415ast (rule)", "how a computer player is shown"),  # Cyrillic E
+                          ("\u0395ast(search)", "how a computer player is shown"),  # Greek E
+                          ("Player 2 \uff08rule\uff09", "how a computer player is shown"),
+                          ("b\u0435ginner", "a computer level's name"),  # Cyrillic e
+                          ("SEARCH", "a computer level's name"),
+                          ("Y\u043eu", "own seat")):  # Cyrillic o
+            r = eve.post("/api/me/guest", json={"name": name})
+            assert r.status_code == 400 and why in r.json()["error"], (name, r.json())
+        assert eve.get("/api/me").json()["player"] is None  # nothing was made
+        assert eve.post("/api/me/guest", json={"name": "Eve"}).status_code == 201
 
 
 def test_requests_from_another_site_are_refused(db_url: str) -> None:

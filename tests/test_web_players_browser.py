@@ -98,14 +98,17 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
         # by her name: the name is hers, as a guest's and as an account's
         c.goto(base + "/account")
         c.wait_for_selector("#signup-box:not([hidden])")
-        c.fill("#su-name", "ann")
-        c.fill("#su-pass", "carl's password here")
-        c.click("#signup button")
-        c.wait_for_selector("#form-error:not(:empty)")
-        assert "another player's name" in c.locator("#form-error").inner_text()
+        for copy in ("ann", "\u0410nn"):  # the second with a Cyrillic "А"
+            c.fill("#su-name", copy)
+            c.fill("#su-pass", "carl's password here")
+            c.evaluate("document.getElementById('form-error').textContent = ''")
+            c.click("#signup button")
+            c.wait_for_selector("#form-error:not(:empty)")
+            assert "another player's name" in c.locator("#form-error").inner_text(), copy
         with httpx.Client(base_url=base, headers={"Origin": base}) as carl:
-            r = carl.post("/api/me/guest", json={"name": "ANN"})
-            assert r.status_code == 409, r.text
+            for copy in ("ANN", "\u0410NN", "A n n"):
+                r = carl.post("/api/me/guest", json={"name": copy})
+                assert r.status_code == 409, r.text
             # replaying Ann's own requests: her table creation and its CSRF token carry no
             # session without her cookie (HttpOnly: no page script can read it)
             made = next(x for x in recorded if x["url"].endswith("/api/tables"))

@@ -36,9 +36,10 @@ from starlette.responses import JSONResponse, Response
 from euchre.web import players as P
 from euchre.web import schemas as S
 from euchre.web.actionlog import Database
-from euchre.web.levels import offered_levels
+from euchre.web.levels import accepted_levels
 from euchre.web.limits import LimitError
-from euchre.web.rooms import VIEWER_WORDS, copied_name
+from euchre.web.names import name_key, name_refusal
+from euchre.web.rooms import computer_labels, viewer_word
 
 log = logging.getLogger("euchre.web")
 
@@ -98,7 +99,7 @@ def password_problem(password: str, name: str) -> str | None:
         return f"a password has at most {PASSWORD_MAX} characters"
     if password.casefold() in common_passwords():
         return "that password is one of the commonest passwords; choose another"
-    if P.name_key(name) and P.name_key(name) in P.name_key(password):
+    if name_key(name) and name_key(name) in name_key(password):
         return "a password may not contain your user name"
     return None
 
@@ -107,11 +108,9 @@ def name_problem(name: str) -> str | None:
     """Why ``name`` (cleaned) may not be a player's name, besides another player holding it."""
     if not name:
         return "a name needs some visible text"
-    if name.casefold() in VIEWER_WORDS:
-        return copied_name(name, 4, -1, [])
-    if P.name_key(name) in {P.name_key(level) for level in offered_levels()}:
-        return f"{name!r} is a computer level's name; choose another name"
-    return copied_name(name, 4, -1, [])
+    taken = [label for n in (2, 3, 4) for label in computer_labels(n)]
+    taken += [(level, "a computer level's name") for level in accepted_levels()]
+    return viewer_word(name) or name_refusal(name, taken)
 
 
 def same_site(conn: HTTPConnection) -> bool:
@@ -284,7 +283,7 @@ class Accounts:
         if self.mode == "off":
             raise Refused(403, "this site has no accounts: play as a guest")
         req = await decode(request, Credentials)
-        key = P.name_key(req.name)
+        key = name_key(req.name)
         if self.signin_limit is not None:
             await self.signin_limit(client_address(request), key)
         known = await self.db.run(lambda store: P.account(store, req.name))
@@ -312,7 +311,7 @@ class Accounts:
             raise Refused(401, "sign in to change your password")
         req = await decode(request, NewPassword)
         if self.signin_limit is not None:
-            await self.signin_limit(client_address(request), P.name_key(found.player.name))
+            await self.signin_limit(client_address(request), name_key(found.player.name))
         hashed = await self.db.run(lambda store: P.password_hash(store, found.player.id))
         if hashed is None or not await self._verify(hashed, req.password[:PASSWORD_MAX]):
             raise Refused(401, "your current password is not that")

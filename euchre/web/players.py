@@ -2,9 +2,11 @@
 result in each finished game. Synchronous functions over the store's engine, run in the
 database thread like every other write (``Database.run``).
 
-A name is unique among players by its comparison key (``name_key``): two names that read alike
-cannot both be held. A guest not seen for ``GUEST_KEPT_DAYS`` gives its name up to whoever asks
-for it next: it keeps its games, shown under the name with its number as a mark ("Ann·12").
+A name is unique among players by its comparison key (``euchre.web.names.name_key``: Unicode's
+confusable skeleton after NFKC case folding, spaces dropped), stored beside it: two names that
+look alike ("Ann", "ANN", "A n n", Cyrillic "Аnn") cannot both be held. A guest not seen for
+``GUEST_KEPT_DAYS`` gives its name up to whoever asks for it next: it keeps its games, shown
+under the name with its number as a mark ("Ann·12").
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from euchre.web.names import name_key
 from euchre.web.store import PlayerRow, SeatRow, SessionRow, Store
 
 #: A guest unseen this long lets its name go to a new player (it keeps its games).
@@ -47,12 +49,6 @@ class Player:
 
     def public(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind}
-
-
-def name_key(name: str) -> str:
-    """The comparison key of a player's name: names with one key read alike."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(folded.split())
 
 
 def token_hash(token: str) -> str:

@@ -18,7 +18,7 @@ from sqlalchemy import insert, select, update
 from euchre.seats import side_of
 from euchre.state import SCORED
 from euchre.web import ratings as R
-from euchre.web.players import name_key
+from euchre.web.names import name_key
 from euchre.web.store import PlayerRow, ResultRow, Store, TableRow
 from euchre.web.table import HandResult, Table
 

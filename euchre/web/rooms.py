@@ -300,11 +300,21 @@ def copied_name(name: str, n: int, seat: int, names: list[str]) -> str | None:
     """Why ``name`` may not be ``seat``'s at a table of ``n`` whose seats are called ``names``
     (it looks like a word each page uses for its own viewer, another seat's name or a
     computer's label, such as "East (rule)": see ``names.name_refusal``), or None."""
+    taken = [(other, f"the name of {seat_name(i, n)}") for i, other in enumerate(names)
+             if i != seat]
+    return viewer_word(name) or name_refusal(name, taken + computer_labels(n))
+
+
+def viewer_word(name: str) -> str | None:
+    """Why ``name`` may be nobody's: it looks like a word each page uses for its own viewer."""
     if name_key(name) in {name_key(word) for word in VIEWER_WORDS}:
         return (f"{name!r} is the word each player's own page uses for their own seat, so "
                 "everyone else would read it as themselves; choose another name")
-    taken = [(other, f"the name of {seat_name(i, n)}") for i, other in enumerate(names)
-             if i != seat]
-    taken += [(f"{seat_name(i, n)} ({level})", "how a computer player is shown")
-              for i in range(n) for level in accepted_levels()]
-    return name_refusal(name, taken)
+    return None
+
+
+def computer_labels(n: int) -> list[tuple[str, str]]:
+    """How a computer player at a table of ``n`` is shown ("East (club)"), at every level a
+    seat may play at, each with the words ``names.name_refusal`` uses for it."""
+    return [(f"{seat_name(i, n)} ({level})", "how a computer player is shown")
+            for i in range(n) for level in accepted_levels()]
