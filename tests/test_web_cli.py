@@ -117,13 +117,15 @@ def test_every_serve_limit_flag_reaches_the_server_with_its_default() -> None:
              "--client-tables-per-minute", "3", "--tables-per-minute", "7",
              "--computer-tables", "0", "--abandon-after", "2.5", "--hint-workers", "3",
              "--hint-rate", "0.25", "--chat-rate", "2", "--review-workers", "4",
-             "--reviews-at-once", "2", "--request-timeout", "4"]
+             "--reviews-at-once", "2", "--request-timeout", "4", "--account-signins", "6",
+             "--address-signins", "8"]
     cfg = server_config(parser.parse_args(["serve", *given]), "sqlite:///x")
     assert (cfg.seat_connections, cfg.table_spectators, cfg.client_tables_per_minute,
             cfg.tables_per_minute, cfg.computer_tables, cfg.abandon_days, cfg.hint_workers,
             cfg.hint_rate, cfg.chat_rate, cfg.review_workers,
-            cfg.reviews_at_once, cfg.request_timeout, cfg.address_spectators) == (
-                2, 9, 3, 7, 0, 2.5, 3, 0.25, 2.0, 4, 2, 4.0, 5)
+            cfg.reviews_at_once, cfg.request_timeout, cfg.address_spectators,
+            cfg.account_signins, cfg.address_signins) == (
+                2, 9, 3, 7, 0, 2.5, 3, 0.25, 2.0, 4, 2, 4.0, 5, 6, 8)
     assert {flag for flag, *_ in LIMITS} == set(given[::2])
 
 

@@ -258,6 +258,74 @@ def test_sign_up_in_out_and_password_change(db_url: str) -> None:
         assert r.status_code == 200
 
 
+def sign_in(srv: LiveServer, address: str, name: str, password: str) -> tuple[int, str]:
+    """A sign-in from ``address`` (the proxy in front names it), with no cookies: its status
+    and the words of its answer."""
+    import httpx
+
+    with httpx.Client(base_url=srv.base, timeout=20,
+                      headers={"Origin": srv.base, "X-Forwarded-For": address}) as c:
+        r = c.post("/api/account/signin", json={"name": name, "password": password})
+    return r.status_code, str(r.json().get("error", ""))
+
+
+def make_account(srv: LiveServer, name: str, password: str) -> None:
+    with browser_like(srv) as b:
+        b.post("/api/me/guest", json={"name": name})
+        r = b.post("/api/account/signup", json={"name": name, "password": password},
+                   headers=csrf(b))
+        assert r.status_code == 201, r.text
+
+
+def test_failed_sign_ins_are_limited_per_account_and_per_address(sqlite_url: str) -> None:
+    """Guessing passwords: at most 3 failures an account and 5 an address (here) in ten
+    minutes; a right password does not count; a name with no account is counted alike."""
+    with LiveServer(db_url=sqlite_url, trusted_proxies=("127.0.0.1",), account_signins=3,
+                    address_signins=5) as srv:
+        make_account(srv, "Ann", "a long secret of mine")
+        # the right password, many times: it never uses the allowance
+        assert {sign_in(srv, "203.0.113.9", "Ann", "a long secret of mine")[0]
+                for _ in range(6)} == {200}
+        # three wrong guesses at Ann's account, from three addresses: then even the right
+        # password is refused, from anywhere, until the window has room
+        assert [sign_in(srv, f"203.0.113.{i}", "Ann", "wrong guess " * 2)[0]
+                for i in (1, 2, 3)] == [401] * 3
+        status, why = sign_in(srv, "203.0.113.4", "ann", "a long secret of mine")
+        assert status == 429 and "failed sign-ins to this account: at most 3" in why, why
+        # a name with no account reads the same, so the limit tells nothing of who exists
+        assert [sign_in(srv, "203.0.113.5", "Zed", "wrong guess " * 2)[0]
+                for _ in range(3)] == [401] * 3
+        assert sign_in(srv, "203.0.113.6", "Zed", "wrong guess " * 2) == (status, why)
+        # one address spraying one guess over many names: 5 failures, then refused
+        assert [sign_in(srv, "198.51.100.1", f"Name{i}", "wrong guess " * 2)[0]
+                for i in range(5)] == [401] * 5
+        status, why = sign_in(srv, "198.51.100.1", "Other", "wrong guess " * 2)
+        assert status == 429 and "from your address: at most 5" in why, why
+        assert sign_in(srv, "198.51.100.2", "Other", "wrong guess " * 2)[0] == 401
+
+
+def test_failed_sign_ins_are_limited_for_the_whole_site_on_two_processes(
+        pg_cluster: Any) -> None:
+    from test_web_cluster import two_servers
+
+    url = pg_cluster.new_database()
+    with two_servers(url, trusted_proxies=("127.0.0.1",), account_signins=4,
+                     address_signins=6) as (a, b):
+        make_account(a, "Ann", "a long secret of mine")
+        guesses = [sign_in(srv, f"203.0.113.{i}", "Ann", "wrong guess " * 2)[0]
+                   for i, srv in enumerate((a, b, a, b))]
+        assert guesses == [401] * 4
+        for srv in (a, b):  # each process counted the other's failures
+            status, why = sign_in(srv, "203.0.113.9", "Ann", "a long secret of mine")
+            assert status == 429 and "at most 4" in why, why
+        spray = [sign_in(srv, "198.51.100.1", f"Name{i}", "wrong guess " * 2)[0]
+                 for i, srv in enumerate((a, b) * 3)]
+        assert spray == [401] * 6
+        for srv in (a, b):
+            status, why = sign_in(srv, "198.51.100.1", "Name9", "wrong guess " * 2)
+            assert status == 429 and "from your address: at most 6" in why, why
+
+
 def play_to_the_end(clients: list[Any], seed: int) -> dict[str, Any]:
     """Random legal moves for each client's seat, in turn, until the game is over."""
     rng = random.Random(seed)

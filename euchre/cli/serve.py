@@ -78,6 +78,11 @@ LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
      "tables one client address may create in any minute"),
     ("--tables-per-minute", "tables_per_minute", whole_number(1, 1000000), "N",
      "tables the whole site lets be created in any minute"),
+    ("--account-signins", "account_signins", whole_number(1, 1000), "N",
+     "failed sign-ins one account may have in any 10 minutes; then its sign-ins are refused "
+     "for the rest of them (its signed-in browsers stay signed in)"),
+    ("--address-signins", "address_signins", whole_number(1, 100000), "N",
+     "failed sign-ins one client address may make in any 10 minutes, to any accounts"),
     ("--computer-tables", "computer_tables", whole_number(0, 100000), "N",
      "tables of computers only (nobody seated, to watch) played at once; 0 refuses them"),
     ("--abandon-after", "abandon_days", number_in(0.001, 36500, "days"), "DAYS",

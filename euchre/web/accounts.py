@@ -37,7 +37,7 @@ from euchre.web import players as P
 from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_levels
-from euchre.web.limits import LimitError
+from euchre.web.limits import LimitError, Limits, Window
 from euchre.web.names import name_key, name_refusal
 from euchre.web.rooms import computer_labels, viewer_word
 
@@ -126,16 +126,65 @@ def same_site(conn: HTTPConnection) -> bool:
     return urlsplit(origin).netloc.lower() == conn.headers.get("host", "").lower()
 
 
+#: The window failed sign-ins are counted over, in seconds.
+SIGNIN_WINDOW = 600.0
+
+
+class SignInLimits:
+    """Failed sign-ins, counted per account and per client address through the site's limits
+    (``euchre.web.limits``: in memory on one process, in PostgreSQL for a cluster, so they
+    hold for the whole site).
+
+    Each attempt is counted against both before its password is checked, and given back when
+    the password was right: only failures use the allowance. The account's count is by the
+    name asked for (its ``name_key``), whether or not an account has it, so a refusal says
+    nothing about which names exist. Someone who fails for another's account fills that
+    account's allowance for a while (a lockout of new sign-ins, at most ``SIGNIN_WINDOW``
+    after the last failure); the account's own browsers stay signed in through it, since a
+    session is not a sign-in."""
+
+    def __init__(self, limits: Limits, per_account: int, per_address: int) -> None:
+        self.limits, self.per_account, self.per_address = limits, per_account, per_address
+
+    def _rules(self, address: str, key: str) -> tuple[tuple[str, Window], tuple[str, Window]]:
+        return ((f"signin:account:{key}", Window(self.per_account, SIGNIN_WINDOW)),
+                (f"signin:address:{address}", Window(self.per_address, SIGNIN_WINDOW)))
+
+    async def attempt(self, address: str, key: str) -> None:
+        """Count one attempt to sign in to the account ``key`` from ``address``, or raise
+        ``LimitError`` (counting nothing) when either allowance is used up."""
+        try:
+            refused = await self.limits.take(*self._rules(address, key))
+        except Exception as exc:  # the database: one log line, and no guess goes uncounted
+            log.error("could not count a sign-in against the limits: %r", exc)
+            raise Refused(503, "the server cannot check sign-ins just now; try again in a "
+                          "moment") from None
+        minutes = round(SIGNIN_WINDOW / 60)
+        if refused == 0:
+            raise LimitError("sign_in_account", f"too many failed sign-ins to this account: "
+                             f"at most {self.per_account} in {minutes} minutes; try again "
+                             "later")
+        if refused == 1:
+            raise LimitError("sign_in_address", f"too many failed sign-ins from your address: "
+                             f"at most {self.per_address} in {minutes} minutes; try again "
+                             "later")
+
+    async def succeeded(self, address: str, key: str) -> None:
+        """The attempt's password was right: it does not count against either allowance."""
+        try:
+            for rule_key, rule in self._rules(address, key):
+                await self.limits.refund(rule_key, rule)
+        except Exception as exc:  # the attempt stays counted: harmless
+            log.error("could not give back a sign-in's count: %r", exc)
+
+
 class Accounts:
     """Sessions, guests and accounts for the app's routes and the websocket."""
 
-    def __init__(self, db: Database, mode: AccountsMode = "open",
-                 signin_limit: Callable[[str, str], Awaitable[None]] | None = None) -> None:
-        self.db, self.mode = db, mode
+    def __init__(self, db: Database, mode: AccountsMode, signins: SignInLimits) -> None:
+        self.db, self.mode, self.signins = db, mode, signins
         self.hashing = ThreadPoolExecutor(HASHES_AT_ONCE, thread_name_prefix="euchre-hash")
         self._dummy: str | None = None
-        self.signin_limit = signin_limit
-        """Counts one sign-in attempt from (address, account key); raises ``LimitError``."""
 
     def stop(self) -> None:
         self.hashing.shutdown(wait=False, cancel_futures=True)
@@ -283,14 +332,14 @@ class Accounts:
         if self.mode == "off":
             raise Refused(403, "this site has no accounts: play as a guest")
         req = await decode(request, Credentials)
-        key = name_key(req.name)
-        if self.signin_limit is not None:
-            await self.signin_limit(client_address(request), key)
+        key, address = name_key(req.name), client_address(request)
+        await self.signins.attempt(address, key)
         known = await self.db.run(lambda store: P.account(store, req.name))
         hashed = known[1] if known is not None else await self.dummy_hash()
         good = await self._verify(hashed, req.password[:PASSWORD_MAX])
         if known is None or not good:
             raise Refused(401, "that user name and password do not match an account")
+        await self.signins.succeeded(address, key)
         player = known[0]
         old = found.token if found is not None else None
         fresh = await self.db.run(lambda store: P.new_session(store, player.id, old))
@@ -310,11 +359,12 @@ class Accounts:
         if found is None or found.player.kind != "account":
             raise Refused(401, "sign in to change your password")
         req = await decode(request, NewPassword)
-        if self.signin_limit is not None:
-            await self.signin_limit(client_address(request), name_key(found.player.name))
+        key, address = name_key(found.player.name), client_address(request)
+        await self.signins.attempt(address, key)  # a stolen session guessing the password
         hashed = await self.db.run(lambda store: P.password_hash(store, found.player.id))
         if hashed is None or not await self._verify(hashed, req.password[:PASSWORD_MAX]):
             raise Refused(401, "your current password is not that")
+        await self.signins.succeeded(address, key)
         problem = password_problem(req.new_password, found.player.name)
         if problem:
             raise Refused(400, f"new_password: {problem}")

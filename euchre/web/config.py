@@ -62,6 +62,11 @@ class ServerConfig:
     request_timeout: float = 10.0
     """Seconds a client has to send a request's headers (from its connection, or from the
     previous response on a kept-alive one), and then its body (``euchre.web.guard``)."""
+    account_signins: int = 10
+    """Failed sign-ins to one account in any 10 minutes (each name counted, whether or not an
+    account has it)."""
+    address_signins: int = 30
+    """Failed sign-ins from one client address in any 10 minutes, to any accounts."""
     computer_tables: int = 20
     """Unfinished tables with no person's seat (computers only, to watch) at once."""
     abandon_days: float = 30.0

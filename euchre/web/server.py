@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
-from euchre.web.accounts import Accounts, same_site
+from euchre.web.accounts import Accounts, SignInLimits, same_site
 from euchre.web.actionlog import ActionLog, Database
 from euchre.web.chat import TableTalk
 from euchre.web.collector import FullPasses
@@ -86,7 +86,8 @@ class Server:
         """This process's part in a group of processes sharing the database, if any."""
         self.full_passes = FullPasses()
         """The garbage collector's full passes (timed by the server, with ``freeze_gc``)."""
-        self.accounts = Accounts(self.db, config.accounts)
+        self.accounts = Accounts(self.db, config.accounts, SignInLimits(
+            self.limits, config.account_signins, config.address_signins))
         self.writing: set[asyncio.Task[None]] = set()
         """Games' results being written."""
 
@@ -119,6 +120,7 @@ class Server:
             self.limits = SharedLimits(self.limits.places, libpq_url(cfg.db_url),
                                        self.cluster.id, LOCK_SPACE)
             self.talk.limits = self.creations.limits = self.limits
+            self.accounts.signins.limits = self.limits
         await self.limits.start()
         self.bots = BotRunner(cfg.bot_factory, cfg.inline_levels,
                               make_pool(cfg.pool, cfg.workers, "euchre-bot"))
