@@ -347,6 +347,15 @@ def play_to_the_end(clients: list[Any], seed: int) -> dict[str, Any]:
 
 def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         db_url: str) -> None:
+    from euchre.web.ratings import seed
+
+    def seed_games(level: str) -> int:
+        from euchre.bots.registry import ladder_rating
+
+        found = ladder_rating(level)
+        assert found is not None
+        return found.games
+
     with LiveServer(db_url=db_url) as srv, browser_like(srv) as ann, \
             browser_like(srv) as bob:
         ann.post("/api/me/guest", json={"name": "Ann"})
@@ -389,11 +398,20 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         assert prof["rating"]["provisional"] is True and prof["rating"]["plus_minus"] > 0
         bobs = srv.get("/api/players/bob")[1]
         assert bobs["name"] == "Bob" and bobs["games"][0]["rating_change"] == change
+        # the computers at "rule" are the club level: one player, rated once for the game
         rule = srv.get("/api/players/rule")[1]
-        assert rule["kind"] == "computer" and rule["rated_games"] == 1
-        assert (rule["games"][0]["rating_change"] < 0) == won
+        assert rule == srv.get("/api/players/club")[1]
+        assert rule["name"] == "club" and rule["kind"] == "computer"
+        assert rule["rated_games"] == 1 and len(rule["games"]) == 2  # both its seats
+        assert rule["calibration"]["games"] == seed_games("club")  # where it began
+        assert rule["calibration"]["rating"] == 1500 and prof["calibration"] is None
+        # calibrated over thousands of games, it moves far less than a newcomer, but moves
+        club0 = seed("club")
+        assert (rule["rating"]["mu"] < club0.mu) == won and rule["rating"]["mu"] != club0.mu
+        assert abs(rule["rating"]["mu"] - club0.mu) < abs(change) / 10
         board = srv.get("/api/leaderboard")[1]["players"]
-        assert {p["name"] for p in board} >= {"Ann", "Bob", "rule"}
+        assert {p["name"] for p in board} >= {"Ann", "Bob", "club"}
+        assert "rule" not in {p["name"] for p in board}
         assert [p["rating"] for p in board] == sorted((p["rating"] for p in board),
                                                       reverse=True)
         people = srv.get("/api/leaderboard?kind=people")[1]["players"]
@@ -424,6 +442,74 @@ def test_each_scored_hand_is_made_or_euchred_by_exactly_one_seat() -> None:
             sum(s.lone for s in game.seats)
         assert all(s.lone_marches <= s.lone_made for s in game.seats)
         assert [s.won for s in game.seats] == [i % 2 == winner for i in range(4)]
+
+
+def game_seats(who: list[int | str], winner: int) -> list[Any]:
+    """Each seat's result: ``who`` holds each seat's player id, or its computer's level."""
+    from euchre.web.results import SeatResult
+
+    return [SeatResult(i, "computer" if isinstance(p, str) else "human",
+                       None if isinstance(p, str) else p, p if isinstance(p, str) else "",
+                       i % 2 == winner, 1, 0, 0, 0, 0, 0, 0, 0) for i, p in enumerate(who)]
+
+
+def rated_game(store: Any, table_id: str, who: list[int | str], winner: int) -> None:
+    """Write a rated four-handed game's results (``who``: as ``game_seats``)."""
+    import sqlalchemy as sa
+
+    from euchre.web.results import GameResult, write_results
+
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO tables (id, created_at, rules, seed, invite, "
+                             "finished_at, winner, scores, rated) VALUES (:id, 0, '{}', 0, "
+                             "'i', 1, :w, '[5, 0]', true)"), {"id": table_id, "w": winner})
+    assert write_results(store, GameResult(table_id, True, 4, winner, game_seats(who, winner)))
+
+
+def test_a_level_seated_twice_is_one_player_rated_as_the_team_model_says(
+        sqlite_url: str) -> None:
+    """The club level at both seats of one side moves as its two seats together; at one seat
+    of each side, what each seat learned cancels and it ends about where it was; either way
+    the game counts once in its games. Ann and Bob, new, move as they would anyway."""
+    from euchre.tournament.ratings import Rating, rate_game
+    from euchre.web import players as P
+    from euchre.web.ratings import rated_computers, seed
+    from euchre.web.results import GameResult, computer_players, write_results
+    from euchre.web.store import Store
+
+    store = Store(sqlite_url)
+    club = computer_players(store, rated_computers())["club"]
+    ann, bob = (P.create_guest(store, name).id for name in ("Ann", "Bob"))
+
+    def now(pid: int) -> Rating:
+        p = P.player_by_id(store, pid)
+        assert p is not None and p.mu is not None and p.sigma is not None
+        return Rating(p.mu, p.sigma, p.rated_games)
+
+    start = now(club)
+    assert (start.mu, start.sigma) == (seed("club").mu, seed("club").sigma)
+    # both seats of the losing side: club loses for both of them
+    rated_game(store, "g1", [ann, "club", bob, "rule"], winner=0)  # rule: club by name
+    one_side = now(club)
+    expected = rate_game([[ann, bob], [club, club]], {club: start}, 0)
+    assert one_side == expected[club] and one_side.games == 1
+    assert one_side.mu < start.mu
+    assert (now(ann).mu, now(bob).mu) == (expected[ann].mu, expected[bob].mu)
+    # one seat on each side: whichever side wins, club's two seats cancel out
+    rated_game(store, "g2", [ann, "club", "club", bob], winner=0)
+    both_sides = now(club)
+    assert both_sides.games == 2
+    assert abs(both_sides.mu - one_side.mu) < abs(one_side.mu - start.mu) / 10
+    # its results: one row a seat, both under the club level
+    import sqlalchemy as sa
+
+    with store.engine.connect() as conn:
+        seats = conn.execute(sa.text("SELECT seat FROM results WHERE table_id = 'g2' AND "
+                                     "player_id = :p ORDER BY seat"), {"p": club}).all()
+    assert [s for (s,) in seats] == [1, 2]
+    again = GameResult("g2", True, 4, 0, game_seats([ann, "club", "club", bob], 0))
+    assert not write_results(store, again) and now(club) == both_sides  # written once
+    store.close()
 
 
 WRITER = """

@@ -55,8 +55,16 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
         sign_up(a, base, "Ann", "a long secret of mine")
         sign_up(b, base, "Bob", "keeps another secret")
         before = ratings(base, srv.http)
-        assert before["rule"]["kind"] == "computer"  # seeded before anyone played it
-        # Ann makes a rated table: Bob (a friend) opposite her, two computers at "rule"
+        # every calibrated level is on the board before anyone played it, at its measured
+        # rating with the calibration's margin
+        from euchre.bots.registry import ladder_ratings
+
+        for level, measured in ladder_ratings().items():
+            assert before[level]["kind"] == "computer" and before[level]["rated_games"] == 0
+            assert before[level]["rating"] == round(measured.mu), level
+            assert before[level]["plus_minus"] == round(1.96 * measured.sigma), level
+        # Ann makes a rated table: Bob (a friend) opposite her, two computers at the form's
+        # default level, club
         recorded: list[dict[str, Any]] = []
         a.on("request", lambda r: recorded.append(
             {"url": r.url, "headers": r.headers, "body": r.post_data})
@@ -64,6 +72,13 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
         a.goto(base + "/")
         a.wait_for_selector('.seat-row[data-seat="0"]')
         assert "Ann" in a.locator("#name-label").inner_text()
+        # the registry's ladder, each level with its measured rating, the form's default
+        from euchre.bots import player_levels
+
+        menu = a.locator('.seat-row[data-seat="1"] select.level')
+        assert menu.locator("option").all_inner_texts() == [
+            f"{name} · {round(ladder_ratings()[name].mu)}" for name in player_levels()]
+        assert menu.input_value() == "club"
         a.select_option('.seat-row[data-seat="0"] select.kind', "friend")
         a.fill("#opt-target", "3")
         assert a.locator("#rated").is_checked()
@@ -149,15 +164,19 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
             assert time.monotonic() < deadline, "no rating after the game"
             time.sleep(0.1)
         after = ratings(base, srv.http)
-        assert after["rule"]["rating"] != before["rule"]["rating"]
-        assert after["rule"]["rated_games"] == before["rule"]["rated_games"] + 1
+        # club, measured over thousands of games, moves by a fraction of a point: its mean
+        # and its margin (the anchor of the scale starts at ± 0) both move
+        assert after["club"]["mu"] != before["club"]["mu"]
+        assert (after["club"]["mu"] < before["club"]["mu"]) == ann_won
+        assert after["club"]["plus_minus"] > before["club"]["plus_minus"] == 0
+        assert after["club"]["rated_games"] == 1
         assert after["Ann"]["rating"] == after["Bob"]["rating"]  # partners, both new
         assert (after["Ann"]["rating"] > 1500) == ann_won
         a.click("#banner .gameover >> text=Leaderboard")
         a.wait_for_selector("#board tbody tr a")
         shown = a.locator("#board").inner_text()
         assert re.search(r"Ann\s+\d{3,4} ± \d+ provisional", shown), shown
-        assert "rule" in shown and "computer" in shown
+        assert re.search(r"club\s*computer\s+1500 ± \d+\s+1\b", shown), shown
         for page, name in ((a, "Ann"), (b, "Bob")):
             page.goto(f"{base}/players/{name}")
             page.wait_for_selector(f"#games a[href='/replay/{table_id}']")

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from sqlalchemy import Integer, cast, func, select
 
+from euchre.bots.registry import ladder_rating
+from euchre.tournament.ratings import PROVISIONAL_SIGMA
 from euchre.web import players as P
 from euchre.web import ratings as R
 from euchre.web.store import PlayerRow, ResultRow, SeatRow, Store, TableRow
@@ -23,13 +25,16 @@ Kind = Literal["all", "people", "computers"]
 def rating_of(mu: float | None, sigma: float | None) -> dict[str, object] | None:
     if mu is None or sigma is None:
         return None
-    return R.Rating(mu, sigma).shown()
+    return R.shown(R.Rating(mu, sigma))
 
 
 def profile(store: Store, name: str) -> dict[str, Any] | None:
-    """The player named ``name`` (or whose name reads so) with their statistics, rating
-    history and finished games; None if there is none."""
+    """The player named ``name`` (or whose name reads so; a computer level also by a name it
+    plays under, ``rule`` for ``club``) with their statistics, rating history and finished
+    games; None if there is none."""
     who = P.player_by_name(store, name)
+    if who is None and (level := R.rated_name(name)) is not None:
+        who = P.player_by_name(store, level)
     if who is None:
         return None
     with store.engine.connect() as conn:
@@ -58,14 +63,18 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     for r in rows:
         change = None
         if r.rated and r.mu_before is not None and r.mu_after is not None:
-            change = round(R.DISPLAY_SCALE * (r.mu_after - r.mu_before))
+            change = round(r.mu_after - r.mu_before)
         games.append({"id": r.table_id, "finished_at": r.finished_at, "seat": r.seat,
                       "won": r.won, "rated": r.rated, "rating_change": change,
                       "scores": json.loads(r.scores or "[]"), "names": names.get(r.table_id, []),
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}"})
+    measured = ladder_rating(who.name) if who.kind == "computer" else None
     return {
         "name": who.name, "kind": who.kind,
         "rating": rating_of(who.mu, who.sigma), "rated_games": who.rated_games,
+        # where a computer level's rating started: the calibration run's games and rating
+        "calibration": None if measured is None else {
+            "games": measured.games, **R.shown(R.Rating(measured.mu, measured.sigma))},
         "stats": stats,
         "history": [{"at": h.finished_at, "table": h.table_id,
                      **(rating_of(h.mu_after, h.sigma_after) or {})} for h in history],
@@ -85,7 +94,7 @@ def leaderboard(store: Store, kind: Kind = "all", settled: bool = False,
     else:
         q = q.where((PlayerRow.kind == "computer") | (PlayerRow.rated_games > 0))
     if settled:
-        q = q.where(PlayerRow.sigma <= R.PROVISIONAL_SIGMA)
+        q = q.where(PlayerRow.sigma <= PROVISIONAL_SIGMA)
     with store.engine.connect() as conn:
         rows = conn.execute(q.order_by(PlayerRow.mu.desc(), PlayerRow.id).limit(limit)).all()
     return [{"rank": i + 1, "name": r.name, "kind": r.kind,

@@ -1,61 +1,61 @@
-"""Ratings on the site: which computer levels are rated, where their ratings start, and one
-rated game's update, for people and computers on one scale.
+"""The site's side of the ratings: which computer levels a rated game may seat and under which
+name each is rated, where their ratings start, one finished game's update over the players'
+stored ratings, and what a player reads.
 
-The model is OpenSkill's Plackett-Luce (Weng-Lin), a team rating model: a partnership is a
-team, its strength the sum of its players'. Each rating is a mean and its uncertainty (mu,
-sigma); it is shown as ``DISPLAY_BASE + DISPLAY_SCALE * (mu - MU)`` with twice its uncertainty,
-and as provisional while that uncertainty is wide.
+The model, its scale and every update are :mod:`euchre.tournament.ratings`'s (Weng and Lin's
+team model through OpenSkill: one scale for people and computers, each rating a mean with its
+uncertainty, provisional while that is wide); this module only maps the site's rows onto it.
+
+A computer level is one player on the site, whatever name a seat asked for it by: ``rule`` is
+the ``club`` level (the registry's ``same_as``) and shares its rating. Its site rating starts
+where the calibration run measured it (``euchre rate --levels``, the shipped
+``euchre/bots/data/ladder.json``), with the run's uncertainty: the anchor, ``club``, is the
+scale's zero point and starts all but certain, the others within a few points, so computers'
+ratings move little in a game while a newcomer's moves a lot. Levels the calibration did not
+measure (plug-ins, the measurement baselines) are not rated: a table that seats one is not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from euchre.bots.registry import ladder_rating, levels
+from euchre.tournament.ratings import Rating, level_rating
 
-from euchre.web.levels import offered_levels
-
-#: The model's starting rating and uncertainty (OpenSkill's defaults).
-MU = 25.0
-SIGMA = 25.0 / 3
-#: Shown as DISPLAY_BASE + DISPLAY_SCALE * (mu - MU): a new player shows 1500.
-DISPLAY_BASE = 1500.0
-DISPLAY_SCALE = 40.0
-#: A rating whose uncertainty (sigma) is above this is shown as provisional.
-PROVISIONAL_SIGMA = 2.75
+__all__ = ["Rating", "rated_levels", "rated_name", "seed", "shown"]
 
 
-@dataclass(frozen=True)
-class Rating:
-    mu: float
-    sigma: float
-
-    def shown(self) -> dict[str, object]:
-        """The rating as a player reads it: the number, its 95% margin, provisional or not."""
-        return {"rating": round(DISPLAY_BASE + DISPLAY_SCALE * (self.mu - MU)),
-                "plus_minus": round(2 * DISPLAY_SCALE * self.sigma),
-                "provisional": self.sigma > PROVISIONAL_SIGMA}
+def rated_name(level: str) -> str | None:
+    """The player a computer ``level`` is rated as (``rule`` plays as ``club``), or None for a
+    level the calibration did not measure."""
+    found = levels().get(level)
+    if found is None or ladder_rating(level) is None:
+        return None
+    return found.same_as or level
 
 
 def rated_levels() -> list[str]:
-    """The computer levels a rated game may seat: the levels offered to people."""
-    return [level for level in offered_levels() if level in seed_ratings()]
+    """Every level name a rated game may seat (the ladder's, the floor ``random``, and the
+    names ``rule`` and ``search`` that play as ladder levels)."""
+    return [name for name in levels() if rated_name(name) is not None]
 
 
-def seed_ratings() -> dict[str, Rating]:
-    """Where each rated level's site rating starts (until it earns its own in games)."""
-    return {level: Rating(MU, SIGMA) for level in offered_levels()}
+def rated_computers() -> list[str]:
+    """The computer players on the site's scale: each calibrated level once, by the name it is
+    rated as (``club``, not ``rule``)."""
+    return sorted({name for level in levels() if (name := rated_name(level)) is not None})
 
 
-def new_rating() -> Rating:
-    return Rating(MU, SIGMA)
+def seed(name: str) -> Rating:
+    """Where the rated level ``name``'s site rating starts: its calibrated rating."""
+    found = level_rating(name)
+    if found is None:
+        raise ValueError(f"{name!r} is not a calibrated computer level")
+    return Rating(found.mu, found.sigma, 0)  # its games on this site: none yet
 
 
-def rate(teams: Sequence[Sequence[Rating]], ranks: Sequence[int]) -> list[list[Rating]]:
-    """Each seat's new rating after one game: ``teams`` in seat order within each side,
-    ``ranks`` 0 for the winners (equal ranks: a draw)."""
-    from openskill.models import PlackettLuce
+def shown(rating: Rating) -> dict[str, object]:
+    """A rating as a player reads it (the number, its 95% margin, provisional or not), with
+    the model's own mean and uncertainty for programs (a calibrated computer level moves by
+    less than a point a game)."""
+    return {"rating": round(rating.mu), "plus_minus": round(rating.half_width),
+            "provisional": rating.provisional, "mu": rating.mu, "sigma": rating.sigma}
 
-    model = PlackettLuce(mu=MU, sigma=SIGMA)
-    out = model.rate([[model.create_rating([r.mu, r.sigma]) for r in team] for team in teams],
-                     ranks=list(ranks))
-    return [[Rating(r.mu, r.sigma) for r in team] for team in out]

@@ -14,9 +14,11 @@ import time
 from dataclasses import dataclass
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from euchre.seats import side_of
 from euchre.state import SCORED
+from euchre.tournament.ratings import rate_game
 from euchre.web import ratings as R
 from euchre.web.names import name_key
 from euchre.web.store import PlayerRow, ResultRow, Store, TableRow
@@ -101,36 +103,45 @@ def counts_rated(game: GameResult) -> bool:
     people = [s.player for s in game.seats if s.kind == "human"]
     if None in people or len(set(people)) != len(people):
         return False
-    levels = set(R.rated_levels())
-    return all(s.level in levels for s in game.seats if s.kind == "computer")
+    return all(R.rated_name(s.level) is not None for s in game.seats if s.kind == "computer")
 
 
-def computer_players(store: Store, levels: list[str]) -> dict[str, int]:
-    """The players' rows of these computer levels, made (at their seed ratings) where
-    missing."""
-    seeds = R.seed_ratings()
-    with store.engine.begin() as conn:
-        have = {r.name: r.id for r in conn.execute(
-            select(PlayerRow.name, PlayerRow.id).where(PlayerRow.kind == "computer",
-                                                       PlayerRow.name.in_(levels)))}
-        now = time.time()
-        for level in levels:
-            if level not in have:
-                seed = seeds.get(level, R.new_rating())
-                have[level] = conn.execute(insert(PlayerRow).values(
-                    name=level, key=name_key(level), kind="computer", created_at=now,
-                    seen_at=now, mu=seed.mu, sigma=seed.sigma, rated_games=0)
-                    .returning(PlayerRow.id)).scalar_one()
+def computer_players(store: Store, names: list[str]) -> dict[str, int]:
+    """The players' rows of these rated computer levels (by ``ratings.rated_name``), made at
+    their calibrated ratings where missing. Two processes starting at once may both find one
+    missing: the second's insert fails on the unique name and it reads the first's row."""
+    have: dict[str, int] = {}
+    for name in names:
+        for _ in range(2):
+            with store.engine.connect() as conn:
+                found = conn.execute(select(PlayerRow.id).where(
+                    PlayerRow.kind == "computer", PlayerRow.name == name)).scalar_one_or_none()
+            if found is not None:
+                have[name] = int(found)
+                break
+            start = R.seed(name)
+            now = time.time()
+            try:
+                with store.engine.begin() as conn:
+                    have[name] = conn.execute(insert(PlayerRow).values(
+                        name=name, key=name_key(name), kind="computer", created_at=now,
+                        seen_at=now, mu=start.mu, sigma=start.sigma, rated_games=0)
+                        .returning(PlayerRow.id)).scalar_one()
+                break
+            except IntegrityError:
+                continue
     return have
 
 
 def write_results(store: Store, game: GameResult) -> bool:
     """Write the game's results (and, if rated, every player's new rating) in one
-    transaction; False if they were written already."""
+    transaction; False if they were written already. A computer at a rated level has its
+    result under its level's player; one at an unrated level has none."""
     rated = counts_rated(game)
-    levels = sorted({s.level for s in game.seats if s.kind == "computer"})
-    computers = computer_players(store, levels) if levels else {}
-    who = {s.seat: s.player if s.kind == "human" else computers[s.level] for s in game.seats}
+    level_of = {s.seat: R.rated_name(s.level) for s in game.seats if s.kind == "computer"}
+    computers = computer_players(store, sorted({n for n in level_of.values() if n}))
+    who = {s.seat: s.player if s.kind == "human" else computers.get(level_of[s.seat] or "")
+           for s in game.seats}
     now = time.time()
     with store.engine.begin() as conn:
         claimed = conn.execute(update(TableRow).where(TableRow.id == game.table_id,
@@ -142,15 +153,19 @@ def write_results(store: Store, game: GameResult) -> bool:
         rows = {r.id: r for r in conn.execute(
             select(PlayerRow).where(PlayerRow.id.in_(ids)).order_by(PlayerRow.id)
             .with_for_update())}
-        before = {pid: R.Rating(r.mu if r.mu is not None else R.MU,
-                                r.sigma if r.sigma is not None else R.SIGMA)
-                  for pid, r in rows.items()}
+        before = {pid: R.Rating() if r.mu is None or r.sigma is None
+                  else R.Rating(r.mu, r.sigma, r.rated_games) for pid, r in rows.items()}
         after: dict[int, R.Rating] = {}
         if rated:
-            after = new_ratings(game, who, before)
+            # The partnerships' players, a level seated twice appearing twice: the rating
+            # module adds up what each appearance learned (see ``rate_game``), and counts
+            # the game once in each player's games.
+            sides = [[who[s.seat] or 0 for s in game.seats
+                      if side_of(s.seat, game.players) == side] for side in range(2)]
+            after = rate_game(sides, before, game.winner)
             for pid, r in after.items():
                 conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
-                    mu=r.mu, sigma=r.sigma, rated_games=PlayerRow.rated_games + 1))
+                    mu=r.mu, sigma=r.sigma, rated_games=r.games))
         results = []
         for s in game.seats:
             holder = who[s.seat]
@@ -169,22 +184,3 @@ def write_results(store: Store, game: GameResult) -> bool:
         if results:
             conn.execute(insert(ResultRow), results)
     return True
-
-
-def new_ratings(game: GameResult, who: dict[int, int | None],
-                before: dict[int, R.Rating]) -> dict[int, R.Rating]:
-    """Each player's rating after the game. A computer level at two seats is rated at each,
-    and takes the mean of the two changes."""
-    sides = [[s for s in game.seats if side_of(s.seat, game.players) == side]
-             for side in range(2)]
-    teams = [[before[who[s.seat] or 0] for s in side] for side in sides]
-    ranks = [0 if side == game.winner else 1 for side in range(2)]
-    rated = R.rate(teams, ranks)
-    moves: dict[int, list[tuple[float, float]]] = {}
-    for side, team in zip(sides, rated, strict=True):
-        for s, r in zip(side, team, strict=True):
-            pid = who[s.seat] or 0
-            moves.setdefault(pid, []).append((r.mu - before[pid].mu, r.sigma))
-    return {pid: R.Rating(before[pid].mu + sum(d for d, _ in m) / len(m),
-                          sum(sg for _, sg in m) / len(m))
-            for pid, m in moves.items()}

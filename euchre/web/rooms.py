@@ -275,7 +275,7 @@ def rated_table(req: S.CreateTable, rules: Rules, seats: list[SeatData],
 
 def unratable(rules: Rules, seats: list[SeatData], player: Player | None) -> str | None:
     """Why a table with these seats cannot be rated, or None."""
-    from euchre.web.ratings import rated_levels
+    from euchre.web.ratings import rated_levels, rated_name
 
     if rules.players != 4 or rules.single_hand:
         return "ratings are for four-handed partnership games played to a score"
@@ -283,11 +283,10 @@ def unratable(rules: Rules, seats: list[SeatData], player: Player | None) -> str
         return "its creator plays without a player's name (a guest or an account)"
     if not any(s.player_id == player.id for s in seats):
         return "its creator does not play at it"
-    levels = rated_levels()
     for s in seats:
-        if s.kind == "computer" and s.level not in levels:
+        if s.kind == "computer" and rated_name(s.level) is None:
             return (f"{s.name} plays at a level without a rating; the rated levels are "
-                    + (", ".join(levels) or "none yet"))
+                    + ", ".join(rated_levels()))
     return None
 
 

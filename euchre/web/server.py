@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from starlette.websockets import WebSocket
 
 from euchre.web import messages as M
+from euchre.web import ratings
 from euchre.web import schemas as S
 from euchre.web.accounts import Accounts, SignInLimits, same_site
 from euchre.web.actionlog import ActionLog, Database
@@ -31,7 +32,6 @@ from euchre.web.levels import offered_levels, strongest_level
 from euchre.web.limits import CreationLimits, Limits, LocalLimits, Places, SharedLimits, Visit
 from euchre.web.moves import Moves
 from euchre.web.players import Player
-from euchre.web.ratings import rated_levels
 from euchre.web.results import GameResult, computer_players, game_result, write_results
 from euchre.web.reviews import Reviews
 from euchre.web.rooms import Rooms
@@ -137,8 +137,9 @@ class Server:
         if cfg.pool == "process":
             self._reviews.warm(cfg.review_workers)
         self.moves.start()
-        # the rated computer levels are on the leaderboard from the start, at their seeds
-        await self.db.run(lambda store: computer_players(store, rated_levels()))
+        # the rated computer levels are on the leaderboard from the start, at their calibrated
+        # ratings
+        await self.db.run(lambda store: computer_players(store, ratings.rated_computers()))
         await self.write_unwritten_results()
         before = time.time() - cfg.abandon_days * 86400
         closed = await self.db.run(lambda store: store.close_abandoned(before))

@@ -66,6 +66,9 @@ async function main() {
   document.title = `${p.name} · Euchre`;
   $("who").textContent = p.kind === "computer" ? `${p.name} (computer level)` : p.name;
   $("rating").textContent = `Rating ${ratingText(p.rating)} · ${p.rated_games} rated game${p.rated_games === 1 ? "" : "s"}`;
+  if (p.calibration) {  // a computer level: where its rating started
+    $("rating").after(make("p", "small", `Measured at ${ratingText(p.calibration)} over ${p.calibration.games} games against the other levels (the calibration run, euchre rate --levels), where its rating here started.`));
+  }
   const dl = $("stats");
   for (const [k, label] of STATS) {  // each label with its number, one grid cell
     const pair = make("div", "stat");
