@@ -3,6 +3,7 @@ release migrated with every stored game still replaying."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -421,6 +422,110 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         # hands made, euchred and alone add up to the hands the game had
         made = sum(srv.get(f"/api/players/{n}")[1]["stats"]["made"] for n in ("Ann", "Bob"))
         assert made >= 0
+
+
+def solo_rated_game(srv: LiveServer, who: Any, seed: int, finish: bool = True) -> str:
+    """A rated game of ``who`` (a browser-like client with a player) with three computers,
+    played to its end (or only begun): its table's id."""
+    t = who.post("/api/tables", json={"rules": {"target": 2}}, headers=csrf(who)).json()
+    assert t["rated"] is True, t
+    c = srv.connect(t["id"], cookies=who.cookies)
+    c.until(lambda m: m["type"] == "welcome")
+    if finish:
+        play_to_the_end([c], seed)
+    c.close()
+    return str(t["id"])
+
+
+def stored_chain(url: str, name: str) -> int:
+    """The player's rated results in the order they ended, checked to be one chain: the
+    first from a newcomer's rating, each next one from where the one before ended. Returns
+    how many."""
+    import sqlalchemy as sa
+
+    from euchre.tournament.ratings import MU0, SIGMA0
+    from euchre.web.store import Store
+
+    store = Store(url)
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.text(
+            "SELECT r.mu_before, r.sigma_before, r.mu_after, r.sigma_after FROM results r "
+            "JOIN players p ON p.id = r.player_id WHERE p.name = :n AND r.rated "
+            "ORDER BY r.finished_at"), {"n": name}).all()
+    store.close()
+    assert rows and (rows[0][0], rows[0][1]) == (MU0, SIGMA0)
+    for earlier, later in itertools.pairwise(rows):
+        assert (later[0], later[1]) == (earlier[2], earlier[3])
+    return len(rows)
+
+
+def wait_for(get: Any, done: Any, what: str) -> Any:
+    deadline = time.monotonic() + 15
+    while True:
+        got = get()
+        if done(got):
+            return got
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_a_guest_who_signs_in_to_an_account_brings_its_games_and_its_rating(
+        db_url: str) -> None:
+    """The rule: asked to (the sign-in form's box, checked), the guest's games become the
+    account's; the account's rating is rated again over both players' rated games in the
+    order they ended; a game the guest was still playing counts as the account's when it
+    ends; the guest's name is free again. Not asked, nothing moves."""
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as ann, \
+            browser_like(srv) as guest, browser_like(srv) as other:
+        ann.post("/api/me/guest", json={"name": "Ann"})
+        assert ann.post("/api/account/signup", json={"name": "Ann", "password":
+                                                     "a long secret of mine"},
+                        headers=csrf(ann)).status_code == 201
+        solo_rated_game(srv, ann, 1)
+        wait_for(lambda: srv.get("/api/players/Ann")[1], lambda p: p["rated_games"] == 1,
+                 "Ann's first game")
+        # on another device, before signing in, she plays as the guest "Annie": one game
+        # to its end and one still going when she signs in
+        guest.post("/api/me/guest", json={"name": "Annie"})
+        solo_rated_game(srv, guest, 2)
+        wait_for(lambda: srv.get("/api/players/Annie")[1], lambda p: p["rated_games"] == 1,
+                 "Annie's game")
+        unfinished = solo_rated_game(srv, guest, 3, finish=False)
+        r = guest.post("/api/account/signin", json={"name": "Ann", "password":
+                                                    "a long secret of mine",
+                                                    "guest_games": True}, headers=csrf(guest))
+        assert r.status_code == 200 and r.json()["guest_games"] is True, r.text
+        prof = srv.get("/api/players/Ann")[1]
+        assert prof["stats"]["games"] == 2 and prof["rated_games"] == 2
+        # one chain: the later game starts where the earlier one ended
+        chain = prof["history"]
+        assert len(chain) == 2 and chain[-1]["mu"] == prof["rating"]["mu"]
+        assert stored_chain(db_url, "Ann") == 2
+        assert srv.get("/api/players/Annie")[0] == 404  # the guest is no more...
+        assert other.post("/api/me/guest", json={"name": "Annie"}).status_code == 201  # free
+        # ...and the game it was playing is Ann's: her signed-in browser opens its seat
+        tables = {g["id"] for g in prof["games"]}
+        mine = [t for t in srv.get("/api/tables/finished")[1]["tables"] if t["id"] in tables]
+        assert len(mine) == 2
+        c = srv.connect(unfinished, cookies=guest.cookies)
+        assert c.until(lambda m: m["type"] == "welcome")["you"] == 2
+        play_to_the_end([c], 4)
+        c.close()
+        prof = wait_for(lambda: srv.get("/api/players/Ann")[1],
+                        lambda p: p["rated_games"] == 3, "the game the guest began")
+        assert prof["stats"]["games"] == 3 and unfinished in {g["id"] for g in prof["games"]}
+        # a guest who signs in without asking keeps its games to itself
+        other_games = srv.get("/api/players/Annie")[1]
+        solo_rated_game(srv, other, 5)
+        wait_for(lambda: srv.get("/api/players/Annie")[1],
+                 lambda p: p["stats"]["games"] == other_games["stats"]["games"] + 1,
+                 "the other guest's game")
+        r = other.post("/api/account/signin", json={"name": "Ann", "password":
+                                                    "a long secret of mine"},
+                       headers=csrf(other))
+        assert r.status_code == 200 and r.json()["guest_games"] is False
+        assert srv.get("/api/players/Annie")[1]["stats"]["games"] == 1
+        assert srv.get("/api/players/Ann")[1]["stats"]["games"] == 3
 
 
 def test_each_scored_hand_is_made_or_euchred_by_exactly_one_seat() -> None:

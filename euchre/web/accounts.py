@@ -70,6 +70,14 @@ class Credentials(msgspec.Struct, forbid_unknown_fields=True):
     password: Password
 
 
+class SignIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, msgspec.Meta(max_length=200)]
+    password: Password
+    guest_games: bool = False
+    """A guest signing in: make the guest's games (and their rating's evidence) the
+    account's (``players.merge_guest``)."""
+
+
 class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
     password: Password
     new_password: Password
@@ -331,7 +339,7 @@ class Accounts:
         found = await self.writer(request)
         if self.mode == "off":
             raise Refused(403, "this site has no accounts: play as a guest")
-        req = await decode(request, Credentials)
+        req = await decode(request, SignIn)
         key, address = name_key(req.name), client_address(request)
         await self.signins.attempt(address, key)
         known = await self.db.run(lambda store: P.account(store, req.name))
@@ -341,9 +349,14 @@ class Accounts:
             raise Refused(401, "that user name and password do not match an account")
         await self.signins.succeeded(address, key)
         player = known[0]
+        merged = False
+        if req.guest_games and found is not None and found.player.kind == "guest":
+            guest = found.player.id
+            merged = await self.db.run(lambda store: P.merge_guest(store, guest, player.id))
         old = found.token if found is not None else None
         fresh = await self.db.run(lambda store: P.new_session(store, player.id, old))
-        return self.signed_in(request, JSONResponse(self.me(fresh)), fresh)
+        return self.signed_in(request, JSONResponse({**self.me(fresh),
+                                                     "guest_games": merged}), fresh)
 
     async def sign_out(self, request: Request) -> Response:
         found = await self.writer(request)

@@ -426,7 +426,9 @@ class Cluster:
             elif msg["k"] == "join":
                 try:
                     req = S.JoinTable(msg["invite"], msg["name"])
-                    player = Player(**msg["p"]) if msg.get("p") else None
+                    p = msg.get("p")
+                    player = None if not p else Player(p["id"], p["name"], p["kind"],
+                                                       merged=tuple(p.get("merged", ())))
                     reply["ok"] = list(await self.rooms.join(table, req, player))
                 except (PermissionError, LookupError, ValueError) as exc:
                     reply["err"] = [type(exc).__name__, str(exc)]
@@ -578,7 +580,7 @@ class Cluster:
         """Claim a seat at the table's owner (``player``: who claims it, as this process's
         session found them; the owner trusts the bus, not the browser, for that)."""
         who = None if player is None else {"id": player.id, "name": player.name,
-                                           "kind": player.kind}
+                                           "kind": player.kind, "merged": list(player.merged)}
         try:
             reply = await self.call(table.id, {"k": "join", "invite": req.invite,
                                                "name": req.name, "p": who})

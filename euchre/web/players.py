@@ -21,7 +21,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from euchre.web.names import name_key
-from euchre.web.store import PlayerRow, SeatRow, SessionRow, Store
+from euchre.web.store import PlayerRow, ResultRow, SeatRow, SessionRow, Store
 
 #: A guest unseen this long lets its name go to a new player (it keeps its games).
 GUEST_KEPT_DAYS = 90.0
@@ -46,6 +46,14 @@ class Player:
     mu: float | None = None
     sigma: float | None = None
     rated_games: int = 0
+    merged: tuple[int, ...] = ()
+    """The guests whose games went to this account when it signed in from their browser."""
+
+    @property
+    def ids(self) -> frozenset[int]:
+        """Every player id this player answers to: their own and their merged guests' (a
+        table still playing when a guest signed in knows the seat by the guest's id)."""
+        return frozenset((self.id, *self.merged))
 
     def public(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind}
@@ -55,8 +63,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _player(row: Any) -> Player:
-    return Player(row.id, row.name, row.kind, row.mu, row.sigma, row.rated_games)
+def _player(row: Any, conn: Any = None) -> Player:
+    """The player of a row (with ``conn``: with the guests merged into it)."""
+    merged: tuple[int, ...] = ()
+    if conn is not None and row.kind == "account":
+        merged = tuple(int(i) for i in conn.execute(
+            select(PlayerRow.id).where(PlayerRow.merged_into == row.id)).scalars())
+    return Player(row.id, row.name, row.kind, row.mu, row.sigma, row.rated_games, merged)
 
 
 def _free_name(conn: Any, key: str, now: float) -> None:
@@ -117,11 +130,14 @@ def player_by_id(store: Store, player_id: int) -> Player | None:
 
 
 def player_by_name(store: Store, name: str) -> Player | None:
-    """The player whose name is exactly ``name``, else the one whose name reads alike."""
+    """The player whose name is exactly ``name``, else the one whose name reads alike; a
+    guest merged into an account is that account."""
     with store.engine.connect() as conn:
         row = conn.execute(select(PlayerRow).where(PlayerRow.name == name)).first()
         if row is None:
             row = conn.execute(select(PlayerRow).where(PlayerRow.key == name_key(name))).first()
+        if row is not None and row.merged_into is not None:
+            row = conn.execute(select(PlayerRow).where(PlayerRow.id == row.merged_into)).first()
     return None if row is None else _player(row)
 
 
@@ -169,6 +185,38 @@ def make_account(store: Store, player_id: int | None, name: str, hashed: str) ->
     return found
 
 
+def merge_guest(store: Store, guest: int, account: int) -> bool:
+    """The guest's games become the account's, when the guest signs in to it from the guest's
+    browser and asks for it; False (nothing done) if ``guest`` is not a guest or was merged
+    already. One transaction: the guest's seats and results move to the account; the
+    account's rating is rated again over every rated game of both, in the order they ended
+    (``results.rerate_player``: as if one name had played them all); the guest keeps its row,
+    marked as merged, so a table it was still playing at credits the account; its name is
+    free again and its sessions end."""
+    from euchre.web.results import rerate_player
+
+    with store.engine.begin() as conn:
+        rows = {r.id: r for r in conn.execute(
+            select(PlayerRow).where(PlayerRow.id.in_([guest, account]))
+            .order_by(PlayerRow.id).with_for_update())}
+        g, a = rows.get(guest), rows.get(account)
+        if g is None or a is None or g.kind != "guest" or g.merged_into is not None \
+                or a.kind != "account":
+            return False
+        conn.execute(update(SeatRow).where(SeatRow.player_id == guest)
+                     .values(player_id=account))
+        conn.execute(update(ResultRow).where(ResultRow.player_id == guest)
+                     .values(player_id=account))
+        rating = rerate_player(conn, account)
+        if rating is not None:
+            conn.execute(update(PlayerRow).where(PlayerRow.id == account).values(
+                mu=rating.mu, sigma=rating.sigma, rated_games=rating.games))
+        conn.execute(update(PlayerRow).where(PlayerRow.id == guest).values(
+            name=f"{g.name}·{guest}", key=f"{g.key}·{guest}", merged_into=account))
+        conn.execute(delete(SessionRow).where(SessionRow.player_id == guest))
+    return True
+
+
 def set_password(store: Store, player_id: int, hashed: str, keep_session: str) -> None:
     """A new password hash; every other session of the player ends with it."""
     with store.engine.begin() as conn:
@@ -203,7 +251,7 @@ def new_session(store: Store, player_id: int, replace: str | None = None) -> Ses
             expires_at=now + SESSION_MAX_DAYS * 86400))
         conn.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(seen_at=now))
         row = conn.execute(select(PlayerRow).where(PlayerRow.id == player_id)).one()
-    return Session(token, _player(row), csrf)
+        return Session(token, _player(row, conn), csrf)
 
 
 def session(store: Store, token: str) -> Session | None:
@@ -216,7 +264,8 @@ def session(store: Store, token: str) -> Session | None:
         s = conn.execute(select(SessionRow).where(SessionRow.id == key)).first()
         p = None if s is None else conn.execute(
             select(PlayerRow).where(PlayerRow.id == s.player_id)).first()
-    if s is None or p is None:
+        player = None if p is None else _player(p, conn)
+    if s is None or p is None or player is None:
         return None
     if s.expires_at <= now or s.seen_at <= now - SESSION_IDLE_DAYS * 86400:
         end_session(store, token)
@@ -225,7 +274,7 @@ def session(store: Store, token: str) -> Session | None:
         with store.engine.begin() as conn:
             conn.execute(update(SessionRow).where(SessionRow.id == key).values(seen_at=now))
             conn.execute(update(PlayerRow).where(PlayerRow.id == p.id).values(seen_at=now))
-    return Session(token, _player(p), s.csrf)
+    return Session(token, player, s.csrf)
 
 
 def end_session(store: Store, token: str) -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from euchre.seats import side_of
@@ -95,12 +96,14 @@ def game_result(table: Table) -> GameResult | None:
     return GameResult(table.id, table.rated, table.n, w, seats)
 
 
-def counts_rated(game: GameResult) -> bool:
+def counts_rated(game: GameResult, people: list[int | None] | None = None) -> bool:
     """Whether the game is rated: created so, four-handed with a winner, each person's seat a
-    player's (each player once) and each computer at a rated level."""
+    player's (each player once: ``people``, the persons' player ids if not the seats') and
+    each computer at a rated level."""
     if not game.rated or game.players != 4 or game.winner < 0:
         return False
-    people = [s.player for s in game.seats if s.kind == "human"]
+    if people is None:
+        people = [s.player for s in game.seats if s.kind == "human"]
     if None in people or len(set(people)) != len(people):
         return False
     return all(R.rated_name(s.level) is not None for s in game.seats if s.kind == "computer")
@@ -136,8 +139,9 @@ def computer_players(store: Store, names: list[str]) -> dict[str, int]:
 def write_results(store: Store, game: GameResult) -> bool:
     """Write the game's results (and, if rated, every player's new rating) in one
     transaction; False if they were written already. A computer at a rated level has its
-    result under its level's player; one at an unrated level has none."""
-    rated = counts_rated(game)
+    result under its level's player; one at an unrated level has none. A guest whose games
+    went to an account while the game was played (``players.merge_guest``) has it under the
+    account."""
     level_of = {s.seat: R.rated_name(s.level) for s in game.seats if s.kind == "computer"}
     computers = computer_players(store, sorted({n for n in level_of.values() if n}))
     who = {s.seat: s.player if s.kind == "human" else computers.get(level_of[s.seat] or "")
@@ -149,10 +153,17 @@ def write_results(store: Store, game: GameResult) -> bool:
                                .values(results_at=now)).rowcount
         if claimed != 1:
             return False
-        ids = sorted({p for p in who.values() if p is not None})
-        rows = {r.id: r for r in conn.execute(
-            select(PlayerRow).where(PlayerRow.id.in_(ids)).order_by(PlayerRow.id)
-            .with_for_update())}
+        rows: dict[int, Any] = {}
+        while True:  # a guest merged since the game began: its account's row, locked too
+            ids = sorted({p for p in who.values() if p is not None})
+            rows = {r.id: r for r in conn.execute(
+                select(PlayerRow).where(PlayerRow.id.in_(ids)).order_by(PlayerRow.id)
+                .with_for_update())}
+            moved = {pid: r.merged_into for pid, r in rows.items() if r.merged_into is not None}
+            if not moved:
+                break
+            who = {seat: moved.get(p, p) if p is not None else None for seat, p in who.items()}
+        rated = counts_rated(game, [who[s.seat] for s in game.seats if s.kind == "human"])
         before = {pid: R.Rating() if r.mu is None or r.sigma is None
                   else R.Rating(r.mu, r.sigma, r.rated_games) for pid, r in rows.items()}
         after: dict[int, R.Rating] = {}
@@ -184,3 +195,36 @@ def write_results(store: Store, game: GameResult) -> bool:
         if results:
             conn.execute(insert(ResultRow), results)
     return True
+
+
+def rerate_player(conn: Any, player: int) -> R.Rating | None:
+    """Rate ``player``'s rated games again, in the order they ended, from a newcomer's
+    rating: each game with the other players' ratings as they were before it (their stored
+    ``mu_before``) and this player's as the games before it left it. Rewrites this player's
+    ratings before and after each game and returns the last (None: no rated games). The
+    other players' ratings are history and stay as they were.
+
+    This is how one person's games played under two identities (a guest's, then an
+    account's it signed in to) become one rating, as if they had all been played under one
+    name."""
+    games = conn.execute(
+        select(ResultRow.table_id).where(ResultRow.player_id == player,
+                                         ResultRow.rated.is_(True))
+        .group_by(ResultRow.table_id)
+        .order_by(func.min(ResultRow.finished_at), ResultRow.table_id)).scalars().all()
+    current: R.Rating | None = None
+    for table_id in games:
+        seats = conn.execute(select(ResultRow).where(ResultRow.table_id == table_id)
+                             .order_by(ResultRow.seat)).all()
+        start = current if current is not None else R.Rating()
+        ratings = {r.player_id: R.Rating(r.mu_before, r.sigma_before) for r in seats
+                   if r.player_id != player and r.mu_before is not None}
+        ratings[player] = start
+        sides = [[r.player_id for r in seats if side_of(r.seat, 4) == side] for side in (0, 1)]
+        winner = next(side_of(r.seat, 4) for r in seats if r.won)
+        current = rate_game(sides, ratings, winner)[player]
+        conn.execute(update(ResultRow).where(ResultRow.table_id == table_id,
+                                             ResultRow.player_id == player).values(
+            mu_before=start.mu, sigma_before=start.sigma, mu_after=current.mu,
+            sigma_after=current.sigma))
+    return current

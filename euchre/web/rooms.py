@@ -142,7 +142,7 @@ class Rooms:
                          player: Player | None) -> tuple[int, str]:
         async with self.locks[table.id]:
             if player is not None:
-                mine = table.seat_of(player.id)
+                mine = table.seat_of(player.ids)
                 if mine is not None:
                     return mine.seat, mine.token
             free = [s for s in table.seats if s.kind == "human" and not s.claimed]

@@ -252,17 +252,17 @@ class Server:
         seat: Seat | None = None
         token = ws.query_params.get("token", "")
         session = await self.accounts.session(ws)
-        me = session.player.id if session is not None else None
+        me = session.player.ids if session is not None else frozenset()
         if token:
             seat = table.seat_by_token(token)
             if seat is None:
                 await refuse(ws, "bad_token", "that seat link is not valid for this table", 4403)
                 return
-            if seat.player is not None and seat.player != me:
+            if seat.player is not None and seat.player not in me:
                 await refuse(ws, "not_your_seat", f"this seat is {seat.name}'s: only "
                              f"{seat.name}, signed in, can play it", 4403)
                 return
-        elif me is not None:
+        elif me:
             seat = table.seat_of(me)  # a player's own seat, from any browser they use
         conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
                     TokenBucket(self.config.rate, self.config.burst))

@@ -107,6 +107,10 @@ class PlayerRow(Base):
     mu: Mapped[float | None] = mapped_column(Float, nullable=True)
     sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
     rated_games: Mapped[int] = mapped_column(Integer, default=0)
+    merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True,
+                                                    index=True)
+    """A guest whose games went to an account when it signed in to it: that account. Its
+    name is free again; a game it was still playing then counts as the account's."""
 
 
 class SessionRow(Base):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hmac
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,9 +154,10 @@ class Table:
     def finished(self) -> bool:
         return self.closed or self.match.is_terminal()
 
-    def seat_of(self, player: int) -> Seat | None:
-        """The seat ``player`` holds at this table, if any."""
-        return next((s for s in self.seats if s.player == player), None)
+    def seat_of(self, player: Collection[int]) -> Seat | None:
+        """The seat a player holds at this table, if any (``player``: every id the player
+        answers to, ``Player.ids``)."""
+        return next((s for s in self.seats if s.player in player), None)
 
     def seat_by_token(self, token: str) -> Seat | None:
         found = None

@@ -30,7 +30,9 @@ def upgrade() -> None:
         sa.Column("mu", sa.Float, nullable=True),
         sa.Column("sigma", sa.Float, nullable=True),
         sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("merged_into", sa.Integer, sa.ForeignKey("players.id"), nullable=True),
     )
+    op.create_index("ix_players_merged_into", "players", ["merged_into"])
     op.create_table(
         "sessions",
         sa.Column("id", sa.String(64), primary_key=True),
@@ -78,4 +80,5 @@ def downgrade() -> None:
         batch.drop_column("player_id")
     op.drop_index("ix_sessions_player_id", "sessions")
     op.drop_table("sessions")
+    op.drop_index("ix_players_merged_into", "players")
     op.drop_table("players")

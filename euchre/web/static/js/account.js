@@ -24,6 +24,9 @@ async function draw() {
   $("signup-box").hidden = !canSignUp;
   if (p && p.kind === "guest") $("su-name").value = p.name;
   $("signin-box").hidden = who.accounts === "off" || (p && p.kind === "account");
+  // a guest signing in to an account may bring their games (and their rating's evidence)
+  $("si-guest-box").hidden = !(p && p.kind === "guest");
+  if (p && p.kind === "guest") $("si-guest-text").textContent = `Add my games as the guest ${p.name} to this account`;
   $("password-box").hidden = !(p && p.kind === "account");
   $("signout-box").hidden = !p;
 }
@@ -41,7 +44,10 @@ function form(id, url, body) {
 
 form("rename", "/api/me/name", () => ({ name: $("new-name").value }));
 form("signup", "/api/account/signup", () => ({ name: $("su-name").value, password: $("su-pass").value }));
-form("signin", "/api/account/signin", () => ({ name: $("si-name").value, password: $("si-pass").value }));
+form("signin", "/api/account/signin", () => ({
+  name: $("si-name").value, password: $("si-pass").value,
+  guest_games: !$("si-guest-box").hidden && $("si-guest").checked,
+}));
 form("password", "/api/account/password", () => ({ password: $("pw-old").value, new_password: $("pw-new").value }));
 $("signout").onclick = async () => { await post("/api/account/signout", {}); await draw(); };
 draw();
