@@ -528,6 +528,30 @@ def test_a_guest_who_signs_in_to_an_account_brings_its_games_and_its_rating(
         assert srv.get("/api/players/Ann")[1]["stats"]["games"] == 3
 
 
+def test_results_a_stopped_process_never_wrote_are_written_by_another(
+        pg_cluster: Any, monkeypatch: Any) -> None:
+    """Process A commits a rated game's last action and stops before writing its results
+    (as a crash between the two would); process B, still running, writes them: the player's
+    game and rating, once."""
+    from euchre.web import server as S
+
+    monkeypatch.setattr(S, "RESULTS_LOOK_SECONDS", 0.2)
+    monkeypatch.setattr(S, "RESULTS_GRACE_SECONDS", 0.5)
+    url = pg_cluster.new_database()
+    with LiveServer(db_url=url, cluster=True) as b:
+        a = LiveServer(db_url=url, cluster=True)
+        with a, browser_like(a) as ann:
+            ann.post("/api/me/guest", json={"name": "Ann"})
+            a.app.state.server.moves.game_over = lambda _table: None  # it never writes them
+            table = solo_rated_game(a, ann, 6)
+        prof = wait_for(lambda: b.get("/api/players/Ann")[1],
+                        lambda p: p["stats"]["games"] == 1, "B never wrote A's results")
+        assert prof["rated_games"] == 1 and prof["games"][0]["id"] == table
+        assert prof["games"][0]["rating_change"] != 0
+        time.sleep(1)  # and only once, however often B looks
+        assert b.get("/api/players/Ann")[1]["stats"]["games"] == 1
+
+
 def test_each_scored_hand_is_made_or_euchred_by_exactly_one_seat() -> None:
     from euchre.web.results import game_result
     from euchre.web.store import SeatData, TableData

@@ -12,6 +12,7 @@ websocket's reader, writer and limits).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -60,6 +61,10 @@ log = logging.getLogger("euchre.web")
 #: How far below the server and the computer players the review workers run: a review uses
 #: what CPU the players leave.
 REVIEW_NICE = 10
+#: How often every process looks for finished games whose results are unwritten, and how long
+#: after a game ended they count as forgotten (its owner writes them within milliseconds).
+RESULTS_LOOK_SECONDS = 5.0
+RESULTS_GRACE_SECONDS = 10.0
 
 
 class Server:
@@ -90,6 +95,8 @@ class Server:
             self.limits, config.account_signins, config.address_signins))
         self.writing: set[asyncio.Task[None]] = set()
         """Games' results being written."""
+        self.results_look: asyncio.Task[None] | None = None
+        """The look for games whose results nobody wrote (``write_unwritten_results``)."""
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -141,6 +148,7 @@ class Server:
         # ratings
         await self.db.run(lambda store: computer_players(store, ratings.rated_computers()))
         await self.write_unwritten_results()
+        self.results_look = asyncio.create_task(self._write_unwritten_every())
         before = time.time() - cfg.abandon_days * 86400
         closed = await self.db.run(lambda store: store.close_abandoned(before))
         if closed:
@@ -164,6 +172,10 @@ class Server:
             self.full_passes.start()
 
     async def stop(self) -> None:
+        if self.results_look is not None:
+            self.results_look.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.results_look
         if self.cluster is not None:
             # first let the tables go, so the others serve them while this one stops (a
             # write of this process's from now on is refused), then close with "service
@@ -224,12 +236,26 @@ class Server:
     async def _write_results(self, table_id: str, game: GameResult) -> None:
         try:
             await self.db.run(lambda store: write_results(store, game))
-        except Exception as exc:  # written at the next start instead
+        except Exception as exc:  # written by the next look for unwritten results instead
             log.error("could not write the results of table %s: %r", table_id, exc)
 
-    async def write_unwritten_results(self) -> None:
-        """The results of games that ended just before a process stopped, never written."""
-        for table_id in await self.db.run(lambda store: store.results_unwritten()):
+    async def _write_unwritten_every(self) -> None:
+        while True:
+            await asyncio.sleep(RESULTS_LOOK_SECONDS)
+            try:
+                await self.write_unwritten_results(time.time() - RESULTS_GRACE_SECONDS)
+            except Exception as exc:
+                log.error("could not look for games whose results are unwritten: %r", exc)
+
+    async def write_unwritten_results(self, ended_before: float | None = None) -> None:
+        """The results of games whose last action was committed but whose results never
+        were: the process that ended them stopped (or was killed) first, or the write
+        failed. Every process looks for them, at its start and every
+        ``RESULTS_LOOK_SECONDS`` for games that ended ``RESULTS_GRACE_SECONDS`` ago (their
+        owner, if alive, has written them by then); results are written once whoever finds
+        them first (``results.write_results`` claims the game)."""
+        for table_id in await self.db.run(
+                lambda store: store.results_unwritten(ended_before)):
             data = await self.db.run(functools.partial(Store.load_table, table_id=table_id))
             if data is None:
                 continue

@@ -68,7 +68,7 @@ class TableRow(Base):
     scores: Mapped[str | None] = mapped_column(Text, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     """Created to be rated: rated once over if every seat then is a player or a rated level."""
-    results_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    results_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     """When the game's results (and ratings) were written: once, in one transaction."""
 
 
@@ -526,14 +526,17 @@ class Store:
                                 .order_by(TableRow.created_at)).all()
             return [self._load(conn, r, chat_limit) for r in rows]
 
-    def results_unwritten(self) -> list[str]:
-        """Finished games (not closed unplayed) whose results were never written: the
-        process that ended them stopped first."""
+    def results_unwritten(self, ended_before: float | None = None) -> list[str]:
+        """Finished games (not closed unplayed) whose results were never written (the
+        process that ended them stopped first), those that ended before ``ended_before``
+        if given."""
+        q = select(TableRow.id).where(TableRow.results_at.is_(None),
+                                      TableRow.finished_at.is_not(None),
+                                      TableRow.scores != "[]")
+        if ended_before is not None:
+            q = q.where(TableRow.finished_at < ended_before)
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(
-                select(TableRow.id).where(TableRow.finished_at.is_not(None),
-                                          TableRow.results_at.is_(None),
-                                          TableRow.scores != "[]"))]
+            return [r[0] for r in conn.execute(q)]
 
     def list_finished(self, limit: int = 50) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:

@@ -50,6 +50,7 @@ def upgrade() -> None:
     op.add_column("tables", sa.Column("rated", sa.Boolean, nullable=False,
                                       server_default=sa.false()))
     op.add_column("tables", sa.Column("results_at", sa.Float, nullable=True))
+    op.create_index("ix_tables_results_at", "tables", ["results_at"])
     # the games finished before players existed have no players' results to write
     op.execute("UPDATE tables SET results_at = finished_at WHERE finished_at IS NOT NULL")
     op.create_table(
@@ -72,6 +73,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_results_player_id", "results")
     op.drop_table("results")
+    op.drop_index("ix_tables_results_at", "tables")
     op.drop_column("tables", "results_at")
     op.drop_column("tables", "rated")
     with op.batch_alter_table("seats") as batch:
