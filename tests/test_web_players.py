@@ -413,6 +413,10 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         board = srv.get("/api/leaderboard")[1]["players"]
         assert {p["name"] for p in board} >= {"Ann", "Bob", "club"}
         assert "rule" not in {p["name"] for p in board}
+        # only settled ratings are ranked: the newcomers' are listed without a rank
+        assert all((p["rank"] is None) == p["provisional"] for p in board)
+        ranks = [p["rank"] for p in board if p["rank"] is not None]
+        assert ranks == list(range(1, len(ranks) + 1)) and len(ranks) >= 5
         assert [p["rating"] for p in board] == sorted((p["rating"] for p in board),
                                                       reverse=True)
         people = srv.get("/api/leaderboard?kind=people")[1]["players"]

@@ -212,7 +212,8 @@ def merge_guest(store: Store, guest: int, account: int) -> bool:
             conn.execute(update(PlayerRow).where(PlayerRow.id == account).values(
                 mu=rating.mu, sigma=rating.sigma, rated_games=rating.games))
         conn.execute(update(PlayerRow).where(PlayerRow.id == guest).values(
-            name=f"{g.name}·{guest}", key=f"{g.key}·{guest}", merged_into=account))
+            name=f"{g.name}·{guest}", key=f"{g.key}·{guest}", merged_into=account, mu=None,
+            sigma=None, rated_games=0))
         conn.execute(delete(SessionRow).where(SessionRow.player_id == guest))
     return True
 

@@ -85,8 +85,11 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
 def leaderboard(store: Store, kind: Kind = "all", settled: bool = False,
                 limit: int = 100) -> list[dict[str, Any]]:
     """Rated players, the highest rating first: people (guests and accounts), computer
-    levels, or both; ``settled`` leaves out the provisional ratings."""
-    q = select(PlayerRow).where(PlayerRow.mu.is_not(None), PlayerRow.sigma.is_not(None))
+    levels, or both; ``settled`` leaves out the provisional ratings. Only settled ratings are
+    ranked: a provisional one is listed where its rating puts it, without a rank (its rating
+    could be hundreds of points either way)."""
+    q = select(PlayerRow).where(PlayerRow.mu.is_not(None), PlayerRow.sigma.is_not(None),
+                                PlayerRow.merged_into.is_(None))
     if kind == "people":
         q = q.where(PlayerRow.kind != "computer", PlayerRow.rated_games > 0)
     elif kind == "computers":
@@ -97,6 +100,12 @@ def leaderboard(store: Store, kind: Kind = "all", settled: bool = False,
         q = q.where(PlayerRow.sigma <= PROVISIONAL_SIGMA)
     with store.engine.connect() as conn:
         rows = conn.execute(q.order_by(PlayerRow.mu.desc(), PlayerRow.id).limit(limit)).all()
-    return [{"rank": i + 1, "name": r.name, "kind": r.kind,
-             "rated_games": r.rated_games, **(rating_of(r.mu, r.sigma) or {})}
-            for i, r in enumerate(rows)]
+    out: list[dict[str, Any]] = []
+    ranked = 0
+    for r in rows:
+        shown = R.shown(R.Rating(r.mu, r.sigma))
+        if not shown["provisional"]:
+            ranked += 1
+        out.append({"rank": None if shown["provisional"] else ranked, "name": r.name,
+                    "kind": r.kind, "rated_games": r.rated_games, **shown})
+    return out

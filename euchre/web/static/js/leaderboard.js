@@ -27,7 +27,7 @@ async function load() {
   }
   for (const p of body.players) {
     const tr = make("tr", p.kind === "computer" ? "computer" : "person");
-    tr.append(make("td", "", String(p.rank)));
+    tr.append(make("td", "", p.rank === null ? "–" : String(p.rank)));  // provisional: unranked
     const who = make("td");
     const a = make("a", "", p.name);
     a.href = profileUrl(p.name);

@@ -42,7 +42,10 @@ function chart(box, history) {
     .concat(history.map((h, i) => `${x(i)},${y(h.rating - h.plus_minus)}`).reverse());
   el.append(svg("polygon", { points: band.join(" "), class: "band" }));
   el.append(svg("polyline", { points: history.map((h, i) => `${x(i)},${y(h.rating)}`).join(" "), class: "line" }));
-  history.forEach((h, i) => el.append(svg("circle", { cx: x(i), cy: y(h.rating), r: 3.5, class: "dot" })));
+  history.forEach((h, i) => {  // each game's rating with its 95% margin, seen even for one game
+    el.append(svg("line", { x1: x(i), x2: x(i), y1: y(h.rating + h.plus_minus), y2: y(h.rating - h.plus_minus), class: "whisker" }));
+    el.append(svg("circle", { cx: x(i), cy: y(h.rating), r: 3.5, class: "dot" }));
+  });
   for (const v of [hi, (hi + lo) / 2, lo]) {
     const t = svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" });
     t.textContent = String(Math.round(v));
