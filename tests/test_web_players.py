@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import time
 from typing import Any
 
@@ -325,6 +326,60 @@ def test_failed_sign_ins_are_limited_for_the_whole_site_on_two_processes(
         for srv in (a, b):
             status, why = sign_in(srv, "198.51.100.1", "Name9", "wrong guess " * 2)
             assert status == 429 and "from your address: at most 6" in why, why
+
+
+def test_session_tokens_are_long_and_sessions_end_idle_or_old(db_url: str) -> None:
+    """256-bit random tokens, a new one each time; a session unused for 30 days, or 365
+    days old, opens nothing."""
+    import sqlalchemy as sa
+
+    from euchre.web.accounts import COOKIE
+    from euchre.web.store import Store
+
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as a, browser_like(srv) as b:
+        a.post("/api/me/guest", json={"name": "Ann"})
+        b.post("/api/me/guest", json={"name": "Bea"})
+        tokens = [c.cookies[COOKIE] for c in (a, b)]
+        assert all(len(t) >= 43 and re.fullmatch(r"[A-Za-z0-9_-]+", t) for t in tokens)
+        assert tokens[0] != tokens[1]
+        store = Store(db_url)
+        day = 86400.0
+        with store.engine.begin() as conn:  # Ann's went unused for 30 days and a minute
+            conn.execute(sa.text("UPDATE sessions SET seen_at = seen_at - :d WHERE player_id "
+                                 "= (SELECT id FROM players WHERE name = 'Ann')"),
+                         {"d": 30 * day + 60})
+            # Bea's was used a minute ago, but began 365 days ago
+            conn.execute(sa.text("UPDATE sessions SET expires_at = :t WHERE player_id = "
+                                 "(SELECT id FROM players WHERE name = 'Bea')"),
+                         {"t": time.time() - 1})
+        store.close()
+        assert a.get("/api/me").json()["player"] is None
+        assert b.get("/api/me").json()["player"] is None
+        assert a.post("/api/tables", json={}, headers=csrf(a)).json()["seat"] == 2  # unnamed
+
+
+def test_no_password_reaches_the_log(db_url: str, caplog: Any) -> None:
+    """Whatever happens to a request that carries one: sign-up refused or done, sign-in
+    wrong or right, a body the server cannot read, a password change."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    secret, wrong, new = "a long secret of mine", "my wrong guess here", "another secret 77"
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as b:
+        b.post("/api/me/guest", json={"name": "Cleo"})
+        b.post("/api/account/signup", json={"name": "Cleo", "password": "password1234"},
+               headers=csrf(b))
+        b.post("/api/account/signup", json={"name": "Cleo", "password": secret},
+               headers=csrf(b))
+        b.post("/api/account/signin", json={"name": "Cleo", "password": wrong})
+        b.post("/api/account/signin", content='{"name": "Cleo", "password": "' + wrong,
+               headers={"Content-Type": "application/json"})
+        b.post("/api/account/signin", json={"name": "Cleo", "password": wrong, "x": 1})
+        b.post("/api/account/password", json={"password": secret, "new_password": new},
+               headers=csrf(b))
+    assert caplog.records, "the server logged nothing at all: the check would be empty"
+    for word in (secret, wrong, new, "password1234"):
+        assert word not in caplog.text
 
 
 def play_to_the_end(clients: list[Any], seed: int) -> dict[str, Any]:
