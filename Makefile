@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: play test lint typecheck bench bench-compiled clean serve system-deps docs
+.PHONY: play test test-core lint typecheck bench bench-compiled clean serve system-deps docs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,11 @@ system-deps:
 
 test: $(STAMP_TEST) lint system-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The engine's own tests alone (pytest marker `core`; the tiers are listed in pyproject.toml):
+# rules, views, records, sampling and the OpenSpiel cross-check, in under a minute.
+test-core: $(STAMP_TEST)
+	$(BIN)/python -m pytest -m core $(PYTEST_ARGS)
 
 # The docs site (Sphinx + MyST) into docs/_build/html; `make test` builds it too, warnings as errors.
 docs: $(STAMP_TEST)

@@ -1,7 +1,9 @@
 """euchre: a pure, deterministic Euchre rules engine (no I/O, no third-party imports).
 
 Start with :class:`Rules` (or a :func:`preset`), :class:`HandState` for one deal and
-:class:`Match` for a game to the target. Players see the game only through :class:`SeatView`.
+:class:`Match` for a game to the target. Players see the game only through :class:`SeatView`,
+whose ``phase`` is a :class:`Phase`; how a game differs from the standard deal (two-handed with
+rows) its :class:`Variant` says (``view.variant``, :func:`variant_for`).
 
 >>> import random, euchre
 >>> match = euchre.Match(euchre.preset("standard"), seed=1)
@@ -41,10 +43,12 @@ from euchre.cards import (
 )
 from euchre.errors import EuchreError, IllegalActionError, NotationError, RecordError, RulesError
 from euchre.match import FinishedHand, Match
+from euchre.phases import Phase
 from euchre.record import from_json, match_to_record, replay_record, to_json
 from euchre.rules import PRESETS, Rules, Scoring, preset
 from euchre.seats import Seat, seat_name
 from euchre.state import TERMINAL, HandState
+from euchre.variants import Variant, variant_for
 from euchre.view import SeatView
 
 __all__ = [
@@ -60,6 +64,7 @@ __all__ = [
     "IllegalActionError",
     "Match",
     "NotationError",
+    "Phase",
     "RecordError",
     "Rules",
     "RulesError",
@@ -67,6 +72,7 @@ __all__ = [
     "Seat",
     "SeatView",
     "Suit",
+    "Variant",
     "action_from_str",
     "action_label",
     "action_to_str",
@@ -83,6 +89,7 @@ __all__ = [
     "seat_name",
     "sort_hand",
     "to_json",
+    "variant_for",
 ]
 
 __version__ = "0.1.0"

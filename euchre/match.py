@@ -16,9 +16,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from euchre.cards import CLUBS, JACK, SPADES, card, deck_cards
+from euchre.cards import CLUBS, JACK, SPADES, Card, card, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.state import MISDEAL_REDEAL, TERMINAL, THROWN_IN, HandState
 from euchre.view import SeatView
 
@@ -37,8 +38,8 @@ make the longest hands, write under 1,000 characters a hand)."""
 class FinishedHand:
     """A hand as it ended: enough to replay it (dealer, deck, actions) and its result."""
 
-    dealer: int
-    deck: tuple[int, ...]
+    dealer: Seat
+    deck: tuple[Card, ...]
     actions: tuple[int, ...]
     outcome: str
     points: tuple[int, ...]
@@ -95,10 +96,10 @@ class Match:
         self.scores = [0] * self.rules.num_sides
         self.finished: list[FinishedHand] = []
         self._decks = list(decks or [])
-        self.winner: int | None = None
+        self.winner: Seat | None = None
         self.hand = self._deal(first_dealer)
 
-    def _deal(self, dealer: int) -> HandState:
+    def _deal(self, dealer: Seat) -> HandState:
         dealt = HandState.deal(self.rules, dealer, self.rng)  # keeps the generator in step
         if self._decks:
             return HandState(self.rules, dealer, self._decks.pop(0))
@@ -124,7 +125,7 @@ class Match:
         if self.hand.is_terminal():
             self._finish_hand()
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: Seat) -> SeatView:
         return self.hand.view(seat, tuple(self.scores))
 
     # -----------------------------------------------------------------------------------------

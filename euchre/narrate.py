@@ -16,17 +16,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_SYMBOLS, card_symbol
+from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_SYMBOLS, Card, card_symbol
+from euchre.phases import PHASES, Phase
 from euchre.rules import Rules
+from euchre.seats import Seat
+from euchre.variants import variant_for
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
 
-#: Stages in the order a hand goes through them.
-STAGES = ("declare", "bid1", "take", "discard", "bid2", "auction", "trump", "alone", "defend",
-          "play", "fix", "claim")
+#: Stages in the order a hand goes through them (a hand's phases, the taking of the up-card
+#: before the dealer's discard).
+STAGES: tuple[Phase, ...] = (
+    Phase.DECLARE, Phase.BID1, Phase.DEALER_TAKE, Phase.DISCARD, Phase.BID2, Phase.AUCTION,
+    Phase.TRUMP, Phase.ALONE, Phase.DEFEND, Phase.PLAY, Phase.FIX, Phase.CLAIM,
+)
 
 #: Headings of the stages a reader wants named; the others read well without one.
-STAGE_TITLES = {"declare": "Before the bidding", "bid1": "Round 1", "bid2": "Round 2",
-                "fix": "Before the trick was quitted", "claim": "After the last trick"}
+STAGE_TITLES: dict[Phase, str] = {
+    Phase.DECLARE: "Before the bidding", Phase.BID1: "Round 1", Phase.BID2: "Round 2",
+    Phase.FIX: "Before the trick was quitted", Phase.CLAIM: "After the last trick",
+}
 
 _DECLARATIONS = (A.FARMER, A.MISDEAL, HIDDEN_SWAP)
 
@@ -35,8 +43,8 @@ _DECLARATIONS = (A.FARMER, A.MISDEAL, HIDDEN_SWAP)
 class Act:
     """One act of a hand with the stage it belongs to."""
 
-    stage: str
-    seat: int
+    stage: Phase
+    seat: Seat
     action: int
     by_dealer: bool
 
@@ -45,7 +53,7 @@ def _is_declaration(a: int) -> bool:
     return a in _DECLARATIONS or a >= A.SWAP_BASE
 
 
-def _trump_of(a: int, upcard: int) -> int:
+def _trump_of(a: int, upcard: Card) -> int:
     """The trump a making bid fixes, or -1 when it cannot be told (an order, upcard unknown)."""
     if A.CALL_BASE <= a < A.CALL_BASE + 4:
         return a - A.CALL_BASE
@@ -80,8 +88,8 @@ def _last_trick_questions(history: Sequence[tuple[int, int]], trump: int) -> int
     return sum(1 for _, c in trick[1:] if eff[c] != led)
 
 
-def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
-           viewer: int | None = None, upcard: int = -1) -> list[Act]:
+def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
+           viewer: Seat | None = None, upcard: Card = -1) -> list[Act]:
     """Every act of ``history`` with its stage.
 
     ``viewer`` is the seat whose view the history comes from (its own declaration is its first
@@ -93,7 +101,7 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
     declaring = rules.farmers_hand != "off" or rules.no_ace_no_face
     out: list[Act] = []
     # Two-handed with rows has no up-card: an auction of tricks, then the maker names trump.
-    stage = "declare" if declaring else "auction" if rules.rows else "bid1"
+    stage = Phase.DECLARE if declaring else PHASES[variant_for(rules).bidding_phase()]
     declared = 0
     trump = -1
     after_last = 0
@@ -105,7 +113,7 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
     last_play = max((i for i, (_, a) in enumerate(history) if A.is_play(a)), default=-1)
     for i, (seat, a) in enumerate(history):
         by_dealer = seat == dealer
-        if stage == "declare":
+        if stage == Phase.DECLARE:
             if viewer is None:
                 is_decl = declared < n
             else:
@@ -114,12 +122,12 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
                 own_seen = True
             if is_decl:
                 declared += 1
-                out.append(Act("declare", seat, a, by_dealer))
+                out.append(Act(Phase.DECLARE, seat, a, by_dealer))
                 continue
-            stage = "bid1"
+            stage = Phase.BID1
         if A.is_play(a):
             played = True
-            out.append(Act("play", seat, a, by_dealer))
+            out.append(Act(Phase.PLAY, seat, a, by_dealer))
             continue
         if played:
             # renege_fix: a take-back, or a pass with more cards still to come, answered the
@@ -131,36 +139,36 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
                     questions = _last_trick_questions(history, trump)
                 fixing = after_last < questions
                 after_last += 1
-            out.append(Act("fix" if fixing else "claim", seat, a, by_dealer))
+            out.append(Act(Phase.FIX if fixing else Phase.CLAIM, seat, a, by_dealer))
             continue
-        if stage == "auction":
-            out.append(Act("auction", seat, a, by_dealer))
+        if stage == Phase.AUCTION:
+            out.append(Act(Phase.AUCTION, seat, a, by_dealer))
             if seat == dealer:  # the dealer speaks last
-                stage = "trump"
+                stage = Phase.TRUMP
             continue
-        if stage == "trump" and not made:
-            out.append(Act("trump", seat, a, by_dealer))
+        if stage == Phase.TRUMP and not made:
+            out.append(Act(Phase.TRUMP, seat, a, by_dealer))
             trump = _trump_of(a, upcard)
             made = True
             continue
-        if not made and stage in ("bid1", "bid2"):
+        if not made and stage in (Phase.BID1, Phase.BID2):
             out.append(Act(stage, seat, a, by_dealer))
             if a == A.PASS:
                 passes += 1
-                if passes == n and stage == "bid1":
-                    stage, passes = "bid2", 0
+                if passes == n and stage == Phase.BID1:
+                    stage, passes = Phase.BID2, 0
             else:
                 made = True
                 trump = _trump_of(a, upcard)
             continue
         if a in (A.TAKE, A.DECLINE):
-            kind = "take"
+            kind = Phase.DEALER_TAKE
         elif a == HIDDEN_DISCARD or A.is_discard(a):
-            kind = "discard"
+            kind = Phase.DISCARD
         elif a in (A.GO_ALONE, A.WITH_PARTNER):
-            kind = "alone"
+            kind = Phase.ALONE
         else:  # defend alone, or a pass declining to
-            kind = "defend"
+            kind = Phase.DEFEND
         out.append(Act(kind, seat, a, by_dealer))
     return out
 
@@ -169,11 +177,11 @@ def _suit(a: int, base: int) -> str:
     return SUIT_SYMBOLS[a - base]
 
 
-def phrase(act: Act, upcard: int = -1) -> str:
+def phrase(act: Act, upcard: Card = -1) -> str:
     """What a seat did, third person, after its name ("orders it up alone")."""
     a = act.action
     st = act.stage
-    if st == "declare":
+    if st == Phase.DECLARE:
         if a == A.PASS:
             return "has nothing to declare"
         if a == A.FARMER:
@@ -183,19 +191,19 @@ def phrase(act: Act, upcard: int = -1) -> str:
         if a == HIDDEN_SWAP:
             return "swaps three low cards for the kitty"
         return "swaps " + " ".join(card_symbol(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
-    if st == "play":
+    if st == Phase.PLAY:
         return "plays " + card_symbol(a)
-    if st == "claim":
+    if st == Phase.CLAIM:
         return "claims a renege" if a == A.CLAIM_RENEGE else "makes no renege claim"
-    if st == "fix":
+    if st == Phase.FIX:
         return "takes back a renege" if a == A.FIX_RENEGE else "lets the trick stand"
-    if st == "defend":
+    if st == Phase.DEFEND:
         return "defends alone" if a == A.DEFEND_ALONE else "declines to defend alone"
-    if st == "alone":
+    if st == Phase.ALONE:
         return "goes alone" if a == A.GO_ALONE else "plays with partner"
-    if st == "take":
+    if st == Phase.DEALER_TAKE:
         return "takes the up-card" if a == A.TAKE else "leaves the up-card"
-    if st == "discard":
+    if st == Phase.DISCARD:
         return "discards" if a == HIDDEN_DISCARD else "discards " + card_symbol(
             a - A.DISCARD_BASE)
     # Bids.
@@ -203,19 +211,19 @@ def phrase(act: Act, upcard: int = -1) -> str:
         return "passes"
     if A.is_bid(a):
         return f"bids {A.bid_tricks(a)}"
-    if st == "trump":
+    if st == Phase.TRUMP:
         return f"names {_suit(a, A.CALL_BASE)} trump"
     alone = " alone" if a in (A.ORDER_ALONE,) or A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4 \
         else ""
     if a in (A.ORDER, A.ORDER_ALONE):
         return ("picks it up" if act.by_dealer else "orders it up") + alone
     base = A.CALL_ALONE_BASE if alone else A.CALL_BASE
-    verb = "names" if st == "bid1" and upcard == JOKER else "calls"
+    verb = "names" if st == Phase.BID1 and upcard == JOKER else "calls"
     return f"{verb} {_suit(a, base)}{alone}"
 
 
-def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: int,
-             upcard: int = -1) -> Act | None:
+def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
+             upcard: Card = -1) -> Act | None:
     """The latest act of a full history with its stage (is that ``pass`` a bid or not?)."""
     acts = staged(history, rules, dealer, upcard=upcard)
     return acts[-1] if acts else None
@@ -238,7 +246,7 @@ def sentence(name: str, text: str) -> str:
     return f"{name} {you_form(text) if name == 'You' else text}"
 
 
-def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: int = -1,
+def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: Card = -1,
                      quiet_passes: bool = True, compact: bool = False,
                      ) -> list[tuple[str, list[str]]]:
     """(heading, phrases) for each stage before the play and the claims after it.
@@ -249,19 +257,19 @@ def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: in
     claims: only what happened, not what did not."""
     out: list[tuple[str, list[str]]] = []
     for stage in STAGES:
-        if stage == "play":
+        if stage == Phase.PLAY:
             continue
         these = [x for x in acts if x.stage == stage]
-        if quiet_passes and stage == "declare":
+        if quiet_passes and stage == Phase.DECLARE:
             these = [x for x in these if x.action != A.PASS]
         # Another seat's face-down discard says nothing the pickup did not.
         these = [x for x in these if x.action != HIDDEN_DISCARD]
-        if compact and stage in ("defend", "claim", "fix"):
+        if compact and stage in (Phase.DEFEND, Phase.CLAIM, Phase.FIX):
             these = [x for x in these if x.action != A.PASS]
         if not these:
             continue
         title = STAGE_TITLES.get(stage, "")
-        if (quiet_passes and stage == "bid1" and any(x.stage == "bid2" for x in acts)):
+        if (quiet_passes and stage == Phase.BID1 and any(x.stage == Phase.BID2 for x in acts)):
             out.append((title, ["all pass"]))
             continue
         out.append((title, [sentence(name(x.seat), phrase(x, upcard)) for x in these]))

@@ -1,12 +1,15 @@
 """The names of a hand's phases, outcomes and up-card places: small ints with their words.
 
-A phase is a small int so the engine can index tables by it; its word (``PHASE_NAMES``) is what a
-:class:`~euchre.view.SeatView` carries. Both the state and the view read these from here, so
-neither module imports the other to learn them.
+Inside the engine a phase is a small int (``PLAY``...) so the state can index tables by it and a
+compiled build compares it natively. Everywhere else it is a :class:`Phase`: the member a
+:class:`~euchre.view.SeatView` carries, and the one type every client (bots, analysis, terminal,
+web) compares against. Both the state and the view read these from here, so neither module
+imports the other to learn them.
 """
 
 from __future__ import annotations
 
+import enum
 from typing import Final
 
 DECLARE: Final = 0
@@ -37,10 +40,60 @@ or passes, the non-dealer first."""
 TRUMP: Final = 12
 """Two-handed with rows: the higher bidder names trump."""
 
-PHASE_NAMES: Final = (
-    "declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend", "play", "claim", "over",
-    "fix", "auction", "trump",
-)
+
+
+class Phase(enum.Enum):
+    """A hand's phase as its clients see it; its value is the word on the wire.
+
+    A plain :class:`enum.Enum`, not a ``str`` subclass nor a ``Literal``, so that mypy --strict
+    rejects any comparison of a phase with a string (``view.phase == "plya"`` and
+    ``view.phase in ("play", "bdi1")`` are both errors) and a misspelt member is an unknown
+    attribute. The word itself travels unchanged: ``str(phase)`` and f-strings give it, msgspec
+    encodes a member as its value, and :meth:`Phase.of` reads one back with a clear error. Members
+    are in the engine's order: ``PHASES[state.phase]`` is the state's phase.
+    """
+
+    DECLARE = "declare"
+    BID1 = "bid1"
+    BID2 = "bid2"
+    DEALER_TAKE = "dealer_take"
+    DISCARD = "discard"
+    ALONE = "alone"
+    DEFEND = "defend"
+    PLAY = "play"
+    CLAIM = "claim"
+    OVER = "over"
+    FIX = "fix"
+    AUCTION = "auction"
+    TRUMP = "trump"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def number(self) -> int:
+        """The engine's number of this phase (``HandState.phase``)."""
+        return _NUMBERS[self]
+
+    @property
+    def task(self) -> str:
+        """What the player to act is asked to do in this phase, for error messages."""
+        return PHASE_TASKS[_NUMBERS[self]]
+
+    @staticmethod
+    def of(word: object) -> Phase:
+        """The phase named ``word``, or a ValueError listing the words allowed."""
+        for p in PHASES:
+            if p.value == word:
+                return p
+        raise ValueError(f"unknown phase {word!r}: one of {', '.join(PHASE_NAMES)}")
+
+
+#: Every phase by engine number: ``PHASES[state.phase]``.
+PHASES: Final[tuple[Phase, ...]] = tuple(Phase)
+_NUMBERS: Final[dict[Phase, int]] = {p: i for i, p in enumerate(PHASES)}
+#: The words of the phases, by engine number (what the browser and the bot protocol receive).
+PHASE_NAMES: Final[tuple[str, ...]] = tuple(p.value for p in PHASES)
 
 #: What the player to act is asked to do in each phase, for error messages.
 PHASE_TASKS: Final = (

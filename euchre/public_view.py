@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from euchre import actions as A
-from euchre.state import MISDEAL_REDEAL, HandState
+from euchre.state import DECLARE, MISDEAL_REDEAL, HandState
 from euchre.view import HIDDEN_SWAP, SeatView, public_history
 
 NO_SEAT = -1
@@ -25,7 +25,7 @@ def public_acts(state: HandState) -> tuple[tuple[int, int], ...]:
     cards), no declined declaration, and every discard face down."""
     hist = state.history
     # A misdeal ends the hand during the declarations, before bidding ever begins.
-    n_decl = len(hist) if state.phase == 0 or state.outcome == MISDEAL_REDEAL \
+    n_decl = len(hist) if state.phase == DECLARE or state.outcome == MISDEAL_REDEAL \
         else state.bid_start
     decl = tuple((w, a if a < A.SWAP_BASE else HIDDEN_SWAP)
                  for w, a in hist[:n_decl] if a != A.PASS)

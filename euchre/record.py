@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from euchre.actions import action_from_str, action_to_str
-from euchre.cards import CardParseError, card_str, deck_cards, parse_card
+from euchre.cards import Card, CardParseError, card_str, deck_cards, parse_card
 from euchre.errors import EuchreError, NotationError, RecordError, RulesError, quote
 from euchre.match import Match
 from euchre.rules import Rules
@@ -86,7 +86,7 @@ def _int_list(v: Any) -> bool:
     return isinstance(v, list) and all(_is_int(x) for x in v)
 
 
-def _check_deck(deck: tuple[int, ...], rules: Rules, where: str) -> None:
+def _check_deck(deck: tuple[Card, ...], rules: Rules, where: str) -> None:
     """Name the card that is doubled or missing, rather than letting the deal fail later
     (when the hand before it ends) with a message about the wrong hand."""
     full = deck_cards(rules.deck)

@@ -38,18 +38,19 @@ from euchre.cards import (
     NO_TRUMP,
     SUIT_MASK,
     SUIT_PLAIN_MASK,
+    Card,
     card_str,
     cards_of,
     deck_cards,
     mask_of,
 )
 from euchre.errors import IllegalActionError
-from euchre.seats import deal_order
+from euchre.phases import Phase
+from euchre.seats import Seat, deal_order
 from euchre.state import (
     DECLARE,
     HIGH_MASK,
     LOW_MASK,
-    PHASE_NAMES,
     UP_TAKEN,
     UPCARD_STATUS_NAMES,
     HandState,
@@ -105,7 +106,7 @@ def _distributions(
     return out
 
 
-def _keep_taken_back(hist: tuple[tuple[int, int], ...], played_all: int, seat: int,
+def _keep_taken_back(hist: tuple[tuple[int, int], ...], played_all: int, seat: Seat,
                      locs: list[tuple[int, int, int]], allowed: list[int]) -> None:
     """A card played and then taken back (a renege fixed in time, or a card played after it)
     was seen by everyone: it is in the hand of the player who played it, nowhere else."""
@@ -136,7 +137,7 @@ class DealSampler:
             raise ValueError(f"the view's seat {seat} or hand sizes do not fit {n} players")
         self.exact = True
         self.rejections = 0
-        if r.rows:
+        if view.variant.row_columns:  # cards lie in rows on the table too
             self._init_rows()
             return
         trump = view.trump
@@ -577,14 +578,14 @@ class DealSampler:
     def _build(self, rng: random.Random, assignment: list[list[int]]) -> HandState | None:
         v = self.view
         r = v.rules
-        if r.rows:
+        if v.variant.row_columns:
             return self._build_rows(rng, assignment)
         n = self.n
         seat = v.seat
         dealer = v.dealer
         hands = [0] * n
         hands[seat] = self.own
-        kitty: list[int] = []
+        kitty: list[Card] = []
         given: list[int] = list(v.swapped_out)
         discard = self.own_discard if seat == dealer else -1
         for (kind, s, _), cards in zip(self.locs, assignment, strict=True):
@@ -613,7 +614,7 @@ class DealSampler:
         per_seat = [cards_of(h) for h in initial]
         for cards in per_seat:
             rng.shuffle(cards)
-        deck: list[int] = []
+        deck: list[Card] = []
         for s in deal_order(n, dealer):
             deck.append(per_seat[s].pop())
         deck.append(up)
@@ -632,7 +633,7 @@ class DealSampler:
         hist = v.history
         total = len(hist)
         i = 0
-        declare_now = v.phase == PHASE_NAMES[DECLARE]
+        declare_now = v.phase == Phase.DECLARE
         try:
             while True:
                 cur = st.cur

@@ -34,12 +34,14 @@ def hand_points(
     ``maker_tricks`` tricks, no renege claimed.
 
     ``alone``: the maker played alone (a lone march); ``lone_defender``: a defender played alone
-    (a euchre by one is worth more). ``contract`` is the tricks bid with rows: there only the
-    maker scores, one point a trick past six when it takes what it bid, and under
-    ``rows_euchre`` a missed bid gives the other player a euchre (docs/rules.md)."""
+    (a euchre by one is worth more). ``contract`` is the tricks bid in a game played for a
+    contract (two-handed with rows; 0 in every other game): there only the maker scores, one
+    point a trick past six when it takes what it bid, and under ``rows_euchre`` a missed bid
+    gives the other player a euchre (docs/rules.md). A hand is only scored with a contract once
+    somebody bid, so the contract itself tells which table applies."""
     sc = rules.scoring
     pts = [0] * rules.num_sides
-    if rules.rows:
+    if contract:
         if maker_tricks >= contract:
             pts[maker] = sc.make * (maker_tricks - ROWS_BASE)
         elif rules.rows_euchre:
@@ -75,7 +77,7 @@ def renege_points(
     hand on that; "points" gives the claimants the renege points; "deduct" takes them from the
     offenders, below zero. A lone maker who claims before marching scores the lone value."""
     sc = rules.scoring
-    per_hand = ROWS_TRICKS_PER_HAND if rules.rows else TRICKS_PER_HAND
+    per_hand = ROWS_TRICKS_PER_HAND if contract else TRICKS_PER_HAND
     mode = rules.renege_penalty
     if mode == "tricks":
         made = maker_tricks + (min(2, per_hand - maker_tricks) if claimant_makers

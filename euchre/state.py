@@ -13,9 +13,9 @@ How it is laid out: each phase (:mod:`euchre.phases`) has one method listing its
 (``_legal_<phase>``) and one applying an action in it (``_on_<phase>``), looked up by phase number
 in the tables at the end of this module; card play, the hot path, stays inline in
 ``legal_actions`` and ``apply_action``. What differs between games that are more than a rule
-toggle (the deal, the opening bid, the tricks a hand, the contract) is a :class:`Variant`. The
-words of a refusal are :mod:`euchre.explain`'s, the score table :mod:`euchre.scoring`'s and the
-seat facts :mod:`euchre.seats`'.
+toggle (the deal, the opening bid, the tricks a hand, the contract) is a
+:class:`~euchre.variants.Variant`. The words of a refusal are :mod:`euchre.explain`'s, the score
+table :mod:`euchre.scoring`'s and the seat facts :mod:`euchre.seats`'.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import operator
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from euchre import actions as A
 from euchre import explain
@@ -65,6 +65,7 @@ from euchre.phases import (
     OVER,
     PHASE_NAMES,
     PHASE_TASKS,
+    PHASES,
     PLAY,
     SCORED,
     TERMINAL,
@@ -76,22 +77,30 @@ from euchre.phases import (
     UP_TAKEN,
     UP_TURNED_DOWN,
     UPCARD_STATUS_NAMES,
+    Phase,
 )
 from euchre.rules import Rules
-from euchre.scoring import ROWS_TRICKS_PER_HAND, TRICKS_PER_HAND, hand_points, renege_points
+from euchre.scoring import hand_points, renege_points
 from euchre.seats import SEAT_NAMES_4, Seat, deal_order, is_maker_side, partner, seat_name, side_of
-from euchre.view import FACE_DOWN, HIDDEN_SWAP, SeatView, public_history
+from euchre.variants import (
+    ROW_COLUMNS,
+    ROWS,
+    STANDARD,
+    RowsVariant,
+    Variant,
+    rows_layout,
+    variant_for,
+)
+from euchre.view import FACE_DOWN, HIDDEN_SWAP, SeatView, Trick, public_history
 
 __all__ = [
     "ALONE", "AUCTION", "BID1", "BID2", "CLAIM", "DEALER_TAKE", "DECLARE", "DEFEND", "DISCARD",
-    "FIX", "HIGH_MASK", "LOW_MASK", "MISDEAL_REDEAL", "OVER", "PHASE_NAMES", "PHASE_TASKS", "PLAY",
-    "ROWS", "ROW_COLUMNS", "SCORED", "SEAT_NAMES_4", "STANDARD", "TERMINAL", "THROWN_IN", "TRUMP",
-    "UPCARD_STATUS_NAMES", "UP_FACE", "UP_LEFT", "UP_NONE", "UP_TAKEN", "UP_TURNED_DOWN",
-    "HandState", "RowsVariant", "Variant", "deal_order", "rows_layout", "seat_name", "variant_for",
+    "FIX", "HIGH_MASK", "LOW_MASK", "MISDEAL_REDEAL", "OVER", "PHASES", "PHASE_NAMES",
+    "PHASE_TASKS", "PLAY", "ROWS", "ROW_COLUMNS", "SCORED", "SEAT_NAMES_4", "STANDARD", "TERMINAL",
+    "THROWN_IN", "TRUMP", "UPCARD_STATUS_NAMES", "UP_FACE", "UP_LEFT", "UP_NONE", "UP_TAKEN",
+    "UP_TURNED_DOWN", "HandState", "Phase", "RowsVariant", "Variant", "deal_order", "rows_layout",
+    "seat_name", "variant_for",
 ]
-
-ROW_COLUMNS: Final = 4
-"""Two-handed with rows: columns of a face-down card under a face-up one, per player."""
 
 LOW_MASK: Final = mask_of(card(s, r) for s in SUITS for r in LOW_RANKS)
 HIGH_MASK: Final = mask_of(card(s, r) for s in SUITS for r in (JACK, QUEEN, KING, ACE)) | (
@@ -164,152 +173,8 @@ def _as_action(action: object) -> int:
 _ALL_SEATS: Final = {n: tuple(range(n)) for n in (2, 3, 4)}
 _NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
 _NO_POINTS: Final = {n: (0,) * (2 if n == 4 else n) for n in (2, 3, 4)}
-_DEAL_MAPS: Final = {(n, d): deal_order(n, d) for n in (2, 3, 4) for d in range(n)}
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
 _SHUFFLE_STEPS: Final = {size: tuple((i, i + 1) for i in range(size - 1, 0, -1)) for size in _DECKS}
-
-
-def rows_layout(dealer: Seat) -> tuple[tuple[Seat, tuple[int, ...], tuple[int, ...],
-                                             tuple[int, ...]], ...]:
-    """Two-handed with rows: (seat, face-down positions, face-up positions, hand positions) in
-    the deck. The dealer deals alternately from the non-dealer: a row of four face down each,
-    four face up on top of them (column by column), then four to each hand."""
-    out = []
-    for k, seat in enumerate(((dealer + 1) % 2, dealer)):
-        down = tuple(2 * c + k for c in range(ROW_COLUMNS))
-        up = tuple(8 + 2 * c + k for c in range(ROW_COLUMNS))
-        hand = tuple(16 + 2 * c + k for c in range(ROW_COLUMNS))
-        out.append((seat, down, up, hand))
-    return tuple(out)
-
-
-_SEAT_POSITIONS: Final = {
-    key: tuple(
-        (seat, tuple(i for i, s in enumerate(seats) if s == seat)) for seat in range(key[0])
-    )
-    for key, seats in _DEAL_MAPS.items()
-}
-
-
-class Variant:
-    """The hooks in which one game differs from the shared hand: how a deck is dealt, which
-    phase the bidding opens with, how many tricks are played and what was contracted.
-
-    Every game that only toggles a rule (cutthroat, two-handed, the Joker, stick the dealer...)
-    is this standard deal of five cards a seat with an up-card; two-handed with rows, which deals
-    every card into hands and rows and bids a number of tricks, is :class:`RowsVariant`. The
-    state asks its variant and carries no flag of its own for the game being played."""
-
-    __slots__ = ()
-
-    name: ClassVar[str] = "standard"
-    tricks_per_hand: ClassVar[int] = TRICKS_PER_HAND
-
-    def deal(self, state: HandState) -> None:
-        """Deal ``state.deck`` in packets of 3 and 2 from the dealer's left; the next card is the
-        up-card, the rest the face-down kitty in order."""
-        n, dealer, deck = state.n, state.dealer, state.deck
-        state.deal_seats = _DEAL_MAPS[(n, dealer)]
-        hands = [0] * n
-        for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS[(n, dealer)]:
-            hands[seat] = (
-                1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
-            )
-        state.initial_hands = tuple(hands)
-        state.hands = hands
-        k = 5 * n
-        state.upcard = deck[k]
-        state.kitty = tuple(deck[k + 1 :])
-        state.up_status = UP_FACE
-        state.columns = ()
-        state.under = ()
-
-    def bidding_phase(self) -> int:
-        """The phase the bidding opens with."""
-        return BID1
-
-    def high_bid(self, state: HandState) -> tuple[int, Seat]:
-        """(tricks, seat) of the highest bid of tricks so far: (0, -1) in games without one."""
-        return 0, -1
-
-    def face_down(self, state: HandState, seat: Seat) -> list[Card]:
-        """The cards still face down in ``seat``'s row (none in games without rows)."""
-        return []
-
-    def face_up(self, state: HandState, seat: Seat) -> list[Card]:
-        """The cards ``seat`` has lying face up on the table (none in games without rows)."""
-        return []
-
-
-class RowsVariant(Variant):
-    """Two-handed with rows: every card is dealt (no up-card, no kitty), a row of four face-up
-    cards on four face-down ones a player, and the bidding is an auction of tricks of twelve."""
-
-    __slots__ = ()
-
-    name: ClassVar[str] = "rows"
-    tricks_per_hand: ClassVar[int] = ROWS_TRICKS_PER_HAND
-
-    def deal(self, state: HandState) -> None:
-        """A seat may play what it holds in hand and its face-up cards, so ``hands`` holds both;
-        a face-down card joins ``hands`` when the card on it is played (``under``)."""
-        deck = state.deck
-        hands = [0, 0]
-        initial = [0, 0]
-        seats = [0] * len(deck)
-        under = [-1] * 33
-        columns: list[tuple[tuple[int, int], ...]] = [(), ()]
-        for seat, down, up, hand in rows_layout(state.dealer):
-            for pos in (*down, *up, *hand):
-                seats[pos] = seat
-                initial[seat] |= 1 << deck[pos]
-            for pos in (*up, *hand):
-                hands[seat] |= 1 << deck[pos]
-            columns[seat] = tuple((deck[u], deck[d]) for u, d in zip(up, down, strict=True))
-            for u, d in zip(up, down, strict=True):
-                under[deck[u]] = deck[d]
-        state.deal_seats = tuple(seats)
-        state.initial_hands = tuple(initial)
-        state.hands = hands
-        state.columns = tuple(columns)
-        state.under = tuple(under)
-        state.upcard = -1
-        state.kitty = ()
-        state.up_status = UP_NONE
-
-    def bidding_phase(self) -> int:
-        return AUCTION
-
-    def high_bid(self, state: HandState) -> tuple[int, Seat]:
-        """Read from the history (two entries at most), so undo and copies need nothing more."""
-        best, who = 0, -1
-        for seat, a in state.history[state.bid_start:state.bid_start + 2]:
-            if A.is_bid(a) and A.bid_tricks(a) > best:
-                best, who = A.bid_tricks(a), seat
-        return best, who
-
-    def face_down(self, state: HandState, seat: Seat) -> list[Card]:
-        hand = state.hands[seat]
-        return [d for u, d in state.columns[seat] if hand >> u & 1]
-
-    def face_up(self, state: HandState, seat: Seat) -> list[Card]:
-        hand = state.hands[seat]
-        out = []
-        for u, d in state.columns[seat]:
-            if hand >> u & 1:
-                out.append(u)
-            elif hand >> d & 1:
-                out.append(d)
-        return out
-
-
-STANDARD: Final = Variant()
-ROWS: Final = RowsVariant()
-
-
-def variant_for(rules: Rules) -> Variant:
-    """The game ``rules`` describe: two-handed with rows, or the standard deal."""
-    return ROWS if rules.rows else STANDARD
 
 
 class HandState:
@@ -370,48 +235,48 @@ class HandState:
     variant: Variant
     """The game being dealt (:func:`variant_for` the rules)."""
     n: int
-    dealer: int
-    deck: tuple[int, ...]
-    deal_seats: tuple[int, ...]
+    dealer: Seat
+    deck: tuple[Card, ...]
+    deal_seats: tuple[Seat, ...]
     initial_hands: tuple[int, ...]
     hands: list[int]
-    kitty: tuple[int, ...]
-    upcard: int
+    kitty: tuple[Card, ...]
+    upcard: Card
     up_status: int
     phase: int
-    cur: int
+    cur: Seat
     bids: int
     bid_start: int
     trump: int
-    maker: int
+    maker: Seat
     alone: bool
-    lone_defender: int
-    active: tuple[int, ...]
-    nxt: tuple[int, ...]
-    discarded: int
-    swapper: int
-    swap_given: tuple[int, ...]
-    decl_queue: tuple[int, ...]
-    claimants: tuple[int, ...]
-    leader: int
+    lone_defender: Seat
+    active: tuple[Seat, ...]
+    nxt: tuple[Seat, ...]
+    discarded: Card
+    swapper: Seat
+    swap_given: tuple[Card, ...]
+    decl_queue: tuple[Seat, ...]
+    claimants: tuple[Seat, ...]
+    leader: Seat
     led: int
-    win_seat: int
+    win_seat: Seat
     win_str: int
-    trick: tuple[tuple[int, int], ...]
-    tricks: list[tuple[int, tuple[tuple[int, int], ...], int]]
+    trick: tuple[tuple[Seat, Card], ...]
+    tricks: list[Trick]
     tricks_won: list[int]
-    reneges: list[tuple[int, int, int]]
+    reneges: list[tuple[Seat, int, Card]]
     """(seat, trick index, card) of every renege still standing (a fixed one is removed)."""
     forced: int
     """Bit per seat that fixed a renege in the current trick and so must follow suit."""
-    columns: tuple[tuple[tuple[int, int], ...], ...]
+    columns: tuple[tuple[tuple[Card, Card], ...], ...]
     """Two-handed with rows: per seat, the four (face-up card, face-down card under it) as
     dealt; empty otherwise."""
-    under: tuple[int, ...]
+    under: tuple[Card, ...]
     """Two-handed with rows: by card id, the face-down card a row card lies on (-1: none), which
     turns up when the card on it is played; empty in games without rows."""
     renege_claimed: int
-    history: list[tuple[int, int]]
+    history: list[tuple[Seat, Action]]
     outcome: str | None
     points: tuple[int, ...]
     _bids: _BidTables
@@ -453,7 +318,7 @@ class HandState:
         self.n = n
         self.dealer = dealer
         self.deck = tuple(deck)
-        variant = self.variant = ROWS if rules.rows else STANDARD
+        variant = self.variant = variant_for(rules)
         variant.deal(self)
         self._ntricks = variant.tricks_per_hand
         self._fix = rules.renege_fix
@@ -526,8 +391,10 @@ class HandState:
         return self.phase == OVER
 
     @property
-    def phase_name(self) -> str:
-        return PHASE_NAMES[self.phase]
+    def phase_name(self) -> Phase:
+        """The phase as clients name it: a :class:`~euchre.phases.Phase`, whose ``str`` is the
+        word (``phase`` itself is the engine's number)."""
+        return PHASES[self.phase]
 
     @property
     def undo_depth(self) -> int:
@@ -759,7 +626,7 @@ class HandState:
         self.cur = asked[0]
         return True
 
-    def _take_back(self, seat: int) -> None:
+    def _take_back(self, seat: Seat) -> None:
         """``seat`` fixes its renege: it and every player who played after it take their cards
         back; it must now follow suit, the others may play any card again (the same one
         included)."""
@@ -950,7 +817,7 @@ class HandState:
         self.decl_queue = ()
         self.cur = self.dealer if self.upcard == JOKER else self.eldest()
 
-    def _make(self, seat: int, suit: int, alone: bool) -> None:
+    def _make(self, seat: Seat, suit: int, alone: bool) -> None:
         self.trump = suit
         self._strength = STRENGTH[suit]
         self._suit_mask = SUIT_MASK[suit]
@@ -962,7 +829,7 @@ class HandState:
         self.alone = True
         self._sit_out(partner(self.maker, 4))
 
-    def _sit_out(self, seat: int) -> None:
+    def _sit_out(self, seat: Seat) -> None:
         active = tuple(s for s in self.active if s != seat)
         self.active = active
         nxt = list(self.nxt)
@@ -1168,7 +1035,7 @@ def make_view(state: HandState, seat: Seat, scores: tuple[int, ...] = ()) -> Sea
         rules=s.rules,
         seat=seat,
         dealer=s.dealer,
-        phase=PHASE_NAMES[s.phase],
+        phase=PHASES[s.phase],
         current_player=s.cur,
         hand=tuple(cards_of(s.hands[seat])),
         upcard=s.upcard,

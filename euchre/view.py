@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from euchre import actions as A
 from euchre.actions import Action
 from euchre.cards import EFFECTIVE_SUIT, NO_TRUMP, Card, Suit
+from euchre.phases import Phase
 from euchre.rules import Rules
 from euchre.seats import Seat, is_maker_side, partner, side_of
+from euchre.variants import Variant, variant_for
 
 HIDDEN_DISCARD = -1
 """Stands in a view's history for another player's face-down discard."""
@@ -25,7 +27,7 @@ HIDDEN_SWAP = -2
 FACE_DOWN = -1
 """Stands in a view's ``rows`` for a card still face down (two-handed with rows)."""
 
-Trick = tuple[int, tuple[tuple[int, int], ...], int]
+Trick = tuple[Seat, tuple[tuple[Seat, Card], ...], Seat]
 """(leader, ((seat, card), ...), winner)"""
 
 
@@ -36,41 +38,41 @@ class SeatView:
     rules: Rules
     seat: Seat
     dealer: Seat
-    phase: str
-    current_player: int
+    phase: Phase
+    current_player: Seat
     hand: tuple[Card, ...]
     upcard: Card
     upcard_status: str
     trump: Suit
     """Trump suit 0..3, or 4 (``NO_TRUMP``) while bidding."""
-    maker: int
+    maker: Seat
     alone: bool
-    lone_defender: int
-    active: tuple[int, ...]
-    history: tuple[tuple[int, int], ...]
+    lone_defender: Seat
+    active: tuple[Seat, ...]
+    history: tuple[tuple[Seat, Action], ...]
     """(seat, action) of every act this seat saw; hidden acts use HIDDEN_DISCARD/HIDDEN_SWAP."""
     tricks: tuple[Trick, ...]
-    current_trick: tuple[tuple[int, int], ...]
+    current_trick: tuple[tuple[Seat, Card], ...]
     tricks_won: tuple[int, ...]
     hand_sizes: tuple[int, ...]
-    discard: int
+    discard: Card
     """This seat's own discard (dealer only), else -1."""
-    swapped_out: tuple[int, ...]
+    swapped_out: tuple[Card, ...]
     """The low cards this seat gave to the kitty in a farmer's swap."""
-    swapper: int
+    swapper: Seat
     legal_actions: tuple[Action, ...]
     """Empty unless it is this seat's turn."""
     outcome: str | None
     points: tuple[int, ...]
     scores: tuple[int, ...] = ()
     """Match score by side before this hand, when the view comes from a match."""
-    rows: tuple[tuple[tuple[int, int], ...], ...] = ()
+    rows: tuple[tuple[tuple[Card, Card], ...], ...] = ()
     """Two-handed with rows: per seat, its four columns as (face-up card, card under it), the
     card under it being ``FACE_DOWN`` until the card on it is played. A column's cards that
     were played show in the tricks; the rest lie face up (public) or face down (hidden from
     everyone, the seat itself included). Empty in every other game."""
 
-    def face_up(self, seat: int) -> list[int]:
+    def face_up(self, seat: Seat) -> list[Card]:
         """The cards ``seat`` has lying face up on the table now (rows only)."""
         played = set(self.played_cards())
         out = []
@@ -81,7 +83,7 @@ class SeatView:
                 out.append(under)
         return out
 
-    def face_down_count(self, seat: int) -> int:
+    def face_down_count(self, seat: Seat) -> int:
         """How many cards ``seat`` still has face down in its row (rows only)."""
         return sum(1 for _, under in self.rows[seat] if under == FACE_DOWN) if self.rows else 0
 
@@ -89,6 +91,12 @@ class SeatView:
     def contract(self) -> int:
         """Two-handed with rows: the highest bid (tricks the maker must take), 0 before any."""
         return max((A.bid_tricks(a) for _, a in self.history if A.is_bid(a)), default=0)
+
+    @property
+    def variant(self) -> Variant:
+        """The game being played (:func:`euchre.variants.variant_for` the rules): ask it how
+        this game differs (rows on the table, an auction of tricks, the tricks a hand)."""
+        return variant_for(self.rules)
 
     @property
     def players(self) -> int:
@@ -138,13 +146,14 @@ class SeatView:
         out += [c for _, c in self.current_trick]
         return out
 
-    def voids(self) -> dict[int, set[int]]:
+    def voids(self) -> dict[Seat, set[Suit]]:
         """Effective suits each other seat has shown it lacks by not following (seat -> suits).
 
         Under renege "penalize" a failure to follow proves nothing, so no void is inferred; nor
         with rows, where only the hand and the face-up cards were void."""
-        out: dict[int, set[int]] = {}
-        if self.trump == NO_TRUMP or self.rules.renege == "penalize" or self.rules.rows:
+        out: dict[Seat, set[Suit]] = {}
+        if self.trump == NO_TRUMP or self.rules.renege == "penalize" \
+                or not self.variant.lasting_voids:
             return out  # with rows, a face-down card turned up later may be of that suit
         eff = EFFECTIVE_SUIT[self.trump]
         tricks = [cards for _, cards, _ in self.tricks]
@@ -158,7 +167,8 @@ class SeatView:
         return out
 
 
-def public_history(history: list[tuple[int, int]], seat: int) -> tuple[tuple[int, int], ...]:
+def public_history(history: list[tuple[Seat, Action]], seat: Seat
+                   ) -> tuple[tuple[Seat, Action], ...]:
     """The acts ``seat`` saw after bidding began: other players' discards are face down."""
     return tuple(
         (who, HIDDEN_DISCARD if who != seat and A.is_discard(a) else a) for who, a in history

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -22,3 +23,20 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 # Fixtures of the browser-table tests (a live server, PostgreSQL): tests/webtools.py.
 pytest_plugins = ["webtools"]
+
+
+#: Fixtures that put a test in a tier (see the markers in pyproject.toml): whoever uses them
+#: needs that part of the system, so the tier follows the test wherever it is written.
+_TIER_FIXTURES = {"pg_cluster": "postgres", "nginx": "cluster"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params if callspec is not None else {}
+        for fixture, tier in _TIER_FIXTURES.items():
+            if fixture in names:
+                item.add_marker(tier)
+        if params.get("db_url") == "postgresql":  # db_url starts the cluster on demand
+            item.add_marker("postgres")

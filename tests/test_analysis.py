@@ -31,6 +31,7 @@ from euchre.analysis.values import evaluate, lawful_cards
 from euchre.cards import HEARTS, parse_card
 from euchre.cli import main
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.record import to_json
 from euchre.rules import Rules
 
@@ -89,7 +90,7 @@ def test_advice_values_every_legal_bid_of_both_rounds() -> None:
 
 def test_bidding_view_puts_the_seat_on_turn_after_passes() -> None:
     view = bidding_view(STANDARD, LONER, parse_card("9H"), seat=3, dealer=0, round_=1)
-    assert view.phase == "bid1" and view.current_player == 3
+    assert view.phase == Phase.BID1 and view.current_player == 3
     assert [a for _, a in view.history] == [A.PASS, A.PASS]  # East and South passed
     with pytest.raises(AdviceError, match="up-card"):
         bidding_view(STANDARD, LONER, parse_card("JH"), seat=1, dealer=0)
@@ -356,10 +357,10 @@ def test_every_decision_values_every_option_within_the_hand_limits(
         view = m.view(m.current_player)
         m.apply_action(bots[m.current_player].choose(view))
     view = m.view(m.current_player)
-    if view.phase == "claim":
+    if view.phase == Phase.CLAIM:
         return
     vals = evaluate(view, 6, rng)
-    expected = lawful_cards(view) if view.phase == "play" else list(view.legal_actions)
+    expected = lawful_cards(view) if view.phase == Phase.PLAY else list(view.legal_actions)
     assert sorted(vals.samples) == sorted(expected)
     ranked = vals.ranked()
     assert [o.points for o in ranked] == sorted((o.points for o in ranked), reverse=True)

@@ -111,6 +111,7 @@ def _short_rule_game(seed: int) -> Match:
     return m
 
 
+@pytest.mark.slow
 def test_a_game_reviewed_with_24_or_400_deals_gives_totals_within_their_error_bars() -> None:
     m = _short_rule_game(5)
     few, many = (review_match(m, n, n, seed=2).seat_totals() for n in (24, 400))

@@ -369,6 +369,7 @@ def _mutate(rec: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
     return rec
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(BASE_RECORDS)), data=st.data())
 def test_fuzz_mutated_records_of_every_preset_replay_or_are_refused(

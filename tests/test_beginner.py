@@ -13,6 +13,7 @@ from euchre import Rules
 from euchre import actions as A
 from euchre.bots import BeginnerBot, make_bot
 from euchre.cards import parse_card
+from euchre.phases import Phase
 from euchre.state import HandState
 from euchre.tournament import MeanCI, PlayerSpec, TournamentSpec, run, summarize
 
@@ -21,7 +22,7 @@ from euchre.tournament import MeanCI, PlayerSpec, TournamentSpec, run, summarize
 def test_beginner_and_rule_v1_play_legally_in_every_variant(name: str) -> None:
     rules = VARIANTS[name]
     rng = random.Random(name + "beginner")
-    phases: set[str] = set()
+    phases: set[Phase] = set()
     for hand_no in range(40):
         # Beginners at the table with rule and rule-v1 (the frozen baseline is checked too).
         bots = [make_bot(("beginner", "rule", "rule-v1")[(s + hand_no) % 3], hand_no * 10 + s)
@@ -37,7 +38,7 @@ def test_beginner_and_rule_v1_play_legally_in_every_variant(name: str) -> None:
                 assert bot.explain(view).endswith(".")
             h.apply_action(a)
         assert h.reneges == []  # it follows suit even where reneging is only penalized
-    assert {"bid1", "play"} <= phases
+    assert {Phase.BID1, Phase.PLAY} <= phases
 
 
 def _game(seed: int) -> list[int]:

@@ -14,6 +14,7 @@ from euchre import actions as A
 from euchre.bots import BOT_NAMES, BeginnerBot, Bot, RandomBot, RuleBasedBot, make_bot
 from euchre.bots.rule_based import estimate, visible_reneges
 from euchre.cards import HEARTS, deck_cards, parse_card
+from euchre.phases import Phase
 from euchre.seats import deal_order
 from euchre.state import HandState
 from euchre.tournament import PlayerSpec, TournamentSpec, run, summarize, think_times
@@ -65,7 +66,7 @@ def play_until(h: HandState, seat: int, script: list[str]) -> None:
 def test_bots_choose_legal_actions_in_every_variant_and_phase(name: str) -> None:
     rules = VARIANTS[name]
     rng = random.Random(name)
-    phases: set[str] = set()
+    phases: set[Phase] = set()
     for hand_no in range(60):
         bots: list[Bot] = [make_bot("rule" if (s + hand_no) % 3 else "random", hand_no * 10 + s)
                            for s in range(rules.players)]
@@ -80,12 +81,12 @@ def test_bots_choose_legal_actions_in_every_variant_and_phase(name: str) -> None
                 why = bot.explain(view)
                 assert why.endswith(".") and why.count(". ") == 0 and len(why) < 120
             h.apply_action(a)
-    assert {"bid1", "play"} <= phases
+    assert {Phase.BID1, Phase.PLAY} <= phases
 
 
 def test_rule_bot_meets_every_decision_phase_across_the_variants() -> None:
     """Declarations, take/decline, the alone question, defend alone, claims: all decided."""
-    seen: set[str] = set()
+    seen: set[Phase] = set()
     for name, rules in VARIANTS.items():
         rng = random.Random(name + "phases")
         bot = RuleBasedBot()
@@ -95,8 +96,8 @@ def test_rule_bot_meets_every_decision_phase_across_the_variants() -> None:
                 view = h.view(h.cur)
                 seen.add(view.phase)
                 h.apply_action(bot.choose(view))
-    assert seen == {"declare", "bid1", "bid2", "dealer_take", "discard", "alone", "defend",
-                    "play", "claim"}
+    assert seen == {Phase.DECLARE, Phase.BID1, Phase.BID2, Phase.DEALER_TAKE, Phase.DISCARD,
+                    Phase.ALONE, Phase.DEFEND, Phase.PLAY, Phase.CLAIM}
 
 
 def test_rule_bot_never_reneges_when_reneging_is_only_penalized() -> None:
@@ -225,7 +226,7 @@ def test_two_handed_maker_leads_trump_against_one_defender() -> None:
     while h.cur == 1:  # the dealer takes (or declines) the up-card and discards
         h.apply_action(RuleBasedBot().choose(h.view(1)))
     view = h.view(0)
-    assert view.phase == "play" and view.maker == 0
+    assert view.phase == Phase.PLAY and view.maker == 0
     bot = RuleBasedBot()
     assert bot.choose(view) == parse_card("9H")
     assert bot.explain(view).endswith("to pull the defender's trumps.")  # one defender
@@ -262,7 +263,7 @@ def test_rule_bot_leads_trump_as_maker() -> None:
     play_until(h, 0, ["order", "discard 9H"])
     bot = RuleBasedBot()
     view = h.view(0)
-    assert view.phase == "play" and view.maker == 0
+    assert view.phase == Phase.PLAY and view.maker == 0
     assert bot.choose(view) == parse_card("JH")
     assert "trump" in bot.explain(view)
 
@@ -275,7 +276,7 @@ def test_rule_bot_calls_a_singleton_lead_a_singleton_not_a_low_card() -> None:
     play_until(h, 1, ["pass", "order"])  # South passes, West orders; East discards
     h.apply_action(A.discard(h.view(1).hand[0]))
     view = h.view(2)
-    assert view.phase == "play" and not view.current_trick
+    assert view.phase == Phase.PLAY and not view.current_trick
     bot = RuleBasedBot()
     assert bot.choose(view) == parse_card("QD")
     assert bot.explain(view) == "I lead my singleton Q♦ to void myself in diamonds, so I can " \
@@ -336,9 +337,9 @@ def test_rule_bot_claims_a_visible_renege_by_the_other_side() -> None:
     for text in script:
         h.apply_action(A.action_from_str(text))
     bot = RuleBasedBot()
-    while h.phase_name == "play":  # the rest is played by bots, which never renege
+    while h.phase_name == Phase.PLAY:  # the rest is played by bots, which never renege
         h.apply_action(bot.choose(h.view(h.cur)))
-    assert h.phase_name == "claim" and h.cur == 0
+    assert h.phase_name == Phase.CLAIM and h.cur == 0
     view = h.view(0)
     assert visible_reneges(view) == [1]
     assert bot.choose(view) == A.CLAIM_RENEGE

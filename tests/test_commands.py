@@ -8,6 +8,7 @@ import random
 import pytest
 
 from euchre import actions as A
+from euchre.phases import Phase
 from euchre.rules import Rules, preset
 from euchre.state import HandState
 from euchre.tui import commands as C
@@ -39,12 +40,12 @@ def decisions(rules: Rules, seeds: int = 20) -> list[HandState]:
     return out
 
 
-def at_phase(rules: Rules, phase: str) -> HandState:
+def at_phase(rules: Rules, phase: Phase) -> HandState:
     return next(h for h in decisions(rules) if h.phase_name == phase)
 
 
 def test_every_option_of_every_phase_reads_back_as_typed_and_by_its_number() -> None:
-    phases = set()
+    phases: set[Phase] = set()
     for rules in RULE_SETS:
         for h in decisions(rules):
             view = h.view(h.cur)
@@ -58,8 +59,8 @@ def test_every_option_of_every_phase_reads_back_as_typed_and_by_its_number() -> 
                     assert C.read_turn(typed, view, h, g) == Move(a), (view.phase, typed)
                     assert C.read_turn(f" {k} ", view, h, g) == Move(a)
                 assert C.choices_text(view, g).startswith("Type 1")
-    assert phases >= {"declare", "bid1", "bid2", "discard", "defend", "alone", "auction",
-                      "trump", "play", "claim", "fix"}
+    assert phases >= {Phase.DECLARE, Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.DEFEND,
+                      Phase.ALONE, Phase.AUCTION, Phase.TRUMP, Phase.PLAY, Phase.CLAIM, Phase.FIX}
 
 
 @pytest.mark.parametrize(("typed", "name"), [
@@ -68,12 +69,12 @@ def test_every_option_of_every_phase_reads_back_as_typed_and_by_its_number() -> 
     ("take  back", "undo"), ("quit", "quit"), ("q", "quit"), ("exit", "quit"),
 ])
 def test_commands_are_requests_for_the_table(typed: str, name: str) -> None:
-    h = at_phase(Rules(), "bid1")
+    h = at_phase(Rules(), Phase.BID1)
     assert C.read_turn(typed, h.view(h.cur), h, UNICODE) == Request(name)
 
 
 def test_help_and_an_empty_line_say_what_may_be_typed() -> None:
-    h = at_phase(Rules(), "bid1")
+    h = at_phase(Rules(), Phase.BID1)
     view = h.view(h.cur)
     assert C.read_turn("help", view, h, UNICODE) == Info(C.HELP)
     assert C.read_turn("?", view, h, UNICODE) == Info(C.HELP)
@@ -84,19 +85,19 @@ def test_help_and_an_empty_line_say_what_may_be_typed() -> None:
 
 
 def test_h_names_hearts_while_a_suit_may_be_named_and_asks_a_hint_otherwise() -> None:
-    h = at_phase(Rules(), "bid2")
+    h = at_phase(Rules(), Phase.BID2)
     view = h.view(h.cur)
     if view.upcard >> 3 == 2:  # hearts turned down: "h" is a refused call, not a hint
         assert isinstance(C.read_turn("h", view, h, UNICODE), Refusal)
     else:
         assert C.read_turn("h", view, h, UNICODE) == Move(A.call(2))
     assert C.read_turn("h", h.view(h.cur), h, UNICODE) != Request("hint")
-    play = at_phase(Rules(), "play")
+    play = at_phase(Rules(), Phase.PLAY)
     assert C.read_turn("h", play.view(play.cur), play, UNICODE) == Request("hint")
 
 
 def test_bad_input_is_refused_with_the_reason_and_the_choices() -> None:
-    h = at_phase(Rules(), "bid1")
+    h = at_phase(Rules(), Phase.BID1)
     view = h.view(h.cur)
     choices = C.choices_text(view, UNICODE)
 
@@ -120,7 +121,7 @@ def test_bad_input_is_refused_with_the_reason_and_the_choices() -> None:
 def test_a_card_not_held_and_a_card_that_does_not_follow_are_explained() -> None:
     for h in decisions(Rules()):
         view = h.view(h.cur)
-        if view.phase != "play" or not view.current_trick:
+        if view.phase != Phase.PLAY or not view.current_trick:
             continue
         unplayable = [c for c in view.hand if c not in view.legal_actions]
         if not unplayable:
@@ -139,7 +140,7 @@ def test_a_card_not_held_and_a_card_that_does_not_follow_are_explained() -> None
 
 def test_the_joker_is_offered_in_card_errors_only_when_the_deck_has_one() -> None:
     for rules, joker in ((Rules(), False), (Rules(deck=25), True)):
-        h = at_phase(rules, "bid1")
+        h = at_phase(rules, Phase.BID1)
         reply = C.read_turn("zz", h.view(h.cur), h, UNICODE)
         assert isinstance(reply, Refusal) and "'zz' is not a card" in reply.text
         assert ("JOKER" in reply.text) is joker, reply.text
@@ -147,7 +148,7 @@ def test_the_joker_is_offered_in_card_errors_only_when_the_deck_has_one() -> Non
 
 
 def test_why_not_speaks_the_players_terms_in_each_bidding_round() -> None:
-    h = at_phase(Rules(), "bid2")
+    h = at_phase(Rules(), Phase.BID2)
     view = h.view(h.cur)
     dead = view.upcard >> 3
     why = C.why_not(A.call(dead), view, h, UNICODE)
@@ -193,7 +194,7 @@ def test_last_pages_back_through_the_hands_tricks_then_round_again() -> None:
 
 
 def test_take_back_steps_over_forced_acts_to_the_last_choice() -> None:
-    h = at_phase(Rules(), "bid1")
+    h = at_phase(Rules(), Phase.BID1)
     seat = h.cur
     again, why = C.take_back(h, seat, UNICODE)
     assert again is None and why.startswith("Nothing to take back in this hand")

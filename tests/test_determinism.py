@@ -16,6 +16,8 @@ import pytest
 
 import euchre
 
+pytestmark = pytest.mark.core
+
 SEEDS = (11, 2024)
 
 

@@ -10,8 +10,11 @@ from euchre.actions import action_from_str
 from euchre.cards import JOKER, deck_cards, parse_card
 from euchre.errors import IllegalActionError
 from euchre.explain import action_words, card_name, why_illegal
+from euchre.phases import Phase
 from euchre.rules import Rules, preset
 from euchre.state import HandState
+
+pytestmark = pytest.mark.core
 
 NORTH_CLUBS = "9C TC JC QC KC"
 
@@ -140,7 +143,7 @@ def test_other_refusals_say_what_you_are_asked_to_do() -> None:
     assert why_illegal(h, A.GO_ALONE, you=True, asked=asked) == (
         "go alone is not possible now: Order up the A♥, or pass?")
     rows = HandState(preset("two-handed-rows"), 0, deck_cards(24))
-    assert rows.phase_name == "auction"
+    assert rows.phase_name == Phase.AUCTION
     assert _you(rows, "call S") == (
         "Call ♠ is not possible now: with rows each player first bids tricks (bid 7 to bid 12); "
         "the higher bidder then names trump.")

@@ -21,6 +21,8 @@ from euchre.match import Match
 from euchre.rules import PRESETS, Rules
 from euchre.state import HandState, seat_name
 
+pytestmark = pytest.mark.core
+
 GOLDEN = Path(__file__).parent / "golden"
 SEED = 1
 

@@ -26,6 +26,7 @@ from euchre.bots.learned import (
 )
 from euchre.bots.search import BID_DEALS, DEFAULT_SAMPLES, SearchBot
 from euchre.cli import main
+from euchre.phases import Phase
 from euchre.rules import Rules, preset
 from euchre.state import BID1, BID2, PLAY, HandState
 from euchre.training.bidding import (
@@ -142,6 +143,7 @@ def test_the_card_play_looks_at_four_times_the_search_players_deals_unless_told(
     assert played
 
 
+@pytest.mark.slow
 def test_where_the_model_does_not_reach_search_is_the_rollout_player_at_its_own_deals() -> None:
     # Outside the rules the model covers the bids are rolled out again; at four times the deals
     # they would take four times as long, so the default budget falls back to the rollout
@@ -177,7 +179,7 @@ def test_the_dealers_discard_is_solved_double_dummy_not_played_out() -> None:
             h.apply_action(A.PASS)
         h.apply_action(A.ORDER)
         view = h.view(h.cur)
-        assert view.phase == "discard"
+        assert view.phase == Phase.DISCARD
         learned = LearnedBidBot(1, think=8).analyse(view)
         search = make_bot("search-rollout", 1, think=8).analyse(view)  # type: ignore[attr-defined]
         if len(view.legal_actions) > 1 and learned.kind != "rule":
@@ -204,6 +206,7 @@ def test_training_data_conditions_on_earlier_passes() -> None:
     assert all(r == 2 for _ in range(10) for r, _, _ in deal_samples(rng, rounds=(2,)))
 
 
+@pytest.mark.slow
 def test_train_resumes_from_its_shards_and_is_reproducible(tmp_path: Path) -> None:
     settings = TrainSettings(deals=30, round2_deals=30, shard_deals=10, hidden=4, epochs=2)
     first, seconds = train(tmp_path / "a", settings)

@@ -11,6 +11,7 @@ from euchre import actions as A
 from euchre.analysis.advice import bidding_view
 from euchre.bots.learned import LearnedBidBot, bid_values, shipped_model, unsound_bids
 from euchre.cards import DIAMONDS, SPADES, parse_card
+from euchre.phases import Phase
 from euchre.rules import Rules
 from euchre.training.rates import bidding_positions, bidding_rates, round_and_seat
 from euchre.training.textbook import action_word, parse_positions, textbook_positions
@@ -58,12 +59,12 @@ def test_a_bad_bid_word_is_refused() -> None:
 
 def test_rates_count_every_position_once_by_round_and_seat() -> None:
     views = bidding_positions(30, seed=4)
-    assert views and all(v.phase in ("bid1", "bid2") for v in views)
+    assert views and all(v.phase in (Phase.BID1, Phase.BID2) for v in views)
     passes = bidding_rates(lambda v: A.PASS, views)
     assert sum(r.n for r in passes.values()) == len(views)
     assert passes[(1, 1)].n == 30  # every deal's eldest bids first
     assert all(r.passes == r.n for r in passes.values())
-    alone = bidding_rates(lambda v: A.ORDER_ALONE if v.phase == "bid1" else A.PASS, views)
+    alone = bidding_rates(lambda v: A.ORDER_ALONE if v.phase == Phase.BID1 else A.PASS, views)
     assert alone[(1, 4)].percent() == "0.0 / 100.0 / 0.0"
     assert bidding_positions(30, seed=4)[5].hand == views[5].hand  # seeded
 

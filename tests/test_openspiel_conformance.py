@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.core
+
 pyspiel = pytest.importorskip("pyspiel")
 
 from euchre import actions as A  # noqa: E402
@@ -87,6 +89,7 @@ def _mirror_one_game(game: Any, rng: random.Random) -> tuple[Any, HandState]:
     return os_state, ours
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("stick", "lone"), SETTINGS)
 def test_openspiel_profile_matches_openspiel_random_games(stick: bool, lone: bool) -> None:
     game = load_game(allow_lone_defender=lone, stick_the_dealer=stick)

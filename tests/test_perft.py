@@ -12,6 +12,10 @@ from typing import Any
 
 import pytest
 
+from euchre.phases import Phase
+
+pytestmark = pytest.mark.core
+
 pyspiel = pytest.importorskip("pyspiel")
 
 from euchre.compat.openspiel import (  # noqa: E402
@@ -89,7 +93,7 @@ def test_perft_of_a_full_play_phase_is_stable() -> None:
     """A whole play phase (20 cards) counted once: every path must also end in a score."""
     game = load_game()
     os_state, ours = _positions(game, count=1, seed=3)[0]
-    while ours.phase_name != "play":
+    while ours.phase_name != Phase.PLAY:
         a = ours.legal_actions()[-1]
         os_state.apply_action(_to_os(ours, a))
         ours.apply_action(a)

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 from rich.cells import cell_len
 from test_play_cli import CLEAR, EUCHRE, MOVE, NEXT, SAVE, flat, plain, screen_of, spawn
 
@@ -248,6 +249,7 @@ def junk(rng: random.Random) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow
 def test_random_unicode_and_control_input_never_ends_the_game(tmp_path: Path) -> None:
     rng = random.Random(2024)
     child = spawn("--seed", "6", cwd=tmp_path)

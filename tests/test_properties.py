@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,8 @@ from euchre.record import from_json, to_json
 from euchre.rules import PRESETS, Rules
 from euchre.state import PLAY, SCORED, UP_NONE, UP_TAKEN, HandState
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP
+
+pytestmark = pytest.mark.core
 
 CONFIGS: dict[str, Rules] = {
     **PRESETS,
@@ -315,6 +318,7 @@ def replay(h: HandState) -> HandState:
 # Properties
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 2**32), dealer=st.integers(0, 3))
 def test_random_hands_keep_every_rule(name: str, seed: int, dealer: int) -> None:

@@ -8,9 +8,12 @@ import pytest
 
 from euchre import actions as A
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.public_view import NO_SEAT, PRIVATE_FIELDS, public_view
 from euchre.rules import PRESETS, Rules
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
+
+pytestmark = pytest.mark.core
 
 CASES = {**PRESETS,
          "renege claims": Rules.from_dict({**PRESETS["standard"].to_dict(), "target": 3,
@@ -66,8 +69,8 @@ def test_the_public_view_hides_a_discard_that_its_dealer_sees() -> None:
     does not."""
     m = Match(PRESETS["standard"], seed=1)
     rng = random.Random(1)
-    while m.hand.phase_name != "play" or not any(A.is_discard(a) for _, a in m.hand.history):
-        if m.hand.phase_name == "bid1":
+    while m.hand.phase_name != Phase.PLAY or not any(A.is_discard(a) for _, a in m.hand.history):
+        if m.hand.phase_name == Phase.BID1:
             m.apply_action(next(a for a in m.legal_actions() if a != A.PASS))
         else:
             m.apply_action(rng.choice(m.legal_actions()))

@@ -20,6 +20,7 @@ from euchre.analysis.puzzles import (
 from euchre.analysis.report import print_puzzle
 from euchre.cards import card_symbol
 from euchre.cli import main
+from euchre.phases import Phase
 from euchre.rules import Rules
 
 
@@ -35,7 +36,7 @@ def test_the_shipped_set_has_bidding_puzzles_of_both_rounds_and_every_answer() -
     ps = load_puzzles()
     bids = [p for p in ps.puzzles if p.kind == "bid"]
     phases = {puzzle_view(ps.rules, p).phase for p in bids}
-    assert phases == {"bid1", "bid2"}
+    assert phases == {Phase.BID1, Phase.BID2}
     answers = {p.answer for p in bids}
     assert A.PASS in answers and answers & {A.ORDER, A.ORDER_ALONE}
     assert len([p for p in ps.puzzles if p.kind == "play"]) >= 10
@@ -58,7 +59,7 @@ def test_mined_bidding_puzzles_are_clear_and_replay() -> None:
     assert found
     for p in found:
         view = puzzle_view(Rules(), p)
-        assert view.phase in ("bid1", "bid2") and p.answer in view.legal_actions
+        assert view.phase in (Phase.BID1, Phase.BID2) and p.answer in view.legal_actions
         assert p.gap >= 0.3 and p.gap > SEPARATION * p.gap_se > 0
         assert [v for _, v in p.values] == sorted((v for _, v in p.values), reverse=True)
 

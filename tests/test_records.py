@@ -20,6 +20,8 @@ from euchre.match import Match
 from euchre.record import FORMAT, VERSION, from_json, match_to_record, to_json
 from euchre.rules import PRESETS, Rules
 
+pytestmark = pytest.mark.core
+
 RULE_SETS: dict[str, Rules] = {
     **PRESETS,
     "swap-penalize-joker": Rules(deck=25, farmers_hand="swap", no_ace_no_face=True,

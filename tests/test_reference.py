@@ -18,6 +18,7 @@ from euchre.analysis.reference import (
 )
 from euchre.cards import parse_card
 from euchre.cli import main
+from euchre.phases import Phase
 from euchre.view import SeatView
 
 
@@ -39,7 +40,7 @@ def test_a_build_writes_its_settings_and_every_decision_valued_on_common_deals(
     ref = load_reference(tiny.read_text())
     for e in ref.entries:
         view = spot_view(e.spot)
-        choices = view.lawful_cards() if view.phase == "play" else list(view.legal_actions)
+        choices = view.lawful_cards() if view.phase == Phase.PLAY else list(view.legal_actions)
         assert sorted(o.action for o in e.options) == sorted(choices)
         assert e.deals == 48 and e.options[0].behind == 0.0
         assert [o.value for o in e.options] == sorted((o.value for o in e.options),

@@ -12,6 +12,8 @@ from euchre.match import Match
 from euchre.rules import PRESETS, Rules, preset
 from euchre.state import HandState
 
+pytestmark = pytest.mark.core
+
 
 def test_rules_replace_players_reapplies_the_going_alone_default() -> None:
     # going_alone left unset means "on for four players, off for two and three" (the maker of a

@@ -24,6 +24,7 @@ VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_random_kernel_hands_replay_in_the_engine_with_the_same_points(name: str) -> None:
     rules = VARIANTS[name]
@@ -51,6 +52,7 @@ def test_random_kernel_hands_replay_in_the_engine_with_the_same_points(name: str
     assert (lone_defence > 0) == rules.defend_alone
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_batch_steps_match_the_engine_move_by_move_with_equal_observations(name: str) -> None:
     """Random games stepped in the batch and mirrored in HandState: at every decision the same
@@ -153,6 +155,7 @@ def test_batch_refuses_illegal_actions_and_unsupported_rules() -> None:
         B.play_random(Rules(canadian_loner=True), 4)
 
 
+@pytest.mark.slow
 def test_bench_batch_prints_the_median_interleaved_ratio_to_openspiel() -> None:
     import subprocess
     import sys

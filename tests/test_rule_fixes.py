@@ -15,6 +15,7 @@ from euchre.bots import make_bot
 from euchre.bots.legacy_rule import LegacyRuleBot
 from euchre.bots.rule_based import RuleBasedBot, estimate, lone_losers
 from euchre.cards import CLUBS, HEARTS, SPADES, card_symbol, parse_card
+from euchre.phases import Phase
 from euchre.tournament import PlayerSpec, TournamentSpec, run, summarize, think_times
 
 
@@ -165,7 +166,7 @@ def test_a_last_card_says_it_is_the_only_legal_card() -> None:
     h = build(hands, "AH", dealer=3)
     act(h, "order", "discard JC")
     bot = make_bot("rule")
-    while len(h.legal_actions()) > 1 or h.phase_name != "play":
+    while len(h.legal_actions()) > 1 or h.phase_name != Phase.PLAY:
         h.apply_action(bot.choose(h.view(h.cur)))
     view = h.view(h.cur)
     (only,) = view.legal_actions

@@ -24,6 +24,8 @@ from euchre.state import (
     HandState,
 )
 
+pytestmark = pytest.mark.core
+
 # Dealer North (0): East (1) is the eldest hand, South (2) the dealer's partner, West (3).
 N, E, S, W = 0, 1, 2, 3
 

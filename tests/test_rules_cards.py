@@ -30,6 +30,8 @@ from euchre.cards import (
 )
 from euchre.errors import NotationError
 
+pytestmark = pytest.mark.core
+
 
 def winner_of(trump: int, played: list[int]) -> int:
     """Index of the winning card of a trick led by played[0], via the engine's tables."""

@@ -14,6 +14,8 @@ from euchre.match import Match
 from euchre.rules import Rules, preset
 from euchre.state import DISCARD, PLAY, SCORED, HandState
 
+pytestmark = pytest.mark.core
+
 CUT = preset("cutthroat")
 P1, P2, P3 = 0, 1, 2
 

@@ -13,6 +13,8 @@ from euchre.errors import IllegalActionError, RulesError
 from euchre.rules import Rules, Scoring, preset
 from euchre.state import HandState
 
+pytestmark = pytest.mark.core
+
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),

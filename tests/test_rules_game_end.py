@@ -13,9 +13,12 @@ from test_table_rules import HANDS, UP, follow_first
 from euchre import match as match_module
 from euchre.cli.replay import describe_record
 from euchre.match import HAND_LIMIT, Match
+from euchre.phases import Phase
 from euchre.record import MAX_HANDS, MAX_RECORD_CHARS, from_json, to_json
 from euchre.rules import Rules, preset
 from euchre.state import THROWN_IN
+
+pytestmark = pytest.mark.core
 
 DEDUCT = Rules(renege="penalize", renege_penalty="deduct")
 
@@ -25,14 +28,14 @@ def renege_claimed(m: Match, alone_question: bool = False) -> None:
     it at the end of the hand: North-South lose the renege's points under ``deduct``."""
     act(m, "order", "discard 9C", *(["partner"] if alone_question else []),
         "AS", "AH", "TS", "TC")
-    while m.hand.phase_name != "claim":
+    while m.hand.phase_name != Phase.CLAIM:
         m.apply_action(follow_first(m.hand))
     act(m, "claim renege")
 
 
 def always_pass(m: Match, hands: int) -> None:
     for _ in range(hands):
-        while m.hand.phase_name != "over" and not m.is_terminal():
+        while m.hand.phase_name != Phase.OVER and not m.is_terminal():
             m.apply_action(follow_first(m.hand))
         if m.is_terminal():
             return

@@ -13,6 +13,8 @@ from euchre.match import Match, first_dealer_by_black_jack
 from euchre.rules import PRESETS, Rules, preset
 from euchre.state import MISDEAL_REDEAL, SCORED, THROWN_IN
 
+pytestmark = pytest.mark.core
+
 
 def test_deal_passes_left_after_each_hand() -> None:
     m = random_match(Rules(), 1)

@@ -21,6 +21,8 @@ from euchre.rules import MAX_POINTS, MAX_TARGET, PLAYER_COUNTS, PRESETS, Option,
 from euchre.tui.rules_text import rules_lines, rules_title
 from euchre.web.app import rules_options
 
+pytestmark = pytest.mark.core
+
 
 def all_options() -> Iterator[Option]:
     for o in Rules.options():

@@ -13,6 +13,8 @@ from euchre.errors import IllegalActionError
 from euchre.rules import Rules
 from euchre.state import DISCARD, PLAY, UP_LEFT, HandState
 
+pytestmark = pytest.mark.core
+
 N, E, S, W = 0, 1, 2, 3
 
 

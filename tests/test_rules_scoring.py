@@ -12,6 +12,8 @@ from helpers import act, build, play_out
 from euchre.rules import Rules, Scoring
 from euchre.state import SCORED, HandState
 
+pytestmark = pytest.mark.core
+
 N, E, S, W = 0, 1, 2, 3
 
 # East calls hearts in round two (up-card 10♣ turned down).

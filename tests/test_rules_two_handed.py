@@ -24,6 +24,8 @@ from euchre.state import (
     HandState,
 )
 
+pytestmark = pytest.mark.core
+
 TWO = preset("two-handed")
 D, ND = 0, 1  # dealer seat 0, non-dealer seat 1
 

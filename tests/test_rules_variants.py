@@ -11,6 +11,7 @@ from helpers import act, build, cards, mask, play_out
 from euchre import actions as A
 from euchre.cards import HEARTS, JOKER, SPADES, SUIT_MASK, deck_cards, parse_card
 from euchre.errors import IllegalActionError
+from euchre.phases import Phase
 from euchre.rules import Rules, preset
 from euchre.state import (
     ALONE,
@@ -25,6 +26,8 @@ from euchre.state import (
     HandState,
 )
 from euchre.view import HIDDEN_SWAP
+
+pytestmark = pytest.mark.core
 
 N, E, S, W = 0, 1, 2, 3
 
@@ -248,7 +251,7 @@ def test_renege_claimed_before_scoring_gives_the_other_side_two() -> None:
     h = spades_renege(Rules(renege="penalize"))
     while h.phase == PLAY:
         h.apply_action(follow_first(h, random.Random(0)))
-    assert h.phase_name == "claim" and h.current_player == E
+    assert h.phase_name == Phase.CLAIM and h.current_player == E
     assert h.legal_actions() == [A.PASS, A.CLAIM_RENEGE]
     act(h, "claim renege")
     assert h.is_terminal() and h.outcome == SCORED
@@ -414,4 +417,4 @@ def test_canadian_loner_with_openspiel_alone_timing_is_not_asked_twice() -> None
         s.apply_action(A.ORDER_ALONE)
         assert s.alone and 0 not in s.active  # the dealer sits out
         assert s.phase != ALONE
-        assert s.phase_name == "play"
+        assert s.phase_name == Phase.PLAY

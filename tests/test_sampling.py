@@ -22,10 +22,13 @@ import pytest
 
 from euchre import actions as A
 from euchre.cards import EFFECTIVE_SUIT, LOW_RANKS, SUIT_MASK, card, cards_of
+from euchre.phases import Phase
 from euchre.rules import PRESETS, Rules
 from euchre.sampling import DealSampler, sample_hand_states
 from euchre.state import HandState
 from euchre.view import HIDDEN_SWAP, SeatView
+
+pytestmark = pytest.mark.core
 
 VARIANTS: dict[str, Rules] = {
     **{f"preset-{name}": r for name, r in PRESETS.items()},
@@ -285,7 +288,7 @@ def test_declined_declarations_are_regenerated_for_the_sampled_deal() -> None:
     rng = random.Random(2)
     checked = 0
     for truth, view in random_views(rules, rng, hands=40, points=2):
-        if view.phase in ("declare",):
+        if view.phase in (Phase.DECLARE,):
             continue
         hidden = [w for w, a in truth.history[: truth.bid_start] if a == A.PASS and w != view.seat]
         for sample in sample_hand_states(view, rng, 5):

@@ -16,6 +16,7 @@ from euchre.bots.equity import win_probability
 from euchre.bots.learned import LearnedBidBot
 from euchre.bots.search import BID_DEALS, SearchBot, Think, parse_think
 from euchre.cards import parse_card
+from euchre.phases import Phase
 from euchre.sampling import sample_hand_states
 from euchre.seats import deal_order
 
@@ -225,7 +226,7 @@ def test_pimc_uniform_is_pimc_full_reading_nothing_into_the_bids() -> None:
     st = _dealt(["9C", "JD", "AH", "TS", "KS"], "TD", seat=1, dealer=0, seed=3)
     for bid in (A.PASS, A.PASS, A.ORDER):
         st.apply_action(bid)
-    while st.phase_name != "play":
+    while st.phase_name != Phase.PLAY:
         st.apply_action(rollout.policy_action(st))
     view = st.view(st.cur)
     full, uniform = make_bot("pimc-full", 5, think=16), make_bot("pimc-uniform", 5, think=16)
@@ -257,7 +258,7 @@ def test_explanations_say_why_in_numbers() -> None:
     assert "ordering up loses" in text
     # Card play: tricks per card.
     st.apply_action(A.PASS)
-    while st.phase_name != "play":
+    while st.phase_name != Phase.PLAY:
         st.apply_action(rollout.policy_action(st))
     while True:
         view = st.view(st.cur)

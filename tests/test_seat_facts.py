@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import random
 
-from euchre.phases import PLAY
+import pytest
+
+from euchre.phases import PLAY, Phase
 from euchre.rules import Rules, preset
 from euchre.scoring import hand_points, renege_points
 from euchre.seats import deal_order, is_maker_side, partner, seat_name, side_of
 from euchre.state import ROWS, STANDARD, HandState, variant_for
+
+pytestmark = pytest.mark.core
 
 
 def test_seat_functions_for_each_table_size() -> None:
@@ -93,9 +97,9 @@ def test_the_game_dealt_is_its_variant_and_undo_depth_counts_pushes() -> None:
     assert variant_for(preset("two-handed-rows")) is ROWS
     assert variant_for(Rules()) is STANDARD
     rows = HandState.deal(preset("two-handed-rows"), 0, random.Random(1))
-    assert rows.variant is ROWS and rows.phase_name == "auction" and rows.under
+    assert rows.variant is ROWS and rows.phase_name == Phase.AUCTION and rows.under
     h = HandState.deal(Rules(), 0, random.Random(1))
-    assert h.variant is STANDARD and h.phase_name == "bid1" and h.under == ()
+    assert h.variant is STANDARD and h.phase_name == Phase.BID1 and h.under == ()
     assert h.undo_depth == 0
     h.push(h.legal_actions()[0])
     h.push(h.legal_actions()[0])

@@ -2,7 +2,11 @@
 
 import random
 
+import pytest
+
 import euchre
+
+pytestmark = pytest.mark.core
 
 
 def test_seeded_match_reaches_target_and_replays() -> None:

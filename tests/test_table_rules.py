@@ -24,6 +24,7 @@ from euchre.cli.play import build_rules
 from euchre.cli.replay import describe_record
 from euchre.errors import IllegalActionError, RulesError
 from euchre.match import Match
+from euchre.phases import TRUMP, Phase
 from euchre.record import from_json, to_json
 from euchre.rules import PRESETS, Rules
 from euchre.sampling import DealSampler, sample_hand_states
@@ -56,7 +57,7 @@ def follow_first(h: HandState) -> int:
 
 
 def play_to_claims(h: HandState) -> HandState:
-    while h.phase_name != "claim":
+    while h.phase_name != Phase.CLAIM:
         h.apply_action(follow_first(h))
     return h
 
@@ -167,7 +168,7 @@ def test_renege_penalty_deduct_scores_go_below_zero_in_match_record_and_replay()
     rules = Rules(renege="penalize", renege_penalty="deduct")
     m = Match(rules, seed=1, first_dealer=0, decks=[deck_for(rules, 0, HANDS, UP)])
     act(m, "order", "discard 9C", "AS", "AH", "TS", "TC")
-    while m.hand.phase_name != "claim":
+    while m.hand.phase_name != Phase.CLAIM:
         m.apply_action(follow_first(m.hand))
     act(m, "claim renege")
     assert m.scores == [-2, 0] and m.finished[0].points == (-2, 0)
@@ -245,7 +246,7 @@ def test_two_handed_rows_bidding_is_an_auction_of_tricks_then_the_higher_bidder_
     # euchre.com: bids like Spades, minimum seven, non-dealer first; the higher bidder names
     # trump. Our choice: one bid each, the dealer must outbid; the non-dealer still leads.
     h = HandState(ROWS, 0, deck_cards(24))
-    assert h.phase_name == "auction" and h.cur == 1
+    assert h.phase_name == Phase.AUCTION and h.cur == 1
     assert h.legal_actions() == [*(A.bid(k) for k in range(7, 13)), A.PASS]
     act(h, "bid 8")
     assert h.cur == 0 and h.legal_actions() == [*(A.bid(k) for k in range(9, 13)), A.PASS]
@@ -254,7 +255,7 @@ def test_two_handed_rows_bidding_is_an_auction_of_tricks_then_the_higher_bidder_
     with pytest.raises(IllegalActionError, match="first bids tricks"):
         h.apply_action(A.call(0))
     act(h, "bid 9")
-    assert h.phase_name == "trump" and h.cur == 0 and h.contract == 9 and h.bidder == 0
+    assert h.phase == TRUMP and h.cur == 0 and h.contract == 9 and h.bidder == 0
     assert h.legal_actions() == [A.call(s) for s in range(4)]  # no going alone, no pass
     act(h, "call D")
     assert h.maker == 0 and h.trump == 1 and h.phase == PLAY and h.cur == 1
@@ -264,7 +265,7 @@ def test_two_handed_rows_bidding_is_an_auction_of_tricks_then_the_higher_bidder_
 def test_two_handed_rows_the_non_dealer_keeps_its_bid_when_the_dealer_passes() -> None:
     h = HandState(ROWS, 0, deck_cards(24))
     act(h, "bid 7", "pass")
-    assert h.phase_name == "trump" and h.cur == 1
+    assert h.phase_name == Phase.TRUMP and h.cur == 1
     act(h, "call H")
     assert h.maker == 1 and h.contract == 7 and h.cur == 1
 

@@ -20,6 +20,7 @@ from test_play_cli import MOVE, NEXT, OVER, SAVE, plain, spawn
 import euchre
 from euchre import actions as A
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.rules import Rules
 from euchre.state import HandState
 from euchre.tui import GameSettings, TerminalGame, save_path_from_record
@@ -116,7 +117,7 @@ def test_between_hands_the_header_names_the_hand_just_played_and_its_dealer() ->
 def test_you_pick_it_up_alone_reads_in_the_first_person() -> None:
     for seed in range(200):
         m = Match(Rules(), seed=seed)
-        while m.hand.phase_name == "bid1" and m.current_player != m.hand.dealer:
+        while m.hand.phase_name == Phase.BID1 and m.current_player != m.hand.dealer:
             m.apply_action(A.PASS)
         if m.hand.dealer == 2 and A.ORDER_ALONE in m.legal_actions():
             break
@@ -209,7 +210,7 @@ def test_every_option_is_listed_on_a_narrow_screen() -> None:
     m = Match(Rules(), seed=1)  # East deals; West orders up and East has six cards to bury
     game = TerminalGame(m, GameSettings(seats=["rule", "human", "rule", "rule"]),
                         Console(file=io.StringIO(), width=40))
-    while m.hand.phase_name != "discard":
+    while m.hand.phase_name != Phase.DISCARD:
         m.apply_action(A.ORDER if m.current_player == 3 else A.PASS)
     view = m.hand.view(1)
     assert len(view.legal_actions) == 6

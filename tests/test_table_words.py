@@ -17,6 +17,7 @@ from euchre import actions as A
 from euchre.cards import deck_cards, parse_card
 from euchre.cli.replay import describe_hand, describe_record
 from euchre.narrate import bidding_segments, staged, you_form
+from euchre.phases import PHASES, Phase
 from euchre.rules import Rules
 from euchre.state import HandState, seat_name
 from euchre.tui import GameSettings, TerminalGame
@@ -30,7 +31,7 @@ def names(s: int) -> str:
 
 
 def play_out(h: HandState, rng: random.Random) -> None:
-    while not h.is_terminal() and h.phase_name in ("play", "discard"):
+    while not h.is_terminal() and h.phase_name in (Phase.PLAY, Phase.DISCARD):
         h.apply_action(rng.choice(h.legal_actions()))
 
 
@@ -41,12 +42,12 @@ def test_bidding_words_keep_rounds_pickup_defence_and_claims_apart() -> None:
     h.apply_action(A.ORDER_ALONE)  # North orders up alone: South sits out
     h.apply_action(h.legal_actions()[0])  # West, the dealer, discards
     defenders = []
-    while h.phase_name == "defend":
+    while h.phase_name == Phase.DEFEND:
         defenders.append(names(h.cur))
         h.apply_action(A.PASS)  # a declined defend-alone: not a bid
     play_out(h, rng)
     claimants = []
-    while h.phase_name == "claim":
+    while h.phase_name == Phase.CLAIM:
         claimants.append(names(h.cur))
         h.apply_action(A.PASS)  # a declined renege claim: not a bid either
     segs = bidding_segments(staged(h.history, r, h.dealer), names, h.upcard)
@@ -107,7 +108,7 @@ def test_you_sit_out_and_you_defend_alone_read_in_the_first_person() -> None:
     h.apply_action(A.PASS)  # West
     h.apply_action(A.ORDER_ALONE)  # North alone; the defenders are East and West
     h.apply_action(next(a for a in h.legal_actions()))  # South, the dealer, discards
-    while h.phase_name == "defend" and h.cur != 1:
+    while h.phase_name == Phase.DEFEND and h.cur != 1:
         h.apply_action(A.PASS)
     h.apply_action(A.DEFEND_ALONE)  # East defends alone
     screen = "\n".join(t.plain for t in render_table(h.view(1), context(1)))
@@ -136,7 +137,7 @@ def test_rules_title_names_the_nearest_preset_and_what_differs() -> None:
     assert len(rules_lines(Rules())) >= 17  # every option has a line
 
 
-def game_at(rules: Rules, seed: int, want: str) -> tuple[TerminalGame, HandState]:
+def game_at(rules: Rules, seed: int, want: Phase) -> tuple[TerminalGame, HandState]:
     """A table whose player (South) is asked in phase ``want``: everyone else passes."""
     m = euchre.Match(rules, seed=seed)
     rng = random.Random(seed)
@@ -144,7 +145,7 @@ def game_at(rules: Rules, seed: int, want: str) -> tuple[TerminalGame, HandState
         if m.hand.phase_name == want and m.current_player == 2:
             break
         legal = m.legal_actions()
-        if want.startswith("bid") and A.PASS in legal:
+        if want in (Phase.BID1, Phase.BID2) and A.PASS in legal:
             m.apply_action(A.PASS)  # on to the player's turn in that round
         else:  # on to the play: order up (or name a suit), then any card
             bids = [a for a in legal if a in (A.ORDER,) or A.CALL_BASE <= a < A.CALL_BASE + 4]
@@ -157,7 +158,7 @@ def game_at(rules: Rules, seed: int, want: str) -> tuple[TerminalGame, HandState
 
 
 def test_a_suit_typed_alone_names_trump_in_round_two_only() -> None:
-    game, h = game_at(Rules(), 1, "bid2")
+    game, h = game_at(Rules(), 1, Phase.BID2)
     view = h.view(2)
     dead = view.upcard >> 3
     suit = next(s for s in range(4) if s != dead)
@@ -168,25 +169,25 @@ def test_a_suit_typed_alone_names_trump_in_round_two_only() -> None:
     assert game.suit_call("h", view) == A.call(2)  # "h" names hearts here, not a hint
     action, why = game.parse("CDHS"[dead].lower(), view, h)
     assert action is None and "was turned down" in why
-    game, h = game_at(Rules(), 1, "bid1")
+    game, h = game_at(Rules(), 1, Phase.BID1)
     action, why = game.parse("s", h.view(2), h)
     assert action is None and "In the first round you may only order up" in why
 
 
 def test_option_lists_use_the_screens_notation_and_say_1_or_2() -> None:
     for seed in range(40):
-        game, h = game_at(Rules(), seed, "bid1")
+        game, h = game_at(Rules(), seed, Phase.BID1)
         legal = h.legal_actions()
         if len(legal) == 3:
             break
     view = h.view(2)
     assert game.choices_text(view) == ("Type 1 to 3, or one of: pass, order up, "
                                        "order up alone.")
-    game, h = game_at(Rules(canadian_loner=True), 2, "bid1")  # North deals: order only alone
+    game, h = game_at(Rules(canadian_loner=True), 2, Phase.BID1)  # North deals: order only alone
     assert game.choices_text(h.view(2)) == "Type 1 or 2, or one of: pass, order up alone."
     # In play a ten is written as on the screen (10♣), never the record's TC.
     for seed in range(60):
-        game, h = game_at(Rules(), seed, "play")
+        game, h = game_at(Rules(), seed, Phase.PLAY)
         words = game.choices_text(h.view(2))
         if "10" in words and "one of:" in words:
             listed = words.split("one of:", 1)[1]
@@ -196,7 +197,7 @@ def test_option_lists_use_the_screens_notation_and_say_1_or_2() -> None:
 
 
 def test_unusual_digits_and_junk_are_explained_not_crashed_on() -> None:
-    game, h = game_at(Rules(), 1, "bid1")
+    game, h = game_at(Rules(), 1, Phase.BID1)
     view = h.view(2)
     for junk in ("²", "①", "٣", "1²", "¾", "\u0663", "x" * 500, "♠♠", "🃏🃏"):
         action, why = game.parse(junk, view, h)
@@ -268,7 +269,7 @@ def test_an_unreadable_stats_file_is_never_overwritten(tmp_path: Path) -> None:
 def test_replay_of_a_farmers_hand_game_lists_no_declaration_passes_as_bids() -> None:
     r = Rules(farmers_hand="swap")
     h = HandState.deal(r, 0, random.Random(7))
-    while h.phase_name == "declare":
+    while h.phase_name == Phase.DECLARE:
         h.apply_action(A.PASS)
     h.apply_action(A.PASS)
     h.apply_action(A.ORDER)
@@ -300,7 +301,7 @@ def test_saved_rated_game_stays_rated() -> None:
 
 
 def test_resume_hint_repeats_the_command_the_player_used() -> None:
-    game, _ = game_at(Rules(), 1, "bid1")
+    game, _ = game_at(Rules(), 1, Phase.BID1)
     assert game.resume_command("g.json") == "euchre play --resume g.json"
     game.settings.launcher = "make play"
     assert game.resume_command("g.json") == "make play ARGS='--resume g.json'"
@@ -333,14 +334,14 @@ def test_renege_fix_questions_after_the_last_card_read_as_fix_questions_then_cla
         while not h.is_terminal():
             legal = h.legal_actions()
             a = A.PASS if A.FIX_RENEGE in legal else rng.choice(legal)  # let reneges stand
-            phases.append(h.phase_name)
+            phases.append(PHASES[h.phase])
             h.apply_action(a)
         acts = staged(h.history, r, h.dealer, upcard=h.upcard)
         assert len(acts) == len(phases)
         last = max(i for i, (_, a) in enumerate(h.history) if A.is_play(a))
         for act, phase in list(zip(acts, phases, strict=True))[last + 1:]:
             assert act.stage == phase, (seed, act, phase)
-        checked += "fix" in phases[last + 1:]
+        checked += Phase.FIX in phases[last + 1:]
         # One line on the table says what happened: a trick let stand is no news.
         compact = bidding_segments(acts, names, h.upcard, compact=True)
         assert not any("lets the trick stand" in i for _, items in compact for i in items)
@@ -426,7 +427,7 @@ def test_the_player_letting_a_trick_stand_reads_in_the_first_person() -> None:
     r = Rules(renege="penalize", renege_fix=True)
     for seed in range(40):
         try:
-            game, h = game_at(r, seed, "fix")
+            game, h = game_at(r, seed, Phase.FIX)
         except pytest.fail.Exception:
             continue
         h.apply_action(A.PASS)

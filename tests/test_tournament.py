@@ -307,6 +307,7 @@ def test_results_do_not_depend_on_workers_and_change_with_the_seed() -> None:
     assert other.results != one.results
 
 
+@pytest.mark.slow
 def test_ray_backend_gives_the_same_results_as_processes() -> None:
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from webtools import CHROMIUM, LiveServer
 
+pytestmark = pytest.mark.browser
+
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any
 

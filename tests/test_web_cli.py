@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from webtools import ServeProcess
 
 EUCHRE = Path(sys.executable).parent / "euchre"
@@ -80,6 +81,7 @@ def test_bench_server_refuses_bad_table_counts() -> None:
         assert r.returncode == 2 and "table count" in r.stderr, r.stderr
 
 
+@pytest.mark.slow
 def test_bench_server_measures_a_row_and_names_the_largest_passing_count() -> None:
     r = subprocess.run([EUCHRE, "bench", "server", "--tables", "2", "--seconds", "1.5",
                         "--think", "0,0.2", "--strong-tables", "0", "--refine", "0"],

@@ -24,6 +24,8 @@ from euchre.web import messages as M
 from euchre.web.store import LostTable, SeatData, Store
 from euchre.web.table import Table
 
+pytestmark = pytest.mark.cluster
+
 RULE = {"kind": "computer", "level": "rule"}
 HUMAN = {"kind": "human"}
 

@@ -20,9 +20,9 @@ from euchre import actions as A
 from euchre.bots import make_bot
 from euchre.cards import cards_of, parse_card
 from euchre.match import Match
+from euchre.phases import PHASES, Phase
 from euchre.record import replay_record
 from euchre.rules import PRESETS, Rules
-from euchre.state import PHASE_NAMES
 from euchre.web import messages as M
 from euchre.web.store import SeatData, TableData
 from euchre.web.table import SPECTATOR, Table
@@ -215,7 +215,7 @@ def test_every_builder_names_only_cards_its_receiver_may_see() -> None:
     """The typed builders alone, without a server: every message built for every seat and for
     a spectator after every action of whole games of every preset (and the rule sets that reach
     the remaining phases) names only cards that receiver may see."""
-    phases: set[str] = set()
+    phases: set[Phase] = set()
     hint_bot = make_bot("rule", 0)
     for case, rules_dict in BUILDER_CASES.items():
         rules = Rules.from_dict(rules_dict)
@@ -248,7 +248,7 @@ def test_every_builder_names_only_cards_its_receiver_may_see() -> None:
                 if 0 <= a <= 32:
                     public.add(a)
                 table.apply(table.match.current_player, a)
-    assert phases == set(PHASE_NAMES), set(PHASE_NAMES) - phases
+    assert phases == set(PHASES), set(PHASES) - phases
 
 
 def test_the_builder_audit_catches_a_leaking_builder() -> None:

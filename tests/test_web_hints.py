@@ -61,6 +61,7 @@ def flood(clients: list[Client], stop: threading.Event, answers: dict[str, int])
         t.join(35)
 
 
+@pytest.mark.slow
 def test_a_hint_flood_leaves_another_tables_search_computers_their_pace(
         sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     search = {"kind": "computer", "level": "search"}

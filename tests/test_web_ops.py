@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from test_web_server import play_randomly
 from webtools import LiveServer, PgCluster, ServeProcess
@@ -138,6 +139,7 @@ def test_x_forwarded_for_counts_only_from_a_trusted_proxy(sqlite_url: str,
         assert _creations(srv.base, ["198.51.100.7, 203.0.113.2"]) == [429]
 
 
+@pytest.mark.cluster
 def test_with_several_processes_on_one_port_any_scrape_counts_them_all(
         pg_cluster: PgCluster, tmp_path: Path, monkeypatch: Any) -> None:
     files = tmp_path / "metrics"

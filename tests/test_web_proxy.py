@@ -139,6 +139,7 @@ def owner_of(cluster: ClusterProcesses) -> int:
     return owned.index(1)
 
 
+@pytest.mark.browser
 def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
         two_processes: ClusterProcesses, nginx: Nginx) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -7,9 +7,11 @@ import os
 import random
 import signal
 
+import pytest
 from webtools import Client, ServeProcess
 
 
+@pytest.mark.slow
 def test_sigkill_mid_hand_and_restart_resumes_every_table_exactly(db_url: str) -> None:
     import httpx
 

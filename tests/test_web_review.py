@@ -198,6 +198,7 @@ def test_at_most_the_bound_of_reviews_run_at_once_and_the_rest_queue(game: Match
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
+@pytest.mark.browser
 def test_the_review_page_shows_the_chart_the_worst_decisions_and_one_at_the_table(
         server: LiveServer) -> None:
     with playwright_api.sync_playwright() as p:

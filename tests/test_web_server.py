@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from webtools import Client, LiveServer
 
 from euchre.bots import BOT_NAMES, player_levels
@@ -532,6 +533,7 @@ def test_the_away_timer_goes_on_across_a_restart_from_when_the_seat_became_empty
         spec.close()
 
 
+@pytest.mark.slow
 def test_a_person_alone_with_computers_who_leaves_finds_the_game_as_they_left_it(
         sqlite_url: str) -> None:
     with LiveServer(db_url=sqlite_url, away_timeout=0.2) as srv:

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from euchre import actions as A
 from euchre.analysis.assess import Assessment, bid_phrase, valued
 from euchre.analysis.values import Objective, OptionValue, default_objective, evaluate
-from euchre.cards import JOKER, card_symbol, deck_cards
+from euchre.cards import JOKER, Card, card_symbol, deck_cards
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.state import BID1, BID2, DECLARE, HandState, seat_name
 from euchre.view import SeatView
 
@@ -56,16 +57,16 @@ class RoundAdvice:
 @dataclass(frozen=True, slots=True)
 class Advice:
     rules: Rules
-    hand: tuple[int, ...]
-    upcard: int
-    seat: int
-    dealer: int
+    hand: tuple[Card, ...]
+    upcard: Card
+    seat: Seat
+    dealer: Seat
     scores: tuple[int, ...]
     """Match score by side (the engine's side order), or () when not given."""
     rounds: tuple[RoundAdvice, ...]
 
 
-def _deck_for(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: int
+def _deck_for(rules: Rules, hand: Sequence[Card], upcard: Card, seat: Seat, dealer: Seat
               ) -> list[int]:
     """A deck order that deals ``hand`` to ``seat`` and turns up ``upcard`` (the other cards
     anywhere: the sampler redraws them)."""
@@ -74,7 +75,7 @@ def _deck_for(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer:
     probe = HandState(rules, dealer, full)
     rest = [c for c in full if c not in hand and c != upcard]
     mine = iter(hand)
-    deck: list[int] = []
+    deck: list[Card] = []
     for owner in probe.deal_seats:
         deck.append(next(mine) if owner == seat else rest.pop())
     deck.append(upcard)
@@ -83,7 +84,7 @@ def _deck_for(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer:
     return deck
 
 
-def bidding_view(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: int,
+def bidding_view(rules: Rules, hand: Sequence[Card], upcard: Card, seat: Seat, dealer: Seat,
                  round_: int = 1, scores: tuple[int, ...] = ()) -> SeatView:
     """``seat``'s view when its bid in ``round_`` comes and every seat before it passed (and,
     in round two, every seat passed the up-card). Declarations before the bidding are
@@ -115,7 +116,7 @@ def bidding_view(rules: Rules, hand: Sequence[int], upcard: int, seat: int, deal
     return st.view(seat, scores)
 
 
-def advise(rules: Rules, hand: Sequence[int], upcard: int, seat: int, dealer: int,
+def advise(rules: Rules, hand: Sequence[Card], upcard: Card, seat: Seat, dealer: Seat,
            scores: tuple[int, ...] = (), deals: int = MAX_DEALS, seed: int = 0,
            rounds: Sequence[int] = (1, 2), seconds: float | None = None,
            objective: Objective | None = None) -> Advice:

@@ -28,6 +28,8 @@ from euchre.analysis.values import (
     evaluate,
 )
 from euchre.cards import EFFECTIVE_SUIT, POWER, card_symbol, deck_cards
+from euchre.phases import Phase
+from euchre.solver import solvable
 from euchre.view import SeatView
 
 __all__ = [
@@ -135,7 +137,7 @@ def equivalent_cards(view: SeatView) -> dict[int, int]:
     hand and one suit with no card still in play ranked between them (only cards of finished
     tricks are out of play for certain) win and lose the same tricks on every deal, so the
     solver values them the same and no number of deals tells them apart."""
-    if view.phase != "play" or view.trump >= 4:
+    if view.phase != Phase.PLAY or view.trump >= 4:
         return {}
     suit_of, power = EFFECTIVE_SUIT[view.trump], POWER[view.trump]
     gone = {c for _, cards, _ in view.tricks for _, c in cards}
@@ -311,9 +313,9 @@ def hint(view: SeatView, seed: int = 0, think: object = None) -> tuple[int, str]
     browser's hint. ``think`` is the search players' budget (deals, or a time such as '0.5s');
     by default :data:`SECONDS`. None where the service cannot value the decision (a renege
     claim, which the rules decide; rows, which the solver cannot play): ask a player then."""
-    if view.phase == "claim" or view.rules.rows or not view.legal_actions:
+    if view.phase == Phase.CLAIM or not solvable(view.rules) or not view.legal_actions:
         return None
-    lawful = view.lawful_cards() if view.phase == "play" else list(view.legal_actions)
+    lawful = view.lawful_cards() if view.phase == Phase.PLAY else list(view.legal_actions)
     if len(lawful) == 1:
         (only,) = lawful
         return only, f"{option_label(only, view)} is your only lawful choice."

@@ -28,9 +28,18 @@ from typing import Any
 
 from euchre import actions as A
 from euchre.bots import rollout
-from euchre.cards import ACE, EFFECTIVE_SUIT, JACK, RANK_NAMES, cards_of, left_bower, right_bower
+from euchre.cards import (
+    ACE,
+    EFFECTIVE_SUIT,
+    JACK,
+    RANK_NAMES,
+    Card,
+    cards_of,
+    left_bower,
+    right_bower,
+)
 from euchre.rules import Rules
-from euchre.seats import POSITIONS_4
+from euchre.seats import POSITIONS_4, Seat
 from euchre.state import BID1, DECLARE, HandState
 
 __all__ = ["POSITIONS", "Cell", "ChartData", "compute", "draw_charts", "write_csv"]
@@ -97,7 +106,7 @@ class ChartData:
         return out
 
 
-def hand_class(hand: int, upcard: int) -> tuple[int, int, int, int]:
+def hand_class(hand: int, upcard: Card) -> tuple[int, int, int, int]:
     """(trumps, bowers, off-suit aces, up-card rank) of a five-card hand under the up-card."""
     t = upcard >> 3
     eff = EFFECTIVE_SUIT[t]
@@ -108,7 +117,7 @@ def hand_class(hand: int, upcard: int) -> tuple[int, int, int, int]:
     return trumps, bowers, aces, upcard & 7
 
 
-def _net(st: HandState, seat: int) -> float:
+def _net(st: HandState, seat: Seat) -> float:
     return float(st.points[seat & 1] - st.points[1 - (seat & 1)])
 
 

@@ -13,11 +13,12 @@ from rich.progress import Progress
 
 from euchre.analysis.report import print_review
 from euchre.analysis.review import BID_DEALS, PLAY_DEALS, count_decisions, review_match
+from euchre.cards import Card
 from euchre.match import Match
 
 
 def review_in_terminal(match: Match, console: Console, players: list[str] | None = None,
-                       top: int = 10) -> None:
+                       top: Card = 10) -> None:
     """Review ``match`` and print its ``top`` costliest decisions on ``console``."""
     total = count_decisions(match)
     with Progress(console=console, transient=True) as bar:

@@ -31,9 +31,10 @@ from euchre.actions import action_from_str, action_to_str
 from euchre.analysis.assess import Assessment, assess, assessment_words
 from euchre.analysis.values import evaluate, lawful_cards
 from euchre.bots import make_bot
-from euchre.cards import card_str, card_symbol, parse_card
+from euchre.cards import Card, card_str, card_symbol, parse_card
 from euchre.match import Match
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.state import BID1, BID2, PLAY, HandState, seat_name
 from euchre.view import SeatView
 
@@ -53,12 +54,12 @@ TRIVIAL_PASS = 1.5
 @dataclass(frozen=True, slots=True)
 class Puzzle:
     id: int
-    dealer: int
-    deck: tuple[int, ...]
+    dealer: Seat
+    deck: tuple[Card, ...]
     actions: tuple[int, ...]
     """The hand's actions before the position."""
     scores: tuple[int, ...]
-    seat: int
+    seat: Seat
     answer: int
     """A card (a card puzzle) or a bid action (a bidding puzzle)."""
     gap: float

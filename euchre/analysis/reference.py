@@ -34,9 +34,12 @@ from euchre.actions import action_from_str, action_to_str
 from euchre.analysis.assess import Assessment, hint_assessment, valued
 from euchre.analysis.values import Objective, OptionValue, default_objective, evaluate
 from euchre.bots import make_bot
-from euchre.cards import card_str, parse_card
+from euchre.cards import Card, card_str, parse_card
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.rules import PRESETS, Rules
+from euchre.seats import Seat
+from euchre.solver import solvable
 from euchre.state import HandState
 from euchre.view import SeatView
 
@@ -59,14 +62,15 @@ __all__ = [
 FORMAT = "euchre-advice-reference"
 VERSION = 1
 #: Every preset whose hands the solver plays (rows are not five-card hands).
-DEFAULT_PRESETS: tuple[str, ...] = tuple(p for p, r in PRESETS.items() if not r.rows)
+DEFAULT_PRESETS: tuple[str, ...] = tuple(p for p, r in PRESETS.items() if solvable(r))
 #: The players of the games the decisions come from, seat by seat (a mix of a sound player's
 #: habits and a beginner's mistakes gives positions of every kind).
 BOTS: tuple[str, ...] = ("rule", "beginner")
 DEFAULT_DEALS = 2000
 DEFAULT_DECISIONS = 200
 #: How a decision's phase is counted when the kinds are spread evenly.
-KINDS: dict[str, str] = {"bid1": "bid1", "bid2": "bid2", "discard": "discard", "play": "play"}
+KINDS: dict[Phase, str] = {Phase.BID1: "bid1", Phase.BID2: "bid2", Phase.DISCARD: "discard",
+                           Phase.PLAY: "play"}
 #: A preset's share of decisions by kind: card play is most of a hand.
 SHARES: dict[str, int] = {"play": 8, "bid1": 4, "bid2": 3, "discard": 2, "other": 1}
 
@@ -76,12 +80,12 @@ class Spot:
     """A decision of a real game, replayable: the hand's dealer, deck and actions before it."""
 
     preset: str
-    dealer: int
-    deck: tuple[int, ...]
+    dealer: Seat
+    deck: tuple[Card, ...]
     actions: tuple[int, ...]
     scores: tuple[int, ...]
-    seat: int
-    phase: str
+    seat: Seat
+    phase: Phase
 
     @property
     def rules(self) -> Rules:
@@ -130,7 +134,7 @@ def spot_view(spot: Spot) -> SeatView:
 
 
 def _choices(view: SeatView) -> int:
-    return len(view.lawful_cards() if view.phase == "play" else view.legal_actions)
+    return len(view.lawful_cards() if view.phase == Phase.PLAY else view.legal_actions)
 
 
 def _candidates(preset: str, hands: int, rng: random.Random) -> list[Spot]:
@@ -150,7 +154,7 @@ def _candidates(preset: str, hands: int, rng: random.Random) -> list[Spot]:
         while len(match.finished) == done and not match.is_terminal():
             seat = match.current_player
             view = match.view(seat)
-            if view.phase != "claim" and _choices(view) > 1:
+            if view.phase != Phase.CLAIM and _choices(view) > 1:
                 out.append(Spot(preset, h.dealer, tuple(h.deck), tuple(a for _, a in h.history),
                                 scores, seat, view.phase))
             match.apply_action(seats[seat].choose(view))
@@ -360,7 +364,7 @@ def reference_to_json(ref: Reference) -> dict[str, Any]:
                 "actions": [action_to_str(a) for a in e.spot.actions],
                 "scores": list(e.spot.scores),
                 "seat": e.spot.seat,
-                "phase": e.spot.phase,
+                "phase": e.spot.phase.value,
                 "objective": e.objective,
                 "deals": e.deals,
                 "separated": e.separated,
@@ -400,7 +404,7 @@ def reference_from_json(data: Any) -> Reference:
             spot = Spot(str(e["preset"]), int(e["dealer"]),
                         tuple(parse_card(c) for c in e["deck"].split()),
                         tuple(action_from_str(a) for a in e["actions"]),
-                        tuple(int(s) for s in e["scores"]), int(e["seat"]), str(e["phase"]))
+                        tuple(int(s) for s in e["scores"]), int(e["seat"]), Phase.of(e["phase"]))
             view = spot_view(spot)
             opts = tuple(_option(o) for o in e["options"])
             legal = set(view.legal_actions)

@@ -14,7 +14,8 @@ from euchre.analysis.assess import assessment_words, bid_phrase
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
 from euchre.analysis.values import OBJECTIVES, Z95, OptionValue
-from euchre.cards import SUIT_SYMBOLS, card_symbol, left_bower, right_bower, sort_hand
+from euchre.cards import SUIT_SYMBOLS, Card, card_symbol, left_bower, right_bower, sort_hand
+from euchre.phases import Phase
 from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
 
@@ -122,7 +123,7 @@ def _count(n: object, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def print_review(rev: Review, top: int, console: Console | None = None) -> None:
+def print_review(rev: Review, top: Card, console: Console | None = None) -> None:
     """The costliest decisions as a table, then why, one numbered line each (a why column
     would be unreadable in 80 columns), then each seat's totals."""
     con = _console(console)
@@ -213,7 +214,7 @@ def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], 
     else:
         lines.append("Nobody has bid yet: you speak first.")
     up = view.upcard >> 3
-    if p.kind == "bid" and view.phase == "bid1" and up < 4:
+    if p.kind == "bid" and view.phase == Phase.BID1 and up < 4:
         lines.append(f"If {suit(up)} is trump: {bowers_words(up, view.rules.deck, symbol)}.")
     elif p.kind == "bid":
         callable_ = sorted({a - A.CALL_BASE for a in view.legal_actions

@@ -37,7 +37,10 @@ from euchre.analysis.values import (
 from euchre.bots import rollout
 from euchre.cards import EFFECTIVE_SUIT, STRENGTH, card_str, card_symbol
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.rules import Rules
+from euchre.seats import Seat
+from euchre.solver import solvable
 from euchre.state import HandState, seat_name
 from euchre.view import SeatView
 
@@ -69,9 +72,9 @@ class Decision:
     """1-based hand number in the match."""
     index: int
     """0-based index of the action in the hand's action list."""
-    seat: int
+    seat: Seat
     seat_name: str
-    phase: str
+    phase: Phase
     when: str
     choice: int
     best: int
@@ -142,19 +145,19 @@ class Review:
 
 
 def _when(view: SeatView) -> str:
-    if view.phase == "play":
+    if view.phase == Phase.PLAY:
         k = len(view.tricks) + 1
         pos = len(view.current_trick)
         return f"trick {k}, " + ("lead" if pos == 0 else f"card {pos + 1}")
-    return {"bid1": "round 1", "bid2": "round 2", "discard": "discard", "declare": "declare",
-            "alone": "alone?", "defend": "defend", "dealer_take": "take?"}.get(
-        view.phase, view.phase)
+    return {Phase.BID1: "round 1", Phase.BID2: "round 2", Phase.DISCARD: "discard",
+            Phase.DECLARE: "declare", Phase.ALONE: "alone?", Phase.DEFEND: "defend",
+            Phase.DEALER_TAKE: "take?"}.get(view.phase, str(view.phase))
 
 
 def _reviewable(st: HandState, view: SeatView, action: int) -> bool:
-    if view.phase == "claim":
+    if view.phase == Phase.CLAIM:
         return False  # a claim is decided by the rules of the game, not judged here
-    if view.phase == "play":
+    if view.phase == Phase.PLAY:
         lawful = lawful_cards(view)
         return action in lawful and len(lawful) > 1
     return len(view.legal_actions) > 1
@@ -162,7 +165,7 @@ def _reviewable(st: HandState, view: SeatView, action: int) -> bool:
 
 def _options(view: SeatView, action: int) -> list[int] | None:
     """The options to value: all of them, but only a few farmer's swaps."""
-    if view.phase != "declare":
+    if view.phase != Phase.DECLARE:
         return None
     legal = list(view.legal_actions)
     swaps = sorted((a for a in legal if a >= A.SWAP_BASE),
@@ -189,7 +192,7 @@ def unreviewable(rules: Rules) -> str | None:
     """Why a game under ``rules`` cannot be reviewed, or None when it can: the review values
     card plays with the double-dummy solver, which plays five-card hands, so the rows of
     two-handed Euchre are out of its reach (the replay still shows such a game)."""
-    if rules.rows:
+    if not solvable(rules):
         return ("this is two-handed with rows, which the review cannot analyse yet (its "
                 "double-dummy solver plays five-card hands)")
     return None
@@ -245,7 +248,7 @@ def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BI
             view = st.view(seat, scores)
             if (seats is None or seat in seats) and _reviewable(st, view, a):
                 rng = random.Random(seed * 1_000_003 + hand_no * 1000 + j)
-                deals = play_deals if view.phase == "play" else bid_deals
+                deals = play_deals if view.phase == Phase.PLAY else bid_deals
                 values = evaluate(view, deals, rng, options=_options(view, a))
                 out.append(_decision(hand_no, j, seat, names[seat], view, a, values,
                                      objective))
@@ -318,7 +321,7 @@ def cross_fitted_loss(values: Values, choice: int, objective: Objective = "point
     return est, se, picked
 
 
-def _decision(hand_no: int, index: int, seat: int, name: str, view: SeatView, choice: int,
+def _decision(hand_no: int, index: int, seat: Seat, name: str, view: SeatView, choice: int,
               values: Values, objective: Objective) -> Decision:
     est_of = {e.action: e for e in values.ranked()}
     ranked = [est_of[a] for a in _by(values, objective)]
@@ -430,7 +433,7 @@ def review_to_json(rev: Review) -> dict[str, object]:
                 "hand": d.hand,
                 "index": d.index,
                 "seat": d.seat,
-                "phase": d.phase,
+                "phase": d.phase.value,
                 "when": d.when,
                 "hand_cards": [card_str(c) for c in d.view.hand],
                 "choice": _action_json(d.choice),

@@ -33,6 +33,7 @@ from euchre.cards import (
     suit_of,
 )
 from euchre.explain import card_name
+from euchre.phases import Phase
 from euchre.view import SeatView
 
 #: Chance of forgetting to trump in when void in the led suit and the trick is not partner's.
@@ -71,26 +72,26 @@ class BeginnerBot:
         if len(legal) == 1:
             return legal[0], "It is the only thing I may do."
         phase = view.phase
-        if phase == "play":
+        if phase == Phase.PLAY:
             action, why = self._play(view)
-        elif phase == "bid1":
+        elif phase == Phase.BID1:
             action, why = self._bid1(view)
-        elif phase == "bid2":
+        elif phase == Phase.BID2:
             action, why = self._bid2(view)
-        elif phase == "auction":
+        elif phase == Phase.AUCTION:
             action, why = self._auction(view)
-        elif phase == "trump":
+        elif phase == Phase.TRUMP:
             s = _longest_suit(view.hand, list(SUITS))
             action, why = A.call(s), f"I name {SUIT_NAMES[s]}, the suit I hold most of."
-        elif phase == "discard":
+        elif phase == Phase.DISCARD:
             action, why = self._discard(view)
-        elif phase == "dealer_take":
+        elif phase == Phase.DEALER_TAKE:
             action, why = A.TAKE, "I always take the card: more trumps are better."
-        elif phase == "alone":
+        elif phase == Phase.ALONE:
             action, why = A.WITH_PARTNER, "I never go alone: I want my partner's help."
-        elif phase == "defend":
+        elif phase == Phase.DEFEND:
             action, why = A.PASS, "I never defend alone."
-        elif phase in ("claim", "declare"):
+        elif phase in (Phase.CLAIM, Phase.DECLARE):
             action, why = A.PASS, "I do not bother with that."
         else:  # pragma: no cover - the engine has no other phase with a decision
             action, why = legal[0], "I do the first thing I may."

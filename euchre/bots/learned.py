@@ -41,8 +41,10 @@ from euchre import actions as A
 from euchre.bots.base import require_turn
 from euchre.bots.search import Analysis, SearchBot, describe
 from euchre.bots.valuation import OptionValue
-from euchre.cards import SUITS, mask_of, same_colour
+from euchre.cards import SUITS, Card, mask_of, same_colour
+from euchre.phases import Phase
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.view import SeatView
 
 #: The shipped model, inside this package.
@@ -110,7 +112,7 @@ def _trump_summary(hand: int, trump: int) -> list[float]:
     return [trumps / 5.0, float(right), float(left), aces / 3.0, voids / 3.0]
 
 
-def features(hand: int, upcard: int, dealer: int, seat: int, round_: int,
+def features(hand: int, upcard: Card, dealer: Seat, seat: Seat, round_: int,
              rules: Rules) -> tuple[list[float], tuple[int, int, int, int]]:
     """The network's input for ``seat`` holding ``hand`` (a mask) in bidding round ``round_``
     (1 or 2; every earlier seat passed), and the relative suit order the outputs refer to."""
@@ -284,14 +286,14 @@ def unsound_bids(view: SeatView) -> frozenset[int]:
     hand = mask_of(view.hand)
     legal = set(view.legal_actions)
     out: set[int] = set()
-    if view.phase == "bid1":
+    if view.phase == Phase.BID1:
         t = view.upcard >> 3
         mine = hand | 1 << view.upcard if view.seat == view.dealer else hand
         if trump_count(mine, t) < 3:
             out.add(A.ORDER_ALONE)
         if view.seat != view.dealer and trump_count(hand, t) == 0:
             out |= {A.ORDER, A.ORDER_ALONE}
-    elif view.phase == "bid2":
+    elif view.phase == Phase.BID2:
         for s in SUITS:
             n = trump_count(hand, s)
             if n < 3:
@@ -306,9 +308,9 @@ def unsound_bids(view: SeatView) -> frozenset[int]:
 def bid_values(model: BiddingModel, view: SeatView) -> BidValues | None:
     """The model's values of ``view``'s legal bids, or None where it does not apply (not a
     bid of round one or two, or rules it was not trained on)."""
-    if view.phase not in ("bid1", "bid2") or not covered(view.rules) or view.upcard < 0:
+    if view.phase not in (Phase.BID1, Phase.BID2) or not covered(view.rules) or view.upcard < 0:
         return None
-    round_ = 1 if view.phase == "bid1" else 2
+    round_ = 1 if view.phase == Phase.BID1 else 2
     x, order = features(mask_of(view.hand), view.upcard, view.dealer, view.seat, round_,
                         view.rules)
     net = model.bid1 if round_ == 1 else model.bid2
@@ -361,12 +363,12 @@ class LearnedBidBot(SearchBot):
         require_turn(view)
         if self._uncovered is not None and not covered(view.rules):
             return self._uncovered.analyse(view)
-        values = bid_values(self.model, view) if view.phase in ("bid1", "bid2") else None
+        values = bid_values(self.model, view) if view.phase in (Phase.BID1, Phase.BID2) else None
         if values is None:
             return super().analyse(view)
         opts = tuple(OptionValue(a, v, v) for a, v, _ in values.options)
         deals = int(self.model.settings["deals"])
-        if view.phase == "bid2":  # round two also learned from the deals simulated for it
+        if view.phase == Phase.BID2:  # round two also learned from the deals simulated for it
             deals += int(self.model.settings.get("round2_deals", 0))
         return Analysis(opts[0].action, "learned", opts, deals, False)
 
@@ -403,8 +405,8 @@ def describe_learned(values: BidValues, view: SeatView, deals: int) -> str:
 
 #: Why :func:`unsound_bids` rules a bid out, in the words of an explanation.
 UNSOUND_WHY: Final = {
-    "bid1": "no lone hand on fewer than three trumps, no order without a trump",
-    "bid2": "no call on fewer than two trumps, nor alone on fewer than three",
+    Phase.BID1: "no lone hand on fewer than three trumps, no order without a trump",
+    Phase.BID2: "no call on fewer than two trumps, nor alone on fewer than three",
 }
 
 

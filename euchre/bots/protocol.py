@@ -53,7 +53,9 @@ from euchre import actions as A
 from euchre.bots.base import Bot
 from euchre.cards import NO_CARD, NO_TRUMP, NUM_CARD_IDS, card_str, parse_card, parse_suit, suit_str
 from euchre.errors import NotationError
+from euchre.phases import Phase
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 PROTOCOL_VERSION = 1
@@ -156,7 +158,7 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
     return {
         "seat": view.seat,
         "dealer": view.dealer,
-        "phase": view.phase,
+        "phase": view.phase.value,
         "current_player": _seat(view.current_player),
         "hand": [cards[c] for c in view.hand],
         "upcard": _card(view.upcard),
@@ -219,7 +221,7 @@ def view_from_json(data: Mapping[str, Any], rules: Rules) -> SeatView:
         rules=rules,
         seat=data["seat"],
         dealer=data["dealer"],
-        phase=data["phase"],
+        phase=Phase.of(data["phase"]),
         current_player=TERMINAL if data["current_player"] is None else data["current_player"],
         hand=tuple(_parse_card(c) for c in data["hand"]),
         upcard=_uncard(data["upcard"]),
@@ -606,10 +608,10 @@ class ProtocolBot:
         self._ids = 0
         self._last: tuple[int, SeatView] | None = None
 
-    def _key(self, seat: int) -> tuple[str, str | None, int, int]:
+    def _key(self, seat: Seat) -> tuple[str, str | None, int, int]:
         return (self.command, self.log, seat, threading.get_ident())
 
-    def _process(self, seat: int) -> BotProcess:
+    def _process(self, seat: Seat) -> BotProcess:
         """This seat's program, started if need be, marked busy until :meth:`_release`."""
         key = self._key(seat)
         with _LOCK:
@@ -633,7 +635,7 @@ class ProtocolBot:
         proc.last_used = time.monotonic()
         proc.busy = False
 
-    def _drop(self, seat: int) -> None:
+    def _drop(self, seat: Seat) -> None:
         with _LOCK:
             proc = _PROCESSES.pop(self._key(seat), None)
         if proc is not None:
@@ -710,7 +712,7 @@ class ProtocolBot:
             self.choose(view)
         return self.explanation or f"{self.name} chose this."
 
-    def _notify(self, seat: int, message: dict[str, Any], view: SeatView | None = None) -> None:
+    def _notify(self, seat: Seat, message: dict[str, Any], view: SeatView | None = None) -> None:
         """Send a notice (no answer is read). With a ``view``, a program that has not decided
         yet in this game is started and told of the game first, so it hears of every hand."""
         if self.replacement is not None:
@@ -741,7 +743,7 @@ class ProtocolBot:
                                  "outcome": view.outcome, "points": list(view.points),
                                  "scores": list(view.scores)}, view)
 
-    def game_over(self, seat: int, scores: tuple[int, ...], winner: int | None) -> None:
+    def game_over(self, seat: Seat, scores: tuple[int, ...], winner: Seat | None) -> None:
         """Tell the program the game is over and who won (a side, or null)."""
         self._notify(seat, {"type": "game_end", "scores": list(scores),
                             "winner": None if winner is None or winner < 0 else winner})
@@ -754,7 +756,7 @@ def tell_hand_over(bot: object, view: SeatView) -> None:
         notify(view)
 
 
-def tell_game_over(bot: object, seat: int, scores: tuple[int, ...], winner: int | None) -> None:
+def tell_game_over(bot: object, seat: Seat, scores: tuple[int, ...], winner: Seat | None) -> None:
     """Tell a bot that takes notices that its game is over."""
     notify = getattr(bot, "game_over", None)
     if callable(notify):

@@ -33,6 +33,7 @@ from euchre.cards import (
     STRENGTH,
     SUIT_MASK,
     SUITS,
+    Card,
     cards_of,
     deck_mask,
 )
@@ -51,6 +52,7 @@ from euchre.phases import (
     TRUMP,
     UP_TAKEN,
 )
+from euchre.seats import Seat
 from euchre.state import HandState
 
 #: Expected tricks needed to make trump, by number of players.
@@ -115,7 +117,7 @@ def _sigmoid(x: float) -> float:
 # Bidding counts (shared by the policy and the bidding model)
 
 
-def bid1_counts(st: HandState, seat: int) -> tuple[float, float]:
+def bid1_counts(st: HandState, seat: Seat) -> tuple[float, float]:
     """(count for ordering up, count for ordering alone) of ``seat`` in round one."""
     r = st.rules
     hand = st.hands[seat]
@@ -133,7 +135,7 @@ def bid1_counts(st: HandState, seat: int) -> tuple[float, float]:
     return est, est
 
 
-def _joker_call(st: HandState, seat: int) -> tuple[int, float]:
+def _joker_call(st: HandState, seat: Seat) -> tuple[int, float]:
     best_suit, best_est = 0, -1.0
     for s in SUITS:
         e, _ = best_discard(st.hands[seat] | 1 << JOKER, s, st.rules.deck)
@@ -142,7 +144,7 @@ def _joker_call(st: HandState, seat: int) -> tuple[int, float]:
     return best_suit, best_est
 
 
-def bid2_counts(st: HandState, seat: int, legal: list[int]) -> list[tuple[float, int]]:
+def bid2_counts(st: HandState, seat: Seat, legal: list[int]) -> list[tuple[float, int]]:
     """(count, suit) of every suit ``seat`` may name in round two, best first."""
     hand = st.hands[seat]
     deck = st.rules.deck
@@ -150,7 +152,7 @@ def bid2_counts(st: HandState, seat: int, legal: list[int]) -> list[tuple[float,
                   reverse=True)
 
 
-def bid_probabilities(st: HandState, seat: int, action: int) -> float:
+def bid_probabilities(st: HandState, seat: Seat, action: int) -> float:
     """How likely a sound player holding ``seat``'s hand in ``st`` makes ``action`` (a bid in
     round one or two), in a soft version of this module's bidding counts.
 
@@ -268,7 +270,7 @@ def policy_action(st: HandState) -> int:
     return legal[0]  # pragma: no cover - every phase with a decision is handled above
 
 
-def swap_cost(a: int, upcard: int) -> tuple[int, int]:
+def swap_cost(a: int, upcard: Card) -> tuple[int, int]:
     """Which low cards a farmer's swap should give away first: not the up-card's suit, then
     the lowest."""
     up_suit = upcard >> 3 if upcard != JOKER else -1

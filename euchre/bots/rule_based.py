@@ -31,11 +31,13 @@ from euchre.cards import (
     SUIT_MASK,
     SUIT_NAMES,
     SUITS,
+    Card,
     cards_of,
     deck_mask,
     mask_of,
 )
 from euchre.explain import card_name
+from euchre.phases import Phase
 from euchre.seats import seat_name
 from euchre.view import SeatView
 
@@ -100,7 +102,7 @@ def _trump_order(deck: int) -> list[int]:
     return [*top, 9, 8, 7, 6, 5, 3, 2, *low]
 
 
-def estimate(cards: Iterable[int], trump: int, deck: int = 24,
+def estimate(cards: Iterable[Card], trump: int, deck: int = 24,
              ace_scale: tuple[float, float, float] = ACE_SCALE) -> float:
     """Expected tricks a hand takes with ``trump``: the run of top trumps counts one trick each,
     other trumps by rank, length beyond two, off-suit aces (less in long suits, and scaled by
@@ -143,7 +145,7 @@ def estimate(cards: Iterable[int], trump: int, deck: int = 24,
     return est
 
 
-def lone_losers(cards: Iterable[int], trump: int, deck: int = 24, dead: int = -1) -> float:
+def lone_losers(cards: Iterable[Card], trump: int, deck: int = 24, dead: int = -1) -> float:
     """Tricks a hand playing alone most likely loses, counted as a player counts them before
     going alone: a trump loses when more missing trumps outrank it than the hand holds trumps
     above it (leading from the top draws one round per higher trump); a side card below the
@@ -198,7 +200,7 @@ def score_sense(view: SeatView) -> tuple[float, bool]:
 
 
 def best_discard(
-    cards: Sequence[int], trump: int, deck: int, keep: int = -1,
+    cards: Sequence[Card], trump: int, deck: int, keep: int = -1,
     ace_scale: tuple[float, float, float] = ACE_SCALE,
 ) -> tuple[float, int]:
     """(estimate of the best five, the card to bury) for a six-card hand; ``keep`` may not go."""
@@ -232,29 +234,29 @@ class RuleBasedBot:
         """(action, one-sentence reason)."""
         legal = require_turn(view)
         phase = view.phase
-        if phase == "play":
+        if phase == Phase.PLAY:
             action, why = _Play(view, self.third_hand_high, self.forced_plays_explained).decide()
-        elif phase == "bid1":
+        elif phase == Phase.BID1:
             action, why = self._bid1(view)
-        elif phase == "auction":
+        elif phase == Phase.AUCTION:
             action, why = self._auction(view)  # two-handed with rows (below)
-        elif phase == "trump":
+        elif phase == Phase.TRUMP:
             action, why = self._name_trump(view)
-        elif phase == "bid2":
+        elif phase == Phase.BID2:
             action, why = self._bid2(view)
-        elif phase == "discard":
+        elif phase == Phase.DISCARD:
             action, why = self._discard(view)
-        elif phase == "dealer_take":
+        elif phase == Phase.DEALER_TAKE:
             action, why = self._take(view)
-        elif phase == "alone":
+        elif phase == Phase.ALONE:
             action, why = self._alone(view)
-        elif phase == "defend":
+        elif phase == Phase.DEFEND:
             action, why = self._defend(view)
-        elif phase == "claim":
+        elif phase == Phase.CLAIM:
             action, why = self._claim(view)
-        elif phase == "declare":
+        elif phase == Phase.DECLARE:
             action, why = self._declare(view)
-        elif phase == "fix":
+        elif phase == Phase.FIX:
             action, why = self._fix(view)
         else:  # pragma: no cover - the engine has no other phase with a decision
             action, why = legal[0], "This is the only thing to do."
@@ -337,10 +339,10 @@ class RuleBasedBot:
     forced_plays_explained: bool = True
     """A forced play's hint says it is forced (the play is the same either way)."""
 
-    def _estimate(self, cards: Iterable[int], trump: int, deck: int) -> float:
+    def _estimate(self, cards: Iterable[Card], trump: int, deck: int) -> float:
         return estimate(cards, trump, deck, self.ace_scale)
 
-    def _best_discard(self, cards: Sequence[int], trump: int, deck: int,
+    def _best_discard(self, cards: Sequence[Card], trump: int, deck: int,
                       keep: int = -1) -> tuple[float, int]:
         return best_discard(cards, trump, deck, keep, self.ace_scale)
 
@@ -350,7 +352,7 @@ class RuleBasedBot:
     def _call_threshold(self, view: SeatView) -> float:
         return CALL_THRESHOLD[view.players]
 
-    def _alone_ok(self, view: SeatView, hand: Sequence[int], trump: int, est: float,
+    def _alone_ok(self, view: SeatView, hand: Sequence[Card], trump: int, est: float,
                   dead: int = -1) -> bool:
         """Go alone: enough expected tricks, few enough likely losers (``ALONE_MAX_LOSERS``),
         and a score where the four points of a lone march are worth more than the two of a

@@ -50,8 +50,9 @@ from euchre.bots.valuation import (
 )
 from euchre.cards import JOKER, POWER, SUIT_SYMBOLS, mask_of
 from euchre.explain import card_name
-from euchre.seats import seat_name, side_of
-from euchre.solver import move_values_batch, points_for
+from euchre.phases import Phase
+from euchre.seats import Seat, seat_name, side_of
+from euchre.solver import move_values_batch, points_for, solvable
 from euchre.state import BID1, BID2, DEFEND, OVER, PLAY, HandState
 from euchre.view import SeatView
 
@@ -199,9 +200,9 @@ class SearchBot:
         legal = require_turn(view)
         if self._last is not None and self._last[0] == view:
             return self._last[1]
-        if view.phase == "claim":
+        if view.phase == Phase.CLAIM:
             result = self._claim(view)
-        elif view.phase == "play":
+        elif view.phase == Phase.PLAY:
             cands = view.lawful_cards()  # the search never reneges on purpose
             if len(cands) == 1:
                 result = Analysis(cands[0], "rule", (), 0, False,
@@ -234,7 +235,7 @@ class SearchBot:
     # Card play
 
     def _play(self, view: SeatView, cands: list[int]) -> Analysis:
-        if view.rules.rows:
+        if not solvable(view.rules):
             return self._play_rows(view, cands)
         start = time.perf_counter()
         worlds, weights = self._worlds(view)
@@ -282,19 +283,19 @@ class SearchBot:
     def _bid(self, view: SeatView) -> Analysis:
         worlds, weights = self._worlds(view, self.bid_deals)
         options = _bid_options(view, worlds[0])
-        if self.perfect_bidding and not view.rules.rows:
+        if self.perfect_bidding and solvable(view.rules):
             return self._bid_perfect(view, worlds, weights, options)
         deadline = self._deadline()
         # The dealer's discard: with the bidding over, solving from the first card chose
         # better than rule-bot rollouts in a tournament's split (docs/learned-bidding.md).
-        solved = self.solved_discard and view.phase == "discard"
+        solved = self.solved_discard and view.phase == Phase.DISCARD
         # Every seat plays on what it sees: the rest of the bidding and the first ``honest``
         # tricks (all of them: a full rollout; none: naive bidding). Rows: twelve tricks the
         # solver does not know, so always played to the end.
         values = Values.empty(view, "rollout", options)
         used = play_options(view, worlds, options, values, 0 if solved else self.honest_tricks,
                             out_of_time=lambda n: _out_of_time(deadline, n),
-                            to_the_end=view.rules.rows)
+                            to_the_end=not solvable(view.rules))
         values.weights = weights[:used]
         preferred = rollout.policy_action(worlds[0])  # reads only what this seat sees
         ranked = _rank(values.options(), preferred, view.trump)
@@ -349,7 +350,7 @@ class BidNode:
     """A perfect-information bidding tree: a choice by ``seat`` among ``children``, a hand
     over (``points``), or a position to solve (``leaf``, an index into the solved leaves)."""
 
-    seat: int = -1
+    seat: Seat = -1
     leaf: int = -1
     points: tuple[int, ...] = ()
     children: tuple[BidNode, ...] = ()
@@ -417,7 +418,7 @@ def _bid_options(view: SeatView, world: HandState) -> list[int]:
     legal = list(view.legal_actions)
     r = view.rules
     hand = mask_of(view.hand)
-    if view.phase == "discard":
+    if view.phase == Phase.DISCARD:
         t = view.trump
 
         def kept(a: int) -> float:
@@ -425,17 +426,17 @@ def _bid_options(view: SeatView, world: HandState) -> list[int]:
 
         return sorted(legal, key=lambda a: (-kept(a), POWER[t][a - A.DISCARD_BASE]))[
             :MAX_DISCARD_OPTIONS]
-    if view.phase == "declare":
+    if view.phase == Phase.DECLARE:
         swaps = sorted((a for a in legal if a >= A.SWAP_BASE),
                        key=lambda a: rollout.swap_cost(a, view.upcard))
         return [a for a in legal if a < A.SWAP_BASE] + swaps[:MAX_SWAP_OPTIONS]
-    if view.phase == "bid2" or (view.phase == "bid1" and view.upcard == JOKER):
+    if view.phase == Phase.BID2 or (view.phase == Phase.BID1 and view.upcard == JOKER):
         # Round two, or the dealer naming trump under a turned-up Joker.
         suits = rollout.bid2_counts(world, view.seat, legal)[:MAX_CALL_SUITS]
         keep = {A.PASS} | {A.call(s) for _, s in suits} | {
             A.call(s, True) for e, s in suits if e >= MIN_ALONE_COUNT}
         return [a for a in legal if a in keep]
-    if view.phase == "bid1" and A.ORDER_ALONE in legal and len(legal) > 2:
+    if view.phase == Phase.BID1 and A.ORDER_ALONE in legal and len(legal) > 2:
         _, alone = rollout.bid1_counts(world, view.seat)
         if alone < MIN_ALONE_COUNT:
             return [a for a in legal if a != A.ORDER_ALONE]
@@ -480,9 +481,9 @@ def _phrases(a: int, view: SeatView) -> tuple[str, str]:
         A.CLAIM_RENEGE: ("Claim a renege", "claiming"),
     }
     if a == A.PASS:
-        if view.phase == "defend":
+        if view.phase == Phase.DEFEND:
             return "Keep my partner", "keeping my partner"
-        if view.phase == "declare":
+        if view.phase == Phase.DECLARE:
             return "Keep this hand", "keeping it"
         return "Pass", "passing"
     return table.get(a, (A.action_label(a), A.action_label(a)))

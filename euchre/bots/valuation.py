@@ -33,6 +33,8 @@ from typing import Literal
 
 from euchre.bots import rollout
 from euchre.bots.equity import win_probability
+from euchre.cards import Card
+from euchre.phases import Phase
 from euchre.rules import Rules
 from euchre.sampling import DealSampler
 from euchre.state import PLAY, HandState
@@ -339,7 +341,7 @@ class Values:
                       cut(self.wins), cut(self.tricks))
 
 
-def solve_cards(view: SeatView, worlds: Sequence[HandState], cards: Sequence[int],
+def solve_cards(view: SeatView, worlds: Sequence[HandState], cards: Sequence[Card],
                 values: Values) -> None:
     """Card play: each of ``cards``' points under best play from there, on every deal (solved
     double-dummy), added to ``values`` with my side's tricks."""
@@ -411,7 +413,7 @@ def evaluate(view: SeatView, deals: int, rng: random.Random,
     not this seat's turn. The same view, rng state and ``deals`` give the same numbers."""
     if not view.legal_actions:
         raise ValueError("it is not this seat's turn: there is no decision to value")
-    play = view.phase == "play"
+    play = view.phase == Phase.PLAY
     opts = view.lawful_cards() if play else list(options or view.legal_actions)
     values = Values.empty(view, "play" if play else "rollout", opts, tricks=play)
     source = Worlds(view, rng, weighting)

@@ -14,6 +14,7 @@ import random
 import time
 
 from euchre.cli import Subparsers
+from euchre.phases import Phase
 from euchre.rules import PRESETS, preset
 from euchre.state import HandState
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             action = bots[state.cur].choose(view)
             t1, c1 = time.perf_counter(), time.process_time()
             if len(view.legal_actions) > 1:
-                kind = "play" if view.phase == "play" else "bid"
+                kind = "play" if view.phase == Phase.PLAY else "bid"
                 wall[kind].append(t1 - t0)
                 cpu[kind].append(c1 - c0)
                 p0 = time.perf_counter()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from euchre.cli import Subparsers, whole_number
 from euchre.cli.play import add_rules_arguments, build_rules
 from euchre.errors import RulesError
+from euchre.solver import solvable
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -125,7 +126,7 @@ def _run_mine(args: argparse.Namespace) -> int:
             task = bar.add_task("card play", total=args.hands)
             ps = mine(rules, args.hands, args.seed, args.deals or DEFAULT_DEALS, threshold,
                       args.limit, progress=lambda k: bar.advance(task, k))
-        if args.kind != "play" and not rules.rows:
+        if args.kind != "play" and solvable(rules):
             bids = bar.add_task("bidding", total=args.hands)
             found = mine_bids(rules, args.hands, args.seed, args.bid_deals or DEFAULT_BID_DEALS,
                               threshold, args.limit, progress=lambda k: bar.advance(bids, k),

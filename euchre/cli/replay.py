@@ -14,6 +14,7 @@ from euchre.errors import EuchreError, quote
 from euchre.match import FinishedHand, Match
 from euchre.narrate import bidding_segments, staged
 from euchre.record import from_json
+from euchre.seats import Seat
 from euchre.state import HandState, seat_name
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
 
@@ -24,7 +25,7 @@ def side_name(side: int, players: int) -> str:
     return seat_name(side, players)
 
 
-def describe_hand(h: HandState, hidden: bool = False, viewer: int | None = None) -> str:
+def describe_hand(h: HandState, hidden: bool = False, viewer: Seat | None = None) -> str:
     """A finished (or partly played) hand: deal, bidding in words, tricks, result.
 
     ``hidden`` tells a hand still in play as ``viewer`` saw it (None: a seat nobody sat in):
@@ -103,7 +104,7 @@ def replay_finished(match: Match, f: FinishedHand) -> HandState:
 
 
 def describe_record(match: Match, verbose: bool = True, reveal: bool = True,
-                    viewer: int | None = None) -> str:
+                    viewer: Seat | None = None) -> str:
     """The record as text; without ``reveal`` a hand still in play shows only what ``viewer``
     (the player who saved it) could see."""
     n = match.rules.players

@@ -15,6 +15,7 @@ import sys
 
 from euchre.cards import (
     JOKER,
+    Card,
     CardParseError,
     card_str,
     card_symbol,
@@ -113,7 +114,7 @@ def _read_hands(args: argparse.Namespace) -> list[list[int]]:
     return [_parse_hand(h, seat_name(i, 4)) for i, h in enumerate(named)]
 
 
-def _deck_for(cards: list[int], asked: int | None) -> int:
+def _deck_for(cards: list[Card], asked: int | None) -> int:
     if asked is not None:
         return asked
     if any(c != JOKER and c & 7 < 2 for c in cards):

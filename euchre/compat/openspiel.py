@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from euchre import actions as A
-from euchre.cards import NINE, SUITS, card, deck_cards
+from euchre.cards import NINE, SUITS, Card, card, deck_cards
 from euchre.rules import Rules, preset
-from euchre.seats import deal_order
+from euchre.seats import Seat, deal_order
 from euchre.state import ALONE, BID1, BID2, DEFEND, DISCARD, PLAY, HandState
 
 OS_NUM_CARDS = 24
@@ -51,7 +51,7 @@ def rules_for(allow_lone_defender: bool = False, stick_the_dealer: bool = True) 
     return r
 
 
-def deck_for_deal(dealer: int, hands: list[list[int]], upcard: int,
+def deck_for_deal(dealer: Seat, hands: list[list[int]], upcard: Card,
                   rest: list[int] | None = None) -> list[int]:
     """A deck order (our card ids) whose packet deal gives seat ``s`` exactly ``hands[s]``,
     turns ``upcard`` up, and leaves ``rest`` (default: the other cards in id order) face down."""

@@ -46,7 +46,7 @@ from euchre.cards import EFFECTIVE_SUIT, STRENGTH, SUIT_MASK, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.rl import encoding as E
 from euchre.rules import Rules, Scoring
-from euchre.seats import deal_order
+from euchre.seats import Seat, deal_order
 
 # Cached kernels compiled against other versions of the modules they read are dropped first.
 _jitcache.forget_if_changed(
@@ -742,7 +742,7 @@ class BatchSim:
         _observe_rows(self.state, idx, self.flags, obs, masks)
         return obs, masks
 
-    def observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
+    def observe_seat(self, seat: Seat) -> npt.NDArray[np.float32]:
         """Every hand as ``seat`` sees it (used to check the kernel against the encoder)."""
         obs = np.zeros((len(self.state), E.OBS_SIZE), dtype=np.float32)
         _observe_seat(self.state, np.int64(seat), obs)

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from euchre import actions as A
 from euchre.cards import EFFECTIVE_SUIT
 from euchre.phases import PHASE_NAMES, UPCARD_STATUS_NAMES
-from euchre.seats import side_of
+from euchre.seats import Seat, side_of
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
 NUM_CARDS = 33
@@ -193,7 +193,7 @@ class _Public:
         """(trick index, seat, fixed) of every answer to a fix question."""
         self.taken_back: dict[int, set[int]] = {}
         history = view.history
-        if view.rules.rows:
+        if view.variant.bids_tricks:
             others = [(w, a) for w, a in history if not 0 <= a <= 32]
             self.auction, self.acts = others[:2], others[2:]
             return  # rows has no renege_fix (a row card played cannot be taken back)
@@ -238,10 +238,10 @@ def encode(view: SeatView, out: Observation | None = None) -> Observation:
     n = view.rules.players
     me = view.seat
 
-    def rel(seat: int) -> int:
+    def rel(seat: Seat) -> int:
         return (seat - me) % n
 
-    def rel_or_none(seat: int) -> int:
+    def rel_or_none(seat: Seat) -> int:
         return MAX_SEATS if seat < 0 else rel(seat)
 
     for c in view.hand:
@@ -250,7 +250,7 @@ def encode(view: SeatView, out: Observation | None = None) -> Observation:
         o[O_UPCARD + view.upcard] = 1.0
     o[O_UPSTATUS + UPCARD_STATUS_NAMES.index(view.upcard_status)] = 1.0
     o[O_DEALER + rel(view.dealer)] = 1.0
-    o[O_PHASE + PHASE_NAMES.index(view.phase)] = 1.0
+    o[O_PHASE + view.phase.number] = 1.0
     o[O_TRUMP + view.trump] = 1.0
     o[O_MAKER + rel_or_none(view.maker)] = 1.0
     o[O_ALONE] = float(view.alone)
@@ -283,7 +283,7 @@ def encode(view: SeatView, out: Observation | None = None) -> Observation:
             o[O_LEADERS_MORE + k * ROWS_SEATS + rel(leader)] = 1.0
             for seat, c in cards:
                 o[O_TRICKS_MORE + (k * ROWS_SEATS + rel(seat)) * NUM_CARDS + c] = 1.0
-    per_hand = ROWS_TRICKS if view.rules.rows else MAX_TRICKS
+    per_hand = view.variant.tricks_per_hand
     for s, won in enumerate(view.tricks_won):
         o[O_TRICKS_WON + rel(s)] = won / per_hand
     if view.scores:

@@ -30,7 +30,7 @@ from euchre.rl.encoding import action_mask, encode
 from euchre.rl.pettingzoo_env import Mode, Reward, observation_space, resolve_rules
 from euchre.rl.pettingzoo_env import win_rewards as _win_rewards
 from euchre.rules import Rules
-from euchre.seats import side_of
+from euchre.seats import Seat, side_of
 
 Obs = dict[str, Any]
 
@@ -43,7 +43,7 @@ class EuchreGymEnv(gym.Env[Obs, Any]):
         self,
         rules: Rules | str | None = None,
         opponents: str | Sequence[str] = "random",
-        seat: int = 0,
+        seat: Seat = 0,
         mode: Mode = "hand",
         reward: Reward | None = None,
         illegal_action: Literal["raise", "lose"] = "raise",

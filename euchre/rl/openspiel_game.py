@@ -29,11 +29,12 @@ import numpy as np
 import pyspiel
 
 from euchre import actions as A
-from euchre.cards import deck_cards
+from euchre.cards import Card, deck_cards
 from euchre.rl.encoding import OBS_SIZE, encode
 from euchre.rules import Rules, preset
 from euchre.sampling import sample_hand_states
 from euchre.state import HandState
+from euchre.variants import variant_for
 from euchre.view import SeatView
 
 GAME_NAME = "python_euchre"
@@ -92,7 +93,7 @@ def max_player_moves(rules: Rules) -> int:
     to ``n - 1`` fixes, each taking back and replaying at most ``n - 1`` cards, and a round of
     at most ``n - 1`` fix questions before each fix and after the last."""
     n = rules.players
-    tricks = 12 if rules.rows else 5
+    tricks = variant_for(rules).tricks_per_hand
     per_trick = n + ((n - 1) * (n - 1) + n * (n - 1) if rules.renege_fix else 0)
     return 19 + tricks * per_trick
 
@@ -119,7 +120,7 @@ class EuchreState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.rules: Rules = game.rules
         self.dealer = -1
-        self.deck: list[int] = []
+        self.deck: list[Card] = []
         self.hand: HandState | None = None
 
     # --- OpenSpiel API -----------------------------------------------------------------------

@@ -26,7 +26,7 @@ from euchre import actions as A
 from euchre.match import Match
 from euchre.rl.encoding import OBS_SIZE, action_mask, encode
 from euchre.rules import Rules, preset
-from euchre.seats import side_of
+from euchre.seats import Seat, side_of
 from euchre.state import TERMINAL
 
 Mode = Literal["match", "hand"]
@@ -51,7 +51,7 @@ def resolve_rules(rules: Rules | str | None, mode: str) -> Rules:
     return r.replace(single_hand=True) if mode == "hand" else r
 
 
-def win_rewards(winner: int, players: int) -> list[float]:
+def win_rewards(winner: Seat, players: int) -> list[float]:
     """+1 to the winning side's seats, -1/(sides-1) to the rest (zero-sum); 0 for a draw."""
     sides = 2 if players == 4 else players
     if winner < 0:

@@ -41,6 +41,7 @@ from euchre.solver.position import (
     lawful_cards,
     points_for,
     position_of,
+    solvable,
 )
 from euchre.solver.reference import reference_move_values
 from euchre.state import PLAY, HandState
@@ -58,6 +59,7 @@ __all__ = [
     "points_for",
     "position_of",
     "principal_line",
+    "solvable",
     "solve",
 ]
 

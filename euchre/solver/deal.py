@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from euchre import actions as A
-from euchre.cards import JOKER, card_str, deck_cards
+from euchre.cards import JOKER, Card, card_str, deck_cards
 from euchre.rules import Rules
-from euchre.seats import partner
+from euchre.seats import Seat, partner
 from euchre.state import BID1, BID2, DEALER_TAKE, DEFEND, DISCARD, PLAY, HandState, seat_name
 
 __all__ = ["DealError", "play_state"]
@@ -28,8 +28,8 @@ class DealError(ValueError):
     """The cards, trump, maker or leader given cannot be a hand of these rules."""
 
 
-def _check(rules: Rules, hands: Sequence[Sequence[int]], trump: int, maker: int, alone: bool,
-           leader: int, lone_defender: int | None) -> None:
+def _check(rules: Rules, hands: Sequence[Sequence[int]], trump: int, maker: Seat, alone: bool,
+           leader: Seat, lone_defender: Seat | None) -> None:
     n = rules.players
     if len(hands) != n:
         raise DealError(f"{n} players need {n} hands, not {len(hands)}")
@@ -75,11 +75,11 @@ def play_state(
     rules: Rules,
     hands: Sequence[Sequence[int]],
     trump: int,
-    maker: int,
-    leader: int,
+    maker: Seat,
+    leader: Seat,
     *,
     alone: bool = False,
-    lone_defender: int | None = None,
+    lone_defender: Seat | None = None,
 ) -> HandState:
     """A state at the first lead of card play with exactly these hands (seat order).
 
@@ -111,8 +111,8 @@ def play_state(
     return state
 
 
-def _bid(state: HandState, trump: int, maker: int, alone: bool, lone_defender: int | None,
-         up: int) -> None:
+def _bid(state: HandState, trump: int, maker: Seat, alone: bool, lone_defender: Seat | None,
+         up: Card) -> None:
     """Everyone passes until ``maker`` orders up (round one, an up-card of the trump suit) or
     names ``trump`` (round two), then the dealer keeps the hand as dealt."""
     round_one = up >> 3 == trump

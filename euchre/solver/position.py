@@ -18,12 +18,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from euchre.cards import EFFECTIVE_SUIT, Card
+from euchre.rules import Rules
 from euchre.scoring import TRICKS_PER_HAND
 from euchre.seats import Seat, partner
 from euchre.state import PLAY, HandState
+from euchre.variants import variant_for
 
-__all__ = ["TRICKS_PER_HAND", "NotSolvableError", "Position", "lawful_cards", "points_for",
-           "position_of"]
+__all__ = [
+    "TRICKS_PER_HAND",
+    "NotSolvableError",
+    "Position",
+    "lawful_cards",
+    "points_for",
+    "position_of",
+    "solvable",
+]
 
 
 class NotSolvableError(ValueError):
@@ -62,6 +71,16 @@ class Position:
         return seat in self.maker_seats
 
 
+def solvable(rules: Rules) -> bool:
+    """Whether the solver plays hands of the game ``rules`` describe: five-card hands held
+    whole. Not two-handed with rows, where twelve tricks are played and face-down cards turn up
+    (the solver's tables hold five-card hands; the compiled kernel would write past them).
+    Everything built on the solver (hints, reviews, bidding puzzles, the search player's solved
+    play) asks this rather than which game it is."""
+    v = variant_for(rules)
+    return v.tricks_per_hand == TRICKS_PER_HAND and not v.row_columns
+
+
 def position_of(state: HandState) -> Position:
     """The solver's view of ``state``, which must be in the card-play phase.
 
@@ -69,11 +88,9 @@ def position_of(state: HandState) -> Position:
     play to solve, and after the last trick nothing is left to choose."""
     if state.phase != PLAY:
         raise NotSolvableError(
-            f"a double-dummy solve needs a hand in card play, not in phase {state.phase_name!r}"
+            f"a double-dummy solve needs a hand in card play, not in phase '{state.phase_name}'"
         )
-    if state.rules.rows:
-        # Twelve tricks and face-down cards turning up: the solver's tables hold five-card
-        # hands (the compiled kernel would write past them).
+    if not solvable(state.rules):
         raise NotSolvableError("the double-dummy solver plays five-card hands, not two-handed "
                                "with rows")
     n = state.n

@@ -20,7 +20,8 @@ the makers' seats maximise, the defenders' minimise. Three exact reductions keep
 
 from __future__ import annotations
 
-from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER, STRENGTH, SUIT_MASK, lawful_mask
+from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER, STRENGTH, SUIT_MASK, Card, lawful_mask
+from euchre.seats import Seat
 from euchre.solver.position import Position
 
 
@@ -54,7 +55,7 @@ class ReferenceSolver:
         return lawful_mask(hand, self.trump, self.suit_of[trick[0][1]] if trick else -1)
 
     def representatives(
-        self, hands: list[int], seat: int, trick: tuple[tuple[int, int], ...]
+        self, hands: list[int], seat: Seat, trick: tuple[tuple[int, int], ...]
     ) -> list[tuple[int, list[int]]]:
         """The lawful cards of ``seat`` grouped into classes of equivalent cards, each as
         (the card to search, every card of the class), in the order worth searching first."""
@@ -86,7 +87,7 @@ class ReferenceSolver:
         return groups
 
     def follow_order(
-        self, trick: tuple[tuple[int, int], ...], seat: int, card: int
+        self, trick: tuple[tuple[int, int], ...], seat: Seat, card: Card
     ) -> tuple[int, int]:
         """Move ordering for a card played to a trick (only speed depends on it): with the
         trick won by our team, cheap cards first; otherwise the cheapest card that takes the
@@ -115,7 +116,7 @@ class ReferenceSolver:
     def value(
         self,
         hands: list[int],
-        seat: int,
+        seat: Seat,
         trick: tuple[tuple[int, int], ...],
         tricks_left: int,
         alpha: int,
@@ -170,8 +171,8 @@ class ReferenceSolver:
     def after_play(
         self,
         hands: list[int],
-        seat: int,
-        card: int,
+        seat: Seat,
+        card: Card,
         trick: tuple[tuple[int, int], ...],
         tricks_left: int,
         alpha: int,

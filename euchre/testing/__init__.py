@@ -33,7 +33,9 @@ from euchre.bots.registry import claims_determinism, make_bot
 from euchre.cards import JOKER
 from euchre.errors import RulesError
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.rules import PRESETS, Rules
+from euchre.seats import Seat
 from euchre.state import HandState
 from euchre.view import SeatView
 
@@ -48,7 +50,7 @@ RULE_MIXES = 6
 MAX_PROBLEMS = 50
 
 
-def _in_phase(phase: str) -> Callable[[SeatView], bool]:
+def _in_phase(phase: Phase) -> Callable[[SeatView], bool]:
     return lambda view: view.phase == phase
 
 
@@ -71,22 +73,22 @@ JOKER_DRILL = "joker"
 #: Every phase a table can reach, and the Joker.
 DRILLS: dict[str, Drill] = {
     "declare": Drill(Rules(farmers_hand="swap", no_ace_no_face=True),
-                     "declarations (farmer's hand, no ace no face)", _in_phase("declare")),
-    "bid1": Drill(Rules(), "bidding round one", _in_phase("bid1")),
-    "bid2": Drill(Rules(), "bidding round two", _in_phase("bid2")),
+                     "declarations (farmer's hand, no ace no face)", _in_phase(Phase.DECLARE)),
+    "bid1": Drill(Rules(), "bidding round one", _in_phase(Phase.BID1)),
+    "bid2": Drill(Rules(), "bidding round two", _in_phase(Phase.BID2)),
     "dealer_take": Drill(Rules(players=2), "two-handed: take or decline",
-                         _in_phase("dealer_take")),
-    "discard": Drill(Rules(), "the dealer's discard", _in_phase("discard")),
+                         _in_phase(Phase.DEALER_TAKE)),
+    "discard": Drill(Rules(), "the dealer's discard", _in_phase(Phase.DISCARD)),
     "alone": Drill(PRESETS["openspiel"], "alone or with partner (OpenSpiel)",
-                   _in_phase("alone")),
-    "defend": Drill(Rules(defend_alone=True), "defend alone", _in_phase("defend")),
-    "play": Drill(Rules(), "card play", _in_phase("play")),
-    "claim": Drill(Rules(renege="penalize"), "renege claims", _in_phase("claim")),
+                   _in_phase(Phase.ALONE)),
+    "defend": Drill(Rules(defend_alone=True), "defend alone", _in_phase(Phase.DEFEND)),
+    "play": Drill(Rules(), "card play", _in_phase(Phase.PLAY)),
+    "claim": Drill(Rules(renege="penalize"), "renege claims", _in_phase(Phase.CLAIM)),
     "fix": Drill(Rules(renege="penalize", renege_fix=True), "taking back a renege",
-                 _in_phase("fix")),
-    "auction": Drill(Rules(players=2, rows=True), "the rows auction", _in_phase("auction")),
+                 _in_phase(Phase.FIX)),
+    "auction": Drill(Rules(players=2, rows=True), "the rows auction", _in_phase(Phase.AUCTION)),
     "trump": Drill(Rules(players=2, rows=True), "naming trump after the rows auction",
-                   _in_phase("trump")),
+                   _in_phase(Phase.TRUMP)),
     "joker": Drill(Rules(deck=25), "holding or facing the Joker", _joker),
 }
 
@@ -233,7 +235,7 @@ class _Checker:
         goes on and later phases are still checked."""
         r = self.report
         r.decisions += 1
-        r.phases[view.phase] += 1
+        r.phases[view.phase.value] += 1
         if _joker(view):
             r.joker += 1
         t0 = time.perf_counter()
@@ -301,7 +303,7 @@ class _Checker:
 
     def notify(self, where: str, bots: dict[int, Bot], other: int, *,
                scores: tuple[int, ...], hand: HandState | None = None,
-               winner: int | None = None) -> None:
+               winner: Seat | None = None) -> None:
         """Tell the bots under test that ``hand`` (else the game) ended; a failure of theirs
         is a problem."""
         for s, bot in bots.items():

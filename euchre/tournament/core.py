@@ -29,7 +29,7 @@ from euchre.bots.registry import CMD_PREFIX, OPENSPIEL_PREFIX, is_level, openspi
 from euchre.match import Match
 from euchre.phases import BID1, BID2, PHASE_NAMES, PLAY
 from euchre.rules import Rules
-from euchre.seats import position_name, side_of
+from euchre.seats import Seat, position_name, side_of
 from euchre.state import HandState
 
 #: The name that puts OpenSpiel's ISMCTS bot (through its own game as referee) in a seat.
@@ -155,7 +155,7 @@ class TournamentSpec:
     def seatings(self) -> list[tuple[int, ...]]:
         return seatings(self.rules.players)
 
-    def bot_seed(self, index: int, seating: int, seat: int) -> int:
+    def bot_seed(self, index: int, seating: int, seat: Seat) -> int:
         """The seed of the bot in ``seat`` in seating number ``seating`` of unit ``index``."""
         if self.paired_seeds:
             return derive_seed(self.seed, "bot", index, "paired", seat)
@@ -243,10 +243,10 @@ class DecisionClock:
             raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}") from None
         self.times: tuple[list[float], list[float]] = ([], [])
 
-    def choose(self, who: int, bot: Bot, view: Any) -> int:
+    def choose(self, who: Seat, bot: Bot, view: Any) -> int:
         return self.timed(who, bot.choose, view)
 
-    def timed(self, who: int, decide: Callable[[Any], int], arg: Any) -> int:
+    def timed(self, who: Seat, decide: Callable[[Any], int], arg: Any) -> int:
         """``decide(arg)``, its time counted as one decision of player ``who``."""
         t0 = self.timer()
         action = decide(arg)
@@ -267,7 +267,7 @@ class DecisionClock:
 class Forfeit(Exception):
     """A bot of player ``who`` broke down (a protocol bot's fault) during a unit."""
 
-    def __init__(self, who: int, fault: BotFault) -> None:
+    def __init__(self, who: Seat, fault: BotFault) -> None:
         super().__init__(str(fault))
         self.who = who
 
@@ -290,7 +290,7 @@ def forfeit(spec: TournamentSpec, index: int, clock: DecisionClock, lost: Forfei
                         forfeits=forfeits, fault=str(lost))
 
 
-def _decide(clock: DecisionClock, who: int, bot: Bot, view: Any) -> int:
+def _decide(clock: DecisionClock, who: Seat, bot: Bot, view: Any) -> int:
     try:
         return clock.choose(who, bot, view)
     except BotFault as fault:
@@ -329,14 +329,14 @@ Only the decision where two seatings part gets a label (:func:`step_label`), so 
 of fast bots pays a tuple a decision for the split, not a string."""
 
 
-def step_label(phase: int, seat: int, tricks: int, dealer: int, players: int) -> str:
+def step_label(phase: int, seat: Seat, tricks: int, dealer: Seat, players: int) -> str:
     """A decision labelled by its phase and the seat's place from the dealer: "round one,
     third", "trick 2, dealer"."""
     what = f"trick {tricks + 1}" if phase == PLAY else _SPLIT_PHASES.get(phase, PHASE_NAMES[phase])
     return f"{what}, {position_name(seat, dealer, players)}"
 
 
-def first_difference(a: Sequence[Step], b: Sequence[Step], dealer: int, players: int) -> str:
+def first_difference(a: Sequence[Step], b: Sequence[Step], dealer: Seat, players: int) -> str:
     """Where two seatings of one deal first took different actions: the label of that
     decision (the same position in both, since everything before it was alike), or
     :data:`SAME`. Binning margins by it says which decisions an edge comes from."""

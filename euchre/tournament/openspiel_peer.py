@@ -52,6 +52,7 @@ from euchre.compat.openspiel import (
 )
 from euchre.rules import Rules
 from euchre.sampling import DealSampler
+from euchre.seats import Seat
 from euchre.state import DISCARD, HandState
 from euchre.tournament.core import (
     PEER_ISMCTS,
@@ -134,7 +135,7 @@ def _mirror_and_discard(rules: Rules, history: list[int]) -> tuple[HandState, in
     return state, where
 
 
-def os_chance(seed: int, dealer: int) -> list[int]:
+def os_chance(seed: int, dealer: Seat) -> list[int]:
     """OpenSpiel's chance actions for a random deal from ``seed``: the dealer, 20 cards, the
     up-card."""
     cards = list(range(24))

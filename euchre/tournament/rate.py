@@ -18,6 +18,7 @@ from typing import Any
 
 from euchre.bots.registry import levels
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.tournament.core import PlayerSpec, TournamentSpec, derive_seed
 from euchre.tournament.ratings import (
     ELO_SCALE,
@@ -226,7 +227,7 @@ def rate(player: PlayerSpec, ladder: dict[str, Rating], *, precision: float = 35
     return result
 
 
-def _next_opponent(candidates: dict[str, Rating], target: float, turn: int) -> str:
+def _next_opponent(candidates: dict[str, Rating], target: float, turn: Seat) -> str:
     """The level nearest ``target``; with levels on both sides, the nearest above and the
     nearest below in turn."""
     below = [n for n, r in candidates.items() if r.mu <= target]

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from euchre.seats import Seat
 from euchre.tournament.stats import Z95, MeanCI
 
 #: Where every rating starts: the mean and the uncertainty of a player nobody has seen play.
@@ -133,7 +134,7 @@ def _model(tau: float) -> Any:
     return BradleyTerryFull(mu=MU0, sigma=SIGMA0, beta=BETA, tau=tau)
 
 
-def rate_game(sides: Sequence[Sequence[K]], ratings: Mapping[K, Rating], winner: int,
+def rate_game(sides: Sequence[Sequence[K]], ratings: Mapping[K, Rating], winner: Seat,
               fixed: frozenset[K] | set[K] = frozenset(), tau: float = TAU) -> dict[K, Rating]:
     """The new ratings after one finished game: ``sides`` lists each side's players (ids into
     ``ratings``; one missing there is new, at :class:`Rating`'s defaults), ``winner`` is the

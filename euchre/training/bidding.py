@@ -58,6 +58,7 @@ from euchre.bots.learned import (
 )
 from euchre.cards import JOKER
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.solver import move_values_batch, points_for
 from euchre.state import BID1, BID2, PLAY, HandState
 from euchre.tournament.core import derive_seed
@@ -166,7 +167,7 @@ def deal_rules(rng: random.Random) -> Rules:
     return Rules(stick_the_dealer=stick, defend_alone=defend and alone, going_alone=alone)
 
 
-def _net_points(st: HandState, seat: int) -> float:
+def _net_points(st: HandState, seat: Seat) -> float:
     mine = seat & 1
     return float(st.points[mine] - st.points[1 - mine])
 
@@ -216,7 +217,7 @@ def deal_decisions(rng: random.Random, rounds: tuple[int, ...] = (1, 2), later_b
     return out
 
 
-def double_dummy_points(st: HandState, seat: int,
+def double_dummy_points(st: HandState, seat: Seat,
                         policy: BidPolicy = rollout.policy_action) -> float:
     """Net points for ``seat``'s side when the rest of the bidding follows ``policy`` (the
     rest of the pre-play decisions the rollout policy) and the cards are then played

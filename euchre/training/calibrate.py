@@ -29,6 +29,7 @@ from euchre.bots import rollout
 from euchre.bots.learned import BiddingModel, features, option_actions, shipped_model
 from euchre.bots.search import SearchBot
 from euchre.cards import JOKER
+from euchre.seats import Seat
 from euchre.state import BID1, BID2, PLAY, HandState
 from euchre.tournament.core import derive_seed
 from euchre.training.bidding import deal_rules, double_dummy_points
@@ -53,7 +54,7 @@ class Row:
     """The position, for asking a policy what it would bid."""
 
 
-def search_play_points(st: HandState, seat: int, seed: int, think: int = THINK) -> float:
+def search_play_points(st: HandState, seat: Seat, seed: int, think: int = THINK) -> float:
     """Net points for ``seat``'s side when the rest of the bidding follows the rollout policy
     and four search players play the cards."""
     st = st.clone()

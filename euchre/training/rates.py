@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from euchre import actions as A
 from euchre.bots import rollout
 from euchre.cards import JOKER
+from euchre.phases import Phase
 from euchre.rules import Rules
 from euchre.state import BID1, BID2, HandState
 from euchre.tournament.core import derive_seed
@@ -37,7 +38,7 @@ def bidding_positions(deals: int, seed: int = 0, rules: Rules | None = None
 
 def round_and_seat(view: SeatView) -> tuple[int, int]:
     """(bidding round, seat counted from the dealer's left: 1 the eldest, 4 the dealer)."""
-    return (1 if view.phase == "bid1" else 2), (view.seat - view.dealer - 1) % view.players + 1
+    return (1 if view.phase == Phase.BID1 else 2), (view.seat - view.dealer - 1) % view.players + 1
 
 
 @dataclass

@@ -20,6 +20,7 @@ from euchre import actions as A
 from euchre.analysis.advice import bidding_view
 from euchre.cards import SUIT_LETTERS, parse_card, parse_suit
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.view import SeatView
 
 RESOURCE: Final = "textbook-bids.json"
@@ -33,7 +34,7 @@ class TextbookPosition:
 
     id: int
     round: int
-    seat: int
+    seat: Seat
     hand: str
     upcard: str
     rules: Rules

@@ -19,6 +19,8 @@ from euchre import actions as A
 from euchre.cards import EFFECTIVE_SUIT, JOKER, CardParseError, parse_suit, sort_hand
 from euchre.errors import NotationError
 from euchre.explain import why_illegal
+from euchre.phases import Phase
+from euchre.seats import Seat
 from euchre.state import HandState, seat_name
 from euchre.tui.words import Glyphs, action_words, card_error
 from euchre.view import SeatView
@@ -107,7 +109,7 @@ class Seating:
     players: int
     human: int | None
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: Seat) -> str:
         """The table's label: "You", "North (partner)", "West"."""
         if seat == self.human:
             return "You"
@@ -116,11 +118,11 @@ class Seating:
             return f"{base} (partner)"
         return base
 
-    def plain(self, seat: int) -> str:
+    def plain(self, seat: Seat) -> str:
         """"You", or the seat's name without notes ("West", "Player 2")."""
         return "You" if seat == self.human else seat_name(seat, self.players)
 
-    def short(self, seat: int) -> str:
+    def short(self, seat: Seat) -> str:
         """A tag for tight lines: "You", "N", "P2"."""
         if seat == self.human:
             return "You"
@@ -146,7 +148,7 @@ class Seating:
         """Whose score is whose: "You 3, Player 2 2, Player 3 6", never a bare "3-2-6"."""
         return ", ".join(f"{self.side_long(s)} {v}" for s, v in enumerate(scores))
 
-    def game_over(self, winner: int | None) -> str:
+    def game_over(self, winner: Seat | None) -> str:
         """"Game over: ..." from the player's side: who won, in the right number."""
         if winner is None or winner < 0:
             return "Game over: no side scored"
@@ -165,7 +167,7 @@ class Seating:
 def menu(view: SeatView) -> list[int]:
     """The legal actions in menu order: cards in the order the hand is drawn."""
     legal = list(view.legal_actions)
-    if view.phase in ("play", "discard"):
+    if view.phase in (Phase.PLAY, Phase.DISCARD):
         order = {c: i for i, c in enumerate(sort_hand(view.hand, view.trump))}
         return sorted(legal, key=lambda a: order.get(
             a - A.DISCARD_BASE if A.is_discard(a) else a, 99))
@@ -175,7 +177,7 @@ def menu(view: SeatView) -> list[int]:
 def renege_cards(view: SeatView) -> set[int]:
     """Cards that would fail to follow suit: offered when reneging is only penalized, and
     marked, so nobody reneges without knowing it."""
-    if view.phase != "play" or not view.current_trick:
+    if view.phase != Phase.PLAY or not view.current_trick:
         return set()
     eff = EFFECTIVE_SUIT[view.trump]
     led = eff[view.current_trick[0][1]]
@@ -187,25 +189,25 @@ def renege_cards(view: SeatView) -> set[int]:
 def phase_question(view: SeatView) -> str:
     """The question the table asks the player now."""
     return {
-        "declare": ("Farmer's hand: swap three low cards for the kitty?"
-                    if any(a >= A.SWAP_BASE for a in view.legal_actions)
-                    else "Declare before bidding?"),
-        "bid1": ("The Joker turned up: name trump." if view.upcard == JOKER
-                 else "Pick it up?" if view.dealer == view.seat
-                 else "Order up the up-card?"),
-        "bid2": "Name a trump suit?",
-        "auction": ("Bid how many of the 12 tricks you will take (7 to 12)?"
-                    if not view.contract else
-                    f"Outbid {view.contract} tricks, or pass?" if view.contract < 12 else
-                    "Nothing outbids 12: pass."),
-        "trump": "You won the bidding: name trump.",
-        "discard": "Discard a card (face down).",
-        "dealer_take": "Take the up-card?",
-        "alone": "Go alone?",
-        "defend": "Defend alone?",
-        "play": "Your card.",
-        "claim": "Claim a renege?",
-        "fix": "Take back a renege before the trick is quitted?",
+        Phase.DECLARE: ("Farmer's hand: swap three low cards for the kitty?"
+                        if any(a >= A.SWAP_BASE for a in view.legal_actions)
+                        else "Declare before bidding?"),
+        Phase.BID1: ("The Joker turned up: name trump." if view.upcard == JOKER
+                     else "Pick it up?" if view.dealer == view.seat
+                     else "Order up the up-card?"),
+        Phase.BID2: "Name a trump suit?",
+        Phase.AUCTION: ("Bid how many of the 12 tricks you will take (7 to 12)?"
+                        if not view.contract else
+                        f"Outbid {view.contract} tricks, or pass?" if view.contract < 12 else
+                        "Nothing outbids 12: pass."),
+        Phase.TRUMP: "You won the bidding: name trump.",
+        Phase.DISCARD: "Discard a card (face down).",
+        Phase.DEALER_TAKE: "Take the up-card?",
+        Phase.ALONE: "Go alone?",
+        Phase.DEFEND: "Defend alone?",
+        Phase.PLAY: "Your card.",
+        Phase.CLAIM: "Claim a renege?",
+        Phase.FIX: "Take back a renege before the trick is quitted?",
     }.get(view.phase, "Your move.")
 
 
@@ -222,7 +224,7 @@ def choices_text(view: SeatView, g: Glyphs) -> str:
 
 def declaration_notes(view: SeatView) -> list[str]:
     """What a declaration on offer would do, so "misdeal" or "farmer" is never a riddle."""
-    if view.phase != "declare":
+    if view.phase != Phase.DECLARE:
         return []
     notes = []
     if A.MISDEAL in view.legal_actions:
@@ -294,7 +296,7 @@ def parse(text: str, view: SeatView, hand: HandState, g: Glyphs) -> tuple[int | 
         if len(text) > 24:
             return None, f"'{shown(text)}' is not a card. {choices_text(view, g)}"
         return None, g.translate(card_error(str(exc), view.rules))
-    if view.phase == "discard" and A.is_play(a):
+    if view.phase == Phase.DISCARD and A.is_play(a):
         a += A.DISCARD_BASE  # "9C" while discarding means bury the 9C
     if a in legal:
         return a, ""
@@ -383,7 +385,7 @@ def recall(tricks: tuple[Trick, ...], previous: tuple[Trick, ...],
     return heading, k + 1, shown_tricks[k]
 
 
-def take_back(hand: HandState, seat: int, g: Glyphs) -> tuple[HandState | None, str]:
+def take_back(hand: HandState, seat: Seat, g: Glyphs) -> tuple[HandState | None, str]:
     """The hand as it was before ``seat``'s last choice in it, with what was taken back.
 
     The hand is rebuilt from its deal and the acts that stand, so a record keeps only those.

@@ -25,7 +25,9 @@ from euchre.bots import Adviser, Bot, make_bot
 from euchre.cards import cards_of, sort_hand
 from euchre.match import Match
 from euchre.narrate import last_act, phrase, you_form
+from euchre.phases import Phase
 from euchre.record import match_to_record
+from euchre.seats import Seat
 from euchre.state import HandState
 from euchre.tui import commands as C
 from euchre.tui.commands import Info, Move, Refusal, Request
@@ -262,7 +264,7 @@ class TerminalGame:
             # With farmer's hands or no-ace-no-face on, every seat is asked before the bidding
             # (so being asked reveals nothing); a hand with nothing to declare can only pass,
             # which the player is not made to type, and which is not news worth a line.
-            declaring = before.phase_name == "declare"
+            declaring = before.phase_name == Phase.DECLARE
             try:
                 if declaring and m.legal_actions() == [A.PASS]:
                     action = A.PASS
@@ -325,7 +327,7 @@ class TerminalGame:
     def forced_card(self, hand: HandState) -> int | None:
         """With autoplay, the player's only legal card, shown for a moment and then played."""
         assert self.human is not None
-        if not self.settings.autoplay or hand.phase_name != "play":
+        if not self.settings.autoplay or hand.phase_name != Phase.PLAY:
             return None
         legal = hand.legal_actions()
         if len(legal) != 1:
@@ -352,7 +354,7 @@ class TerminalGame:
         if not self.live:
             self.out(t)
 
-    def event_line(self, seat: int, action: int, before: HandState) -> Text:
+    def event_line(self, seat: Seat, action: int, before: HandState) -> Text:
         shown = action
         if A.is_discard(action) and seat != self.bottom:
             shown = -1  # the view's HIDDEN_DISCARD: a face-down discard stays hidden
@@ -361,19 +363,20 @@ class TerminalGame:
         by_dealer = seat == before.dealer
         t = Text(self.seating.plain(seat) + " ", style="bold")
         ev = event_text(shown, self.g, by_dealer)
-        if action == A.PASS or before.rules.rows:  # which question does this act answer?
+        if action == A.PASS or before.variant.bids_tricks:  # which question does it answer?
             act = last_act(before.history, before.rules, before.dealer, before.upcard)
-            if act is not None and act.stage == "trump":  # rows: the maker names trump
+            if act is not None and act.stage == Phase.TRUMP:  # rows: the maker names trump
                 ev = Text("names ").append_text(suit_text(action - A.CALL_BASE, self.g))
                 ev.append(" trump")
-            elif act is not None and act.stage not in ("bid1", "bid2", "auction", "play"):
+            elif act is not None and act.stage not in (Phase.BID1, Phase.BID2, Phase.AUCTION,
+                                                       Phase.PLAY):
                 ev = Text(phrase(act))
         if seat == self.human:  # "You passes" reads badly: first person for the player
             verb = ev.plain.split(" ", 1)[0]
             ev = Text(you_form(verb)) + ev[len(verb):]
         return t.append_text(ev)
 
-    def after_action(self, seat: int, action: int, before: HandState) -> None:
+    def after_action(self, seat: Seat, action: int, before: HandState) -> None:
         line = self.event_line(seat, action, before)
         if seat == self.human and action >= A.SWAP_BASE:
             # The player's own swap: say which cards came in, not only which went.
@@ -407,7 +410,7 @@ class TerminalGame:
             self.draw(self.bottom_view(before), self.context(before, message=self.recent_lines(2)))
             self.pause(self.settings.delay)
 
-    def trick_line(self, k: int, cards: tuple[tuple[int, int], ...], winner: int) -> Text:
+    def trick_line(self, k: int, cards: tuple[tuple[int, int], ...], winner: Seat) -> Text:
         t = Text(f"Trick {k}: ")
         t.append_text(Text(", ").join(
             Text(self.seating.short(s) + " ").append_text(card_text(c, self.g))

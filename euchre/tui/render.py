@@ -24,6 +24,7 @@ from euchre.cards import (
     sort_hand,
 )
 from euchre.narrate import bidding_segments, sentence, staged
+from euchre.seats import Seat
 from euchre.tui.words import ASCII, UNICODE, Glyphs, action_words, card_plain
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
 
@@ -179,7 +180,7 @@ class TableContext:
     target: int
     title: str
     hand_no: int
-    bottom: int
+    bottom: Seat
     """Seat drawn at the bottom of the table (the player's own, or the watched seat)."""
     show_hand: bool = True
     message: list[Text] = field(default_factory=list)
@@ -310,7 +311,7 @@ def _join_segments(parts: list[tuple[str, list[str]]], sep: str, cut: bool = Fal
     return text
 
 
-def _positions(players: int, bottom: int) -> dict[int, str]:
+def _positions(players: int, bottom: Seat) -> dict[int, str]:
     """Where each seat sits on screen. Play goes clockwise: bottom, left, top, right."""
     where = {4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"],
              2: ["bottom", "top"]}[players]

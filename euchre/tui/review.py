@@ -15,6 +15,7 @@ from rich.text import Text
 from euchre import actions as A
 from euchre.cards import cards_of, sort_hand
 from euchre.narrate import STAGE_TITLES, bidding_segments, staged
+from euchre.phases import Phase
 from euchre.state import HandState
 from euchre.tui.commands import Seating
 from euchre.tui.render import Glyphs, card_text, wrap_text
@@ -120,7 +121,7 @@ def review_lines(h: HandState, hand_no: int, name: Callable[[int], str],
         lines.extend(_fold(kitty, width))
     segments = bidding_segments(staged(h.history, h.rules, h.dealer, upcard=h.upcard), name,
                                 h.upcard)
-    claims = [x for x in segments if x[0] == STAGE_TITLES["claim"]]
+    claims = [x for x in segments if x[0] == STAGE_TITLES[Phase.CLAIM]]
     for title, items in [x for x in segments if x not in claims]:
         t = Text(f"  {title}: " if title else "  ", style="bold")
         t.append(g.translate(", ".join(items)))

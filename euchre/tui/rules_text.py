@@ -9,6 +9,7 @@ from how the game was started, so the two can never disagree.
 from __future__ import annotations
 
 from euchre.rules import PRESETS, Rules
+from euchre.variants import variant_for
 
 
 def _differences(rules: Rules, base: Rules) -> list[str]:
@@ -61,7 +62,7 @@ def rules_lines(rules: Rules) -> list[str]:
             lines.append(f"   {'':<{width}}{', '.join(items[4:])}")
             continue
         lines.append(f" {mark} {o.label + ':':<{width}}{words}")
-    if rules.rows:  # the game's own bidding and scoring (docs/rules.md)
+    if variant_for(rules).bids_tricks:  # the game's own bidding and scoring (docs/rules.md)
         for i, text in enumerate(("bid 7 to 12 of the 12 tricks, non-dealer",
                                   "first, the dealer must outbid; the higher bid",
                                   "names trump and scores 'make' a trick past six",

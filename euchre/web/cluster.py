@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import msgspec
 from starlette.websockets import WebSocket
 
+from euchre.seats import Seat
 from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.players import Player
@@ -397,7 +398,7 @@ class Cluster:
             self.publish(BUS, {"k": "c", "t": table.id,
                                "l": [line.seat, line.name, line.text, line.at]})
 
-    def remote_conn(self, table: Table, origin: int, conn_id: int, seat: int) -> Conn:
+    def remote_conn(self, table: Table, origin: int, conn_id: int, seat: Seat) -> Conn:
         """The owner's stand-in for a connection held by another process: what the owner
         would send it goes back to that process, addressed to that one connection."""
         key = (origin, conn_id)

@@ -17,6 +17,8 @@ import msgspec
 from euchre import actions as A
 from euchre.actions import action_label, action_to_str
 from euchre.cards import NO_TRUMP, SUIT_LETTERS, card_str, sort_hand
+from euchre.phases import Phase
+from euchre.seats import Seat
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView, Trick
 
 # parts ------------------------------------------------------------------------------------------
@@ -37,16 +39,16 @@ class SeatInfo(msgspec.Struct):
 class Event(msgspec.Struct, omit_defaults=True):
     """One act as the receiver may see it (``card`` only where the receiver saw the card)."""
 
-    seat: int
+    seat: Seat
     kind: str
     text: str
     card: str | None = None
 
 
 class TrickInfo(msgspec.Struct):
-    leader: int
+    leader: Seat
     cards: list[tuple[int, str]]
-    winner: int
+    winner: Seat
 
 
 class RowCard(msgspec.Struct):
@@ -68,9 +70,9 @@ class LegalAction(msgspec.Struct, omit_defaults=True):
 class HandSummary(msgspec.Struct):
     """A finished hand's public result (never its deal: unplayed cards stay hidden)."""
 
-    dealer: int
+    dealer: Seat
     trump: str | None
-    maker: int
+    maker: Seat
     alone: bool
     tricks: list[TrickInfo]
     tricks_won: list[int]
@@ -81,7 +83,7 @@ class HandSummary(msgspec.Struct):
 
 
 class ChatLine(msgspec.Struct):
-    seat: int
+    seat: Seat
     name: str
     text: str
     at: float
@@ -91,7 +93,7 @@ class ChatLine(msgspec.Struct):
 
 
 class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
-    you: int
+    you: Seat
     table: str
     chat: list[ChatLine]
     levels: list[str]
@@ -103,23 +105,23 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
 
     table: str
     seq: int
-    you: int
+    you: Seat
     players: int
     seats: list[SeatInfo]
     seat_names: list[str]
     rules: dict[str, Any]
     target: int
     hand_no: int
-    dealer: int
-    phase: str
-    turn: int | None
+    dealer: Seat
+    phase: Phase
+    turn: Seat | None
     hand: list[str]
     upcard: str | None
     upcard_status: str
     trump: str | None
-    maker: int
+    maker: Seat
     alone: bool
-    lone_defender: int
+    lone_defender: Seat
     active: list[int]
     bids: list[Event]
     trick: list[tuple[int, str]]
@@ -128,6 +130,10 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     hand_sizes: list[int]
     rows: list[list[RowCard]]
     contract: int
+    tricks_per_hand: int
+    """How many tricks a hand has (twelve with rows, else five): the game's, from its variant."""
+    bids_tricks: bool
+    """Whether the bidding is an auction of tricks whose highest bid is the contract (rows)."""
     discard: str | None
     swapped_out: list[str]
     legal: list[LegalAction]
@@ -135,7 +141,7 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     last: Event | None
     last_hand: HandSummary | None
     finished: bool
-    winner: int | None
+    winner: Seat | None
 
 
 class Hint(msgspec.Struct, tag="hint", tag_field="type"):
@@ -147,7 +153,7 @@ class Hint(msgspec.Struct, tag="hint", tag_field="type"):
 
 
 class Chat(msgspec.Struct, tag="chat", tag_field="type"):
-    seat: int
+    seat: Seat
     name: str
     text: str
     at: float
@@ -192,12 +198,12 @@ class TableFacts:
     rules: dict[str, Any]
     target: int
     hand_no: int
-    turn: int | None
+    turn: Seat | None
     finished: bool
-    winner: int | None
+    winner: Seat | None
     scores: list[int]
-    last_event: tuple[int, int, str] | None
-    """(seat, action, phase name) of the latest act, shown to each receiver as it may see it."""
+    last_event: tuple[int, int, Phase] | None
+    """(seat, action, phase) of the latest act, shown to each receiver as it may see it."""
     last_hand: HandSummary | None
 
 
@@ -210,7 +216,7 @@ def trick_info(trick: Trick) -> TrickInfo:
     return TrickInfo(leader, [(s, card_str(c)) for s, c in cards], winner)
 
 
-def event(seat: int, action: int, viewer: int, phase: str) -> Event:
+def event(seat: Seat, action: int, viewer: Seat, phase: Phase) -> Event:
     """One act as ``viewer`` may see it: another player's discard or farmer's swap has no
     cards, and a declined declaration (a silent pass before bidding) is shown as nothing."""
     if 0 <= action <= 32:
@@ -223,7 +229,7 @@ def event(seat: int, action: int, viewer: int, phase: str) -> Event:
                      card_str(card))
     if action == HIDDEN_SWAP or (action >= A.SWAP_BASE and viewer != seat):
         return Event(seat, "swap", "swaps three low cards with the kitty")
-    if phase == "declare" and action == A.PASS and viewer != seat:
+    if phase == Phase.DECLARE and action == A.PASS and viewer != seat:
         return Event(seat, "quiet", "")
     return Event(seat, "bid", action_label(action))
 
@@ -232,7 +238,7 @@ def bid_events(view: SeatView) -> list[Event]:
     """The hand's bidding so far (bids, discards, declarations) as ``view``'s seat saw it.
     Declined declarations of others are already left out of the view's history, so every
     entry is one the viewer saw."""
-    return [event(who, a, view.seat, "play") for who, a in view.history if not 0 <= a <= 32]
+    return [event(who, a, view.seat, Phase.PLAY) for who, a in view.history if not 0 <= a <= 32]
 
 
 def legal_action(a: int) -> LegalAction:
@@ -298,7 +304,7 @@ def state(facts: TableFacts, view: SeatView) -> State:
         target=facts.target,
         hand_no=facts.hand_no,
         dealer=view.dealer,
-        phase="over" if facts.finished else view.phase,
+        phase=Phase.OVER if facts.finished else view.phase,
         turn=facts.turn,
         hand=hand,
         upcard=card_str(view.upcard) if view.upcard >= 0 else None,
@@ -309,13 +315,15 @@ def state(facts: TableFacts, view: SeatView) -> State:
         lone_defender=view.lone_defender,
         active=list(view.active),
         bids=bids,
-        trick=[(s, card_str(c)) for s, c in view.current_trick] if view.phase == "play"
+        trick=[(s, card_str(c)) for s, c in view.current_trick] if view.phase == Phase.PLAY
         else [],
         tricks=[trick_info(t) for t in view.tricks],
         tricks_won=list(view.tricks_won),
         hand_sizes=[n - len(view.face_up(i)) for i, n in enumerate(view.hand_sizes)],
         rows=row_cards(view),
         contract=view.contract,
+        tricks_per_hand=view.variant.tricks_per_hand,
+        bids_tricks=view.variant.bids_tricks,
         discard=card_str(view.discard) if view.discard >= 0 else None,
         swapped_out=card_list(view.swapped_out),
         legal=[legal_action(a) for a in view.legal_actions] if not facts.finished else [],

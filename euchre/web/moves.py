@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from euchre.errors import EuchreError, IllegalActionError
 from euchre.explain import why_illegal
+from euchre.seats import Seat
 from euchre.web import metrics
 from euchre.web import schemas as S
 from euchre.web.actionlog import ActionLog, LogRow
@@ -100,7 +101,7 @@ class Moves:
         self.schedule(table)
         return False
 
-    async def commit_action(self, table: Table, seat: int, action: int) -> None:
+    async def commit_action(self, table: Table, seat: Seat, action: int) -> None:
         """Engine first (raises on an illegal action, changing nothing), then the log, then
         the broadcast. The quick computers whose turns follow move too, in the same
         transaction: a person's move and the computers' answers cost one commit, and every

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from euchre.seats import Seat
 from euchre.web.names import name_key
 from euchre.web.store import PlayerRow, ResultRow, SeatRow, SessionRow, Store
 
@@ -286,7 +287,7 @@ def end_session(store: Store, token: str) -> None:
 # seats ------------------------------------------------------------------------------------
 
 
-def seat_player(store: Store, table_id: str, seat: int) -> int | None:
+def seat_player(store: Store, table_id: str, seat: Seat) -> int | None:
     with store.engine.connect() as conn:
         value = conn.execute(select(SeatRow.player_id).where(
             SeatRow.table_id == table_id, SeatRow.seat == seat)).scalar_one_or_none()

@@ -11,7 +11,7 @@ from euchre.actions import action_label
 from euchre.cards import card_str, cards_of, sort_hand
 from euchre.match import Match
 from euchre.rules import Rules
-from euchre.state import PHASE_NAMES, PLAY, UPCARD_STATUS_NAMES, HandState
+from euchre.state import PHASES, PLAY, UPCARD_STATUS_NAMES, HandState
 from euchre.web.messages import card_list, event, suit_letter
 
 
@@ -50,6 +50,8 @@ def replay_frames(rules: Rules, seed: int, log: list[tuple[int, int]]) -> list[d
             "upcard": card_str(h.upcard) if h.upcard >= 0 else None,
             "upcard_status": UPCARD_STATUS_NAMES[h.up_status],
             "rows": replay_rows(h),
+            "bids_tricks": h.variant.bids_tricks,
+            "tricks_per_hand": h.variant.tricks_per_hand,
             "trump": suit_letter(h.trump),
             "maker": h.maker,
             "alone": h.alone,
@@ -65,7 +67,7 @@ def replay_frames(rules: Rules, seed: int, log: list[tuple[int, int]]) -> list[d
         h = match.hand
         hand_no = len(match.finished) + 1
         match.apply_action(action)
-        ev: dict[str, Any] = msgspec.to_builtins(event(seat, action, seat, PHASE_NAMES[h.phase]))
+        ev: dict[str, Any] = msgspec.to_builtins(event(seat, action, seat, PHASES[h.phase]))
         ev["text"] = action_label(action)
         frames.append(frame(ev, h, hand_no))
     return frames

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from euchre.seats import side_of
+from euchre.seats import Seat, side_of
 from euchre.state import SCORED
 from euchre.tournament.ratings import rate_game
 from euchre.web import ratings as R
@@ -28,7 +28,7 @@ from euchre.web.table import HandResult, Table
 
 @dataclass(frozen=True)
 class SeatResult:
-    seat: int
+    seat: Seat
     kind: str
     """"human" or "computer"."""
     player: int | None
@@ -50,12 +50,12 @@ class GameResult:
     rated: bool
     """The table was created to be rated."""
     players: int
-    winner: int
+    winner: Seat
     """The winning side (-1: none)."""
     seats: list[SeatResult]
 
 
-def seat_counts(hands: list[HandResult], seat: int, n: int) -> dict[str, int]:
+def seat_counts(hands: list[HandResult], seat: Seat, n: int) -> dict[str, int]:
     """One seat's hands: scored, made and euchred as maker, euchres as defender, and its lone
     hands with how they ended."""
     mine = side_of(seat, n)

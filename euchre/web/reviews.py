@@ -35,6 +35,7 @@ from euchre.analysis.review import (
 from euchre.analysis.values import OBJECTIVES, Objective, default_objective
 from euchre.cards import card_str, sort_hand
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.rules import Rules
 from euchre.view import SeatView
 from euchre.web import messages as M
@@ -169,7 +170,7 @@ def moment(view: SeatView) -> dict[str, Any]:
         "maker": view.maker,
         "alone": view.alone,
         "bids": msgspec.to_builtins(M.bid_events(view)),
-        "trick": [[s, card_str(c)] for s, c in view.current_trick] if view.phase == "play"
+        "trick": [[s, card_str(c)] for s, c in view.current_trick] if view.phase == Phase.PLAY
         else [],
         "tricks_won": list(view.tricks_won),
         "scores": list(view.scores),

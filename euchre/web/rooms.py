@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from euchre.errors import RulesError
 from euchre.rules import PRESETS, Rules
+from euchre.seats import Seat
 from euchre.state import seat_name
 from euchre.web import messages as M
 from euchre.web import schemas as S
@@ -295,7 +296,7 @@ def unratable(rules: Rules, seats: list[SeatData], player: Player | None) -> str
 VIEWER_WORDS = frozenset({"you", "me", "yourself", "myself"})
 
 
-def copied_name(name: str, n: int, seat: int, names: list[str]) -> str | None:
+def copied_name(name: str, n: int, seat: Seat, names: list[str]) -> str | None:
     """Why ``name`` may not be ``seat``'s at a table of ``n`` whose seats are called ``names``
     (it looks like a word each page uses for its own viewer, another seat's name or a
     computer's label, such as "East (rule)": see ``names.name_refusal``), or None."""

@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from euchre.seats import Seat
 from euchre.web.limits import computer_tables_error
 
 SCHEMA_REVISION = "0006"
@@ -181,7 +182,7 @@ class ChatRow(Base):
 
 @dataclass
 class SeatData:
-    seat: int
+    seat: Seat
     token: str
     kind: str
     level: str
@@ -469,7 +470,7 @@ class Store:
                     finished_at=time.time(), winner=-1, scores="[]"))
         return stale
 
-    def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
+    def update_seat(self, table_id: str, seat: Seat, **values: Any) -> None:
         """Fenced (``LostTable``) where several processes share the database."""
         with self.engine.begin() as conn:
             self._hold(conn, table_id)
@@ -491,7 +492,7 @@ class Store:
                 conn.execute(stmt, [{"b_table": t, "b_seat": seat, "b_left": at}
                                     for t, seat, at in rows])
 
-    def add_chat(self, table_id: str, seat: int, name: str, text: str, at: float) -> None:
+    def add_chat(self, table_id: str, seat: Seat, name: str, text: str, at: float) -> None:
         """Fenced (``LostTable``) where several processes share the database."""
         with self.engine.begin() as conn:
             self._hold(conn, table_id)

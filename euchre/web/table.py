@@ -15,11 +15,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import euchre.seats
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.public_view import NO_SEAT, public_view
 from euchre.record import match_to_record
 from euchre.rules import Rules
-from euchre.state import PHASE_NAMES, seat_name
+from euchre.state import PHASES, seat_name
 from euchre.view import SeatView
 from euchre.web import messages as M
 from euchre.web.store import TableData
@@ -32,7 +34,7 @@ class HandResult:
     """A finished hand's public result: who made trump, alone or not, and what it scored."""
 
     outcome: str
-    maker: int
+    maker: euchre.seats.Seat
     alone: bool
     points: tuple[int, ...]
     tricks_won: tuple[int, ...]
@@ -46,7 +48,7 @@ class Seat:
     has been connected to it for the table's away timeout while it was that seat's turn. The
     person takes it back simply by connecting with the seat's token."""
 
-    seat: int
+    seat: euchre.seats.Seat
     token: str
     kind: str
     level: str
@@ -117,7 +119,7 @@ class Table:
         self.match = Match(self.rules, seed=data.seed)
         self.log: list[tuple[int, int]] = []
         self.last_hand: M.HandSummary | None = None
-        self.last_event: tuple[int, int, str] | None = None
+        self.last_event: tuple[int, int, Phase] | None = None
         """(seat, action, phase the act was made in) of the latest act."""
         self.hand_results: list[HandResult] = []
         """Each finished hand's public result, in order (for the players' statistics)."""
@@ -166,7 +168,7 @@ class Table:
                 found = s
         return found
 
-    def check_turn(self, seat: int, seq: int | None) -> None:
+    def check_turn(self, seat: euchre.seats.Seat, seq: int | None) -> None:
         """Refuse an act the engine should not even be asked about."""
         if self.finished:
             raise TurnError("over", "the game is over: no more moves")
@@ -178,7 +180,7 @@ class Table:
             raise TurnError("not_your_turn",
                             f"it is {self.seats[cur].name}'s turn, not yours")
 
-    def apply(self, seat: int, action: int) -> None:
+    def apply(self, seat: euchre.seats.Seat, action: int) -> None:
         """Apply through the engine (an illegal action raises and changes nothing)."""
         if self.match.current_player != seat:
             raise TurnError("not_your_turn", "not this seat's turn")
@@ -186,7 +188,7 @@ class Table:
         phase = before.phase
         self.match.apply_action(action)
         self.log.append((seat, action))
-        self.last_event = (seat, action, PHASE_NAMES[phase])
+        self.last_event = (seat, action, PHASES[phase])
         if self.match.hand is not before or self.match.is_terminal():
             seen = public_view(before)
             self.last_hand = M.hand_summary(seen, list(self.match.scores))
@@ -211,7 +213,7 @@ class Table:
         w = self.match.winner
         return (-1 if w is None else w, list(self.match.scores))
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: euchre.seats.Seat) -> SeatView:
         return self.match.view(seat)
 
     def names(self) -> list[str]:
@@ -229,13 +231,13 @@ class Table:
             turn=cur if cur >= 0 else None, finished=self.finished, winner=m.winner,
             scores=list(m.scores), last_event=self.last_event, last_hand=self.last_hand)
 
-    def seen_by(self, viewer: int) -> SeatView:
+    def seen_by(self, viewer: euchre.seats.Seat) -> SeatView:
         """What ``viewer`` (a seat, or SPECTATOR) may know of the hand in play."""
         if viewer == SPECTATOR:
             return public_view(self.match.hand, tuple(self.match.scores))
         return self.view(viewer)
 
-    def state_message(self, viewer: int) -> M.State:
+    def state_message(self, viewer: euchre.seats.Seat) -> M.State:
         """The whole table as ``viewer`` (a seat, or SPECTATOR) may see it."""
         return M.state(self.facts(), self.seen_by(viewer))
 

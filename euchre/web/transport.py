@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from euchre.seats import Seat
 from euchre.web import messages as M
 from euchre.web import schemas as S
 
@@ -56,7 +57,7 @@ class TokenBucket:
 class Conn:
     ws: WebSocket
     table: Table
-    seat: int
+    seat: Seat
     bucket: TokenBucket
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE_MAX))
     refused: int = 0

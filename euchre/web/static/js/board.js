@@ -55,7 +55,7 @@ export function drawBoard(board, f, names, viewer, mark = -1) {
     box.append(make("b", "", `${names[s]}${s === f.dealer ? " (dealer)" : ""}${s === f.maker ? (f.alone ? " · alone" : " · maker") : ""}`));
     box.append(handEl(f.hands[s]));
     if (rows) box.append(rowEl(f.rows[s]));
-    box.append(make("span", "small", `tricks ${f.tricks_won[s]}${rows ? " of 12" : ""}`));
+    box.append(make("span", "small", `tricks ${f.tricks_won[s]}${f.bids_tricks ? ` of ${f.tricks_per_hand}` : ""}`));
     board.append(box);
   }
   const center = make("div", "rcenter");

@@ -164,10 +164,12 @@ function sideName(s, side) {
   return side + 2 === me ? `${b} & ${a}` : `${a} & ${b}`;
 }
 
-// Two-handed with rows: the state carries each seat's row (four columns, public) and the
-// contract; every other game has an empty ``rows``.
-function isRows(s) { return !!(s && s.rows && s.rows.length); }
-function totalTricks(s) { return isRows(s) ? 12 : 5; }
+// What the game is, as the state says it: ``rows`` holds each seat's row of cards on the table
+// (four columns, public; empty in every game without rows), ``bids_tricks`` whether the
+// bidding is an auction of tricks (the contract), ``tricks_per_hand`` the tricks of a hand.
+function hasRows(s) { return !!(s && s.rows && s.rows.length); }
+function bidsTricks(s) { return !!(s && s.bids_tricks); }
+function totalTricks(s) { return s.tricks_per_hand; }
 
 // ---------------------------------------------------------------------------------------------
 // Presenting states one after another, so every play is seen
@@ -255,7 +257,7 @@ function handResult(s) {
   const makers = sideOf(s, h.maker);
   const made = h.points[makers] > 0;
   const who = seatLabel(s, h.maker);
-  if (isRows(s) && h.contract) {
+  if (bidsTricks(s) && h.contract) {
     // only the maker scores, a point a trick past six, when it takes the tricks it bid
     const took = h.tricks_won[h.maker];
     const got = `${who} bid ${h.contract} and took ${took} trick${took === 1 ? "" : "s"}`;
@@ -275,7 +277,7 @@ function tricksLine(s) {
     const t = s.players === 4 ? h.tricks_won[side] + h.tricks_won[side + 2] : h.tricks_won[side];
     parts.push(`${sideName(s, side)} ${t}`);
   }
-  return `Tricks: ${parts.join(", ")}${isRows(s) ? " of 12" : ""}.`;
+  return `Tricks: ${parts.join(", ")}${bidsTricks(s) ? ` of ${totalTricks(s)}` : ""}.`;
 }
 
 function scoreLine(s) {
@@ -341,7 +343,7 @@ function showGameOver(s) {
 function render(s, { trick = null, animate = null, winner = null }) {
   shown = s;  // before drawing: a click on what is drawn acts on this state
   document.body.dataset.phase = s.phase;
-  $("felt").classList.toggle("rows-game", isRows(s));
+  $("felt").classList.toggle("rows-game", hasRows(s));
   renderTrump(s);
   renderSeats(s, winner);
   renderCenter(s, trick || s.trick, animate, winner);
@@ -364,7 +366,7 @@ function renderTrump(s) {
   if (s.trump) {
     el.append("Trump ");
     el.insertAdjacentHTML("beforeend", suitSvg(s.trump, 18));
-    const bid = isRows(s) && s.contract ? `, bid ${s.contract} of 12` : "";
+    const bid = bidsTricks(s) && s.contract ? `, bid ${s.contract} of ${totalTricks(s)}` : "";
     const maker = s.maker >= 0 ? ` · ${seatLabel(s, s.maker)}${s.alone ? " alone" : ""}${bid}` : "";
     el.append(make("strong", "", ` ${SUITS[s.trump]}`), maker);
     el.dataset.suit = s.trump;
@@ -404,7 +406,7 @@ function renderSeats(s, winner) {
     } else head.append(make("span", "name", seatLabel(s, seat)));
     if (seat === s.dealer) head.append(make("span", "dealer-button", "D"));
     if (s.maker === seat) {
-      const bid = isRows(s) && s.contract ? ` · bid ${s.contract}` : "";
+      const bid = bidsTricks(s) && s.contract ? ` · bid ${s.contract}` : "";
       head.append(make("span", "tag maker", (s.alone ? "alone" : "maker") + bid));
     }
     el.append(head);
@@ -415,7 +417,7 @@ function renderSeats(s, winner) {
     else if (!info.connected) sub.append(make("span", "tag away", "offline"));
     if (!s.active.includes(seat) && s.trump) sub.append(make("span", "tag", "sits out"));
     if (s.trump) {
-      const of = isRows(s) ? ` of ${totalTricks(s)}` : "";
+      const of = bidsTricks(s) ? ` of ${totalTricks(s)}` : "";
       sub.append(make("span", "tricks", `tricks ${s.tricks_won[seat]}${of}`));
     }
     el.append(sub);
@@ -424,7 +426,7 @@ function renderSeats(s, winner) {
       backs.setAttribute("aria-label", `${s.hand_sizes[seat]} cards in hand`);
       for (let i = 0; i < s.hand_sizes[seat]; i++) backs.append(backEl({ small: true }));
       el.append(backs);
-      if (isRows(s)) el.append(rowEl(s, seat, null));
+      if (hasRows(s)) el.append(rowEl(s, seat, null));
     }
     const bid = lastBid(s, seat);
     if (seat === winner) {
@@ -460,9 +462,9 @@ function renderCenter(s, trick, animate, winner) {
     if (down) c.classList.add("turned-down");
     box.append(c, make("span", "label", down ? "turned down" : "up-card"));
     mid.append(box);
-  } else if (isRows(s) && !s.trump && s.phase !== "over") {
+  } else if (bidsTricks(s) && !s.trump && s.phase !== "over") {
     const box = make("div", "auction");
-    box.append(make("span", "label", "Bid for the 12 tricks"));
+    box.append(make("span", "label", `Bid for the ${totalTricks(s)} tricks`));
     box.append(make("strong", "", s.contract ? `High bid: ${s.contract} (${seatLabel(s, lastBidder(s))})` : "No bid yet"));
     mid.append(box);
   } else if (s.trump && trick.length === 0 && s.phase !== "over") {
@@ -529,7 +531,7 @@ function renderHand(s) {
     if (hintFor === s.seq && $("hint").dataset.card === code) c.classList.add("hinted");
     return c;
   };
-  if (isRows(s)) {
+  if (hasRows(s)) {
     // your row first (face-up cards on the face-down ones), then the cards in your hand
     const row = make("div", "hand-group");
     row.append(make("span", "group-label", "your row"), rowEl(s, me, (code) => button(code, " from your row")));
@@ -598,12 +600,12 @@ function renderStatus(s, trick, winner) {
   if (who === null || who === undefined) { text(el, ""); return; }
   if (who === me) {
     const ask = { declare: "declare before bidding, or pass", bid1: s.dealer === me ? "pick up the up-card or pass" : "order up the up-card or pass",
-      bid2: "name a trump suit or pass", auction: "bid how many of the 12 tricks you will take, or pass",
+      bid2: "name a trump suit or pass", auction: `bid how many of the ${totalTricks(s)} tricks you will take, or pass`,
       trump: "name trump", fix: "take back a renege or let the trick stand", dealer_take: "take or decline the up-card", discard: "discard a card (click it)",
       alone: "go alone or play with partner", defend: "defend alone or pass", play: "play a card", claim: "claim a renege or pass" }[s.phase] || "choose";
     let line = ask;
-    if (s.phase === "auction" && s.contract) line = `${seatLabel(s, lastBidder(s))} bid ${s.contract}: bid more of the 12 tricks, or pass`;
-    if (s.phase === "trump" && s.contract) line = `you bid ${s.contract} of the 12 tricks: name trump`;
+    if (s.phase === "auction" && s.contract) line = `${seatLabel(s, lastBidder(s))} bid ${s.contract}: bid more of the ${totalTricks(s)} tricks, or pass`;
+    if (s.phase === "trump" && s.contract) line = `you bid ${s.contract} of the ${totalTricks(s)} tricks: name trump`;
     text(el, `Your turn: ${line}.`);
     el.className = "status mine";
   } else {
@@ -643,7 +645,7 @@ function renderScore(s) {
     row.append(markers(s.scores[side]));
     if (s.trump) {
       const t = s.players === 4 ? s.tricks_won[side] + s.tricks_won[side + 2] : s.tricks_won[side];
-      const of = isRows(s) ? ` of ${totalTricks(s)}` : "";
+      const of = bidsTricks(s) ? ` of ${totalTricks(s)}` : "";
       row.append(make("span", "side-tricks", `${t}${of} trick${t === 1 && !of ? "" : "s"}`));
     }
     el.append(row);
