@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from euchre.seats import Seat
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -69,7 +71,7 @@ Rule = Window | Bucket
 class Places:
     """The connections one table and one address may hold open at once."""
 
-    seat: int
+    seat: Seat
     """Per seat, all its links' connections together."""
     table_spectators: int
     address_spectators: int
@@ -83,7 +85,7 @@ class Visit:
 
     conn: int
     table: str
-    seat: int
+    seat: Seat
     address: str
 
 
