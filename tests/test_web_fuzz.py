@@ -191,3 +191,28 @@ def test_a_fault_while_handling_a_message_is_an_error_event_not_a_dropped_socket
         c.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
         assert c.after(s["seq"])["seq"] == s["seq"] + 1
         c.close()
+
+
+def test_deep_nesting_is_refused_whatever_the_recursion_limit() -> None:
+    """The refusal of a deeply nested frame does not depend on how much of the interpreter's
+    recursion limit is left (libraries and tests raise it): a frame deeper than the limit of
+    nesting is refused as such before decoding, and brackets inside strings do not count."""
+    import sys
+
+    import msgspec
+
+    from euchre.web.schemas import MAX_DEPTH, Chat, decode_client
+
+    deep = '{"x":' + "[" * 1000 + "]" * 1000 + ',"type":"ping"}'
+    limit = sys.getrecursionlimit()
+    try:
+        for new_limit in (limit, 20_000):
+            sys.setrecursionlimit(new_limit)
+            with pytest.raises(msgspec.DecodeError, match="nested too deeply"):
+                decode_client(deep)
+            with pytest.raises(msgspec.DecodeError, match="nested too deeply"):
+                decode_client(("[" * (MAX_DEPTH + 1)).encode())
+    finally:
+        sys.setrecursionlimit(limit)
+    text = "[" * 100 + '\\"{'
+    assert decode_client('{"type":"chat","text":"' + text + '"}') == Chat(text=text[:-3] + '"{')

@@ -9,7 +9,7 @@ at a message that is not one of these shapes. Server-to-client messages are the 
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated
+from typing import Annotated, Final
 
 import msgspec
 
@@ -68,11 +68,47 @@ ClientMessage = Act | Chat | Name | Hint | Ping | NewLink
 _decoder = msgspec.json.Decoder(ClientMessage)
 
 
+#: The deepest nesting a client frame may have. Every message is one flat object, so this is
+#: plenty; a deeper frame is refused before decoding, so the answer does not depend on how much
+#: of the interpreter's recursion limit (which tests and libraries raise and lower) is left.
+MAX_DEPTH: Final = 32
+
+
+def _too_deep(data: str | bytes) -> bool:
+    """Whether ``data`` nests arrays and objects deeper than :data:`MAX_DEPTH` (brackets
+    inside strings do not count). Only a frame with that many opening brackets is scanned."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def decode_client(data: str | bytes) -> ClientMessage:
     """Decode one client frame; raises ``msgspec.DecodeError``/``ValidationError``.
 
-    Nesting deeper than the decoder can follow (a few kilobytes of brackets are enough) is a
-    decode error like any other, not a ``RecursionError`` escaping to the server."""
+    Nesting deeper than :data:`MAX_DEPTH` (or than the decoder can follow) is a decode error
+    like any other, not a ``RecursionError`` escaping to the server."""
+    if _too_deep(data):
+        raise msgspec.DecodeError(f"JSON nested too deeply (a message is one flat object; at "
+                                  f"most {MAX_DEPTH} levels)")
     try:
         return _decoder.decode(data)
     except RecursionError:
