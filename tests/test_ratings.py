@@ -230,6 +230,9 @@ def test_a_level_is_not_rated_against_itself() -> None:
     assert rate(PlayerSpec("rule"), ladder, precision=500, max_games=8).itself == {"club"}
     with_options = rate(parse_player("club:think=8"), ladder, precision=500, max_games=8)
     assert with_options.itself == frozenset()  # the level with options of its own is another
+    top = rate(PlayerSpec("rule"), {"club": Rating(1500, 1e-9), "casual": Rating(1000, 10)},
+               precision=500, max_games=8)
+    assert top.place() == "above casual, the strongest other level"
 
 
 LADDER_FOR_TESTS = {"random": Rating(600, 20), "beginner": Rating(1150, 15),

@@ -95,10 +95,11 @@ class RateResult:
                        key=lambda kv: kv[1].mu)
         below = [n for n, r in order if r.mu <= self.rating.mu]
         above = [n for n, r in order if r.mu > self.rating.mu]
+        other = " other" if self.itself else ""  # search is not placed against expert
         if not below:
-            return f"below {above[0]}, the weakest level"
+            return f"below {above[0]}, the weakest{other} level"
         if not above:
-            return f"above {below[-1]}, the strongest level"
+            return f"above {below[-1]}, the strongest{other} level"
         return f"between {below[-1]} and {above[0]}"
 
     def to_json(self) -> dict[str, Any]:
