@@ -8,11 +8,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import random
 import signal
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -557,13 +559,29 @@ def test_several_processes_on_sqlite_are_refused_in_one_line(sqlite_url: str) ->
     assert "--processes 2 needs a PostgreSQL database" in r.stderr
 
 
+def _parent_of(pid: int) -> int | None:
+    try:  # the field after the parenthesised command name, which may hold spaces
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def test_processes_2_serve_one_port_and_stop_together(pg_cluster: PgCluster) -> None:
     """``euchre serve --processes 2``: two server processes on one port; tables made and
     played through it, whichever process each connection reaches."""
-    url = pg_cluster.new_database()
+    # the loopback cluster trusts every connection, so a password in the URL is carried and
+    # ignored: it must reach the server processes without appearing on their command lines
+    url = pg_cluster.new_database().replace("postgres@", "postgres:Hunter2-secret@", 1)
     srv = ServeProcess(url, "--processes", "2", "--workers", "1")
     try:
         assert "with 2 server processes" in srv.banner
+        assert "Hunter2" not in srv.banner
+        children = [int(pid) for pid in os.listdir("/proc") if pid.isdigit()
+                    and _parent_of(int(pid)) == srv.proc.pid]
+        assert len(children) == 2
+        for pid in children:  # what `ps` shows any local user
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            assert b"serve" in cmdline and b"Hunter2" not in cmdline, cmdline
         for _ in range(4):
             t = httpx_post(srv.base + "/api/tables", {"my_seat": 0,
                                                      "seats": [HUMAN, RULE, HUMAN, RULE]})

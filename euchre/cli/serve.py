@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from euchre.cli import Subparsers, whole_number
+
+#: The environment variable a database URL may come from (a password stays off command lines).
+DB_ENV = "EUCHRE_DB"
 
 if TYPE_CHECKING:
     import socket
@@ -110,8 +114,10 @@ def register(sub: Subparsers) -> None:
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=port_number, default=8000, help="port (default 8000; 0: any)")
     p.add_argument("--db", default=None, metavar="URL",
-                   help="database URL: sqlite:///PATH or postgresql://user@host/db "
-                        "(default: SQLite in the user data directory)")
+                   help="database URL: sqlite:///PATH or postgresql://user@host/db (default: "
+                        f"${DB_ENV} if set, else SQLite in the user data directory); a "
+                        f"password belongs in ${DB_ENV} or ~/.pgpass, not on a command line "
+                        "anyone on the machine can read")
     p.add_argument("--processes", type=whole_number(1, 64), default=1, metavar="N",
                    help="server processes serving this one port, sharing the database "
                         "(default 1; more needs --db postgresql://…). Not --workers: each "
@@ -199,9 +205,10 @@ def is_postgresql(url: str) -> bool:
     return url.startswith(("postgresql:", "postgres:", "postgresql+psycopg:"))
 
 
-def child_args(args: argparse.Namespace, url: str, port: int) -> list[str]:
-    """The command line of one of ``--processes``' server processes (the same flags)."""
-    out = ["serve", "--host", args.host, "--port", str(port), "--db", url, "--reuse-port",
+def child_args(args: argparse.Namespace, port: int) -> list[str]:
+    """The command line of one of ``--processes``' server processes (the same flags; the
+    database URL, which may hold a password, goes in their environment, ``DB_ENV``)."""
+    out = ["serve", "--host", args.host, "--port", str(port), "--reuse-port",
            "--workers", str(args.workers), "--away-timeout", repr(args.away_timeout),
            "--accounts", getattr(args, "accounts", "open")]
     for name, spec in getattr(args, "bot", []):
@@ -235,7 +242,6 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     spreads new connections over them), each a member of the cluster on the shared database.
     One that dies is started again; SIGTERM or Ctrl-C stops them all, each draining (its
     tables move to the others first)."""
-    import os
     import subprocess
     import threading
     import time
@@ -244,7 +250,7 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     if probe is None:  # one for --port 0) while the processes start
         return 1
     port = probe.getsockname()[1]
-    cmd = [sys.executable, "-m", "euchre", *child_args(args, url, port)]
+    cmd = [sys.executable, "-m", "euchre", *child_args(args, port)]
     stopping = threading.Event()
     from euchre.web import metrics  # a scrape reaches any process: each answers for all
 
@@ -257,6 +263,7 @@ def supervise(args: argparse.Namespace, url: str, safe_url: str) -> int:
     quiet = "ignore:resource_tracker:UserWarning"
     env = dict(os.environ, PYTHONWARNINGS=",".join(
         w for w in (os.environ.get("PYTHONWARNINGS"), quiet) if w))
+    env[DB_ENV] = url  # not in argv: /proc/PID/cmdline is readable by every local user
 
     def start() -> subprocess.Popen[str]:
         # its own session: Ctrl-C reaches only this supervisor, which stops each process
@@ -328,7 +335,7 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     import logging
 
-    url = args.db or default_db_url()
+    url = args.db or os.environ.get(DB_ENV) or default_db_url()
     if not url.startswith(("sqlite:", "postgresql:", "postgres:", "postgresql+psycopg:")):
         print(f"euchre serve: --db must be a sqlite:/// or postgresql:// URL, not {url!r}",
               file=sys.stderr)
