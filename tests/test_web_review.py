@@ -311,3 +311,23 @@ def test_hands_reviewed_apart_and_put_together_are_the_whole_review(game: Match)
     assert [(d.hand, d.index, d.choice, d.best, d.estimate, d.se)
             for d in together.decisions] == key
     assert together.seat_totals() == whole.seat_totals()
+
+
+def test_the_review_page_fits_a_phone_at_every_decision(server: LiveServer) -> None:
+    """390 px wide, judged by the chance to win (the widest table of options: two columns of
+    values with their errors, and the marks): nothing widens the page at any decision (it was
+    411 px at one, the options table's numbers kept on one line)."""
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.base + f"/review/done1?deals={DEALS}&objective=win")
+        page.wait_for_selector("#result:not([hidden])", timeout=60000)
+        assert "Chance to win" in page.locator("#options").inner_text()
+        n = page.locator("#chart svg .decision").count()
+        widths = []
+        page.locator("#chart svg .decision .hit").first.click()
+        for _ in range(n):
+            widths.append(page.evaluate("document.documentElement.scrollWidth"))
+            page.keyboard.press("ArrowRight")
+        assert n > 10 and max(widths) <= 390, widths
+        browser.close()

@@ -181,8 +181,10 @@ def test_a_seat_token_works_at_its_own_table_only_and_spectators_cannot_move(
         assert s["hand"] == [] and s["legal"] == []
         spec.send({"type": "act", "action": 80})
         assert spec.until(lambda m: m["type"] == "error")["code"] == "spectator"
-        spec.send({"type": "chat", "text": "hi"})
-        assert spec.until(lambda m: m["type"] == "error")["code"] == "spectator"
+        spec.send({"type": "chat", "text": "hi"})  # a spectator's line, signed as one
+        line = spec.until(lambda m: m["type"] in ("chat", "error"))
+        assert line["type"] == "chat" and (line["seat"], line["name"], line["text"]) \
+            == (-1, "Spectator", "hi")
         spec.close()
 
 
@@ -244,6 +246,42 @@ def test_chat_is_plain_text_length_and_rate_limited(db_url: str) -> None:
         c = srv.connect(t["id"], t["token"])
         assert c.recv()["chat"][0]["text"] == "<script>alert(1)</script> hi"
         c.close()
+
+
+EMOJI = ["\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family: three faces, two joiners
+         "\U0001f3f3\ufe0f\u200d\U0001f308",  # a rainbow flag
+         "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland
+         "\U0001f44d\U0001f3fd", "1\ufe0f\u20e3",  # a skin tone, a keycap
+         "\U0001fae8"]  # a shaking face, newer than Python 3.11's Unicode data
+
+
+def test_chat_keeps_emoji_sequences_and_drops_direction_tricks(db_url: str) -> None:
+    with LiveServer(db_url=db_url, chat_rate=10000.0) as srv:
+        t = srv.create(name="Ann")
+        c = srv.connect(t["id"], t["token"])
+        for e in EMOJI:
+            c.send({"type": "chat", "text": f"look {e} here"})
+            assert c.until(lambda m: m["type"] == "chat")["text"] == f"look {e} here"
+        # a right-to-left override (and an isolate) would turn what others read around
+        c.send({"type": "chat", "text": "see \u202egnp.exe\u2066 and\nthis"})
+        assert c.until(lambda m: m["type"] == "chat")["text"] == "see gnp.exe and this"
+        c.close()
+
+
+def test_a_spectators_chat_is_limited_per_connection(db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        t = srv.create(name="Ann")
+        one, two = srv.connect(t["id"]), srv.connect(t["id"])
+        for i in range(7):
+            one.send({"type": "chat", "text": f"one {i}"})
+        codes = [one.until(lambda m: m["type"] in ("chat", "error") and (
+            m["type"] == "error" or m["text"].startswith("one"))).get("code", "chat")
+            for _ in range(7)]
+        assert codes.count("chat") == 5 and codes.count("chat_rate") == 2, codes
+        two.send({"type": "chat", "text": "two"})  # another spectator: its own allowance
+        assert two.until(lambda m: m["type"] == "chat" and m["text"] == "two")["seat"] == -1
+        one.close()
+        two.close()
 
 
 def test_reconnecting_with_the_token_returns_to_the_same_seat_mid_hand(db_url: str) -> None:

@@ -143,6 +143,25 @@ def chat_codes(c: Client, lines: list[str]) -> list[str]:
     return out
 
 
+def test_a_spectators_chat_is_counted_per_connection_through_the_tables_owner(
+        pg_cluster: PgCluster) -> None:
+    """A spectator at the process that does not own the table chats through the owner: its
+    lines are counted for that one connection (the owner numbers relayed connections by
+    their origin's, so two spectators at one process are two allowances, not one)."""
+    url = pg_cluster.new_database()
+    with two_servers(url, chat_rate=0.001) as (a, b):
+        tid, _tokens = seated_table(a, [HUMAN, RULE, RULE, RULE])
+        one, two, here = b.connect(tid), b.connect(tid), a.connect(tid)
+        for c in (one, two, here):
+            c.until_state(lambda s: True)
+        assert not b.app.state.server.cluster.owns(tid)
+        assert chat_codes(one, [f"one {i}" for i in range(6)]) == ["chat"] * 5 + ["chat_rate"]
+        assert chat_codes(two, ["two"]) == ["chat"]
+        assert chat_codes(here, ["here"]) == ["chat"]
+        for c in (one, two, here):
+            c.close()
+
+
 def test_a_seats_chat_and_hint_rates_hold_across_processes_and_owners(
         pg_cluster: PgCluster) -> None:
     """The seat's rates are the site's: a line or hint sent at either process counts once,

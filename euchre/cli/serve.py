@@ -104,7 +104,8 @@ LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
     ("--hint-rate", "hint_rate", number_in(0.001, 100, "a second"), "PER_SECOND",
      "hints a second one seat may ask for, on average (bursts of 3)"),
     ("--chat-rate", "chat_rate", number_in(0.001, 100, "a second"), "PER_SECOND",
-     "chat lines a second one seat may send, on average (bursts of 5)"),
+     "chat lines a second one seat, or one spectator's connection, may send, on average "
+     "(bursts of 5)"),
 ]
 
 

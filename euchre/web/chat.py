@@ -17,6 +17,8 @@ from euchre.web.transport import Conn, error, send
 CHAT_BURST = 5.0
 #: Lines of a table's chat a new connection is shown.
 CHAT_KEPT = 50
+#: How a spectator's chat line is signed (the seat of its line is ``SPECTATOR``).
+SPECTATOR_NAME = "Spectator"
 
 
 class TableTalk:
@@ -28,21 +30,23 @@ class TableTalk:
         """Called after a line is stored and sent (other server processes send it on)."""
 
     async def chat(self, conn: Conn, msg: S.Chat) -> None:
+        """A line from a seat (its rate: all the seat's connections together) or from a
+        spectator (its rate: that one connection's, wherever it is held: spectators have no
+        seat to count them by), in the site's limits."""
         table = conn.table
-        if conn.seat == SPECTATOR:
-            error(conn, "spectator", "only seated players can chat at this table")
-            return
-        key = f"chat:{table.id}:{conn.seat}"
-        if await self.limits.take((key, self.bucket)) is not None:
-            error(conn, "chat_rate", f"slow down: at most one chat line every "
-                  f"{1 / self.rate:g} seconds")
-            return
+        watching = conn.seat == SPECTATOR
+        key = (f"chat:{table.id}:watch:{conn.site or conn.id}" if watching
+               else f"chat:{table.id}:{conn.seat}")
         text = S.clean_text(msg.text, S.CHAT_MAX)
         if not text:
             error(conn, "bad_message", "a chat line needs some visible text")
             return
-        seat = table.seats[conn.seat]
-        line = M.ChatLine(conn.seat, seat.name, text, time.time())
+        if await self.limits.take((key, self.bucket)) is not None:
+            error(conn, "chat_rate", f"slow down: at most one chat line every "
+                  f"{1 / self.rate:g} seconds")
+            return
+        name = SPECTATOR_NAME if watching else table.seats[conn.seat].name
+        line = M.ChatLine(conn.seat, name, text, time.time())
         try:
             await self.rooms.db.run(lambda store: store.add_chat(table.id, line.seat,
                                                                  line.name, line.text, line.at))

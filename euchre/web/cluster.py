@@ -412,7 +412,8 @@ class Cluster:
                                                "m": text, "code": code})
 
             conn = Conn(cast(WebSocket, None), table, seat,
-                        TokenBucket(math.inf, math.inf), forward=forward)
+                        TokenBucket(math.inf, math.inf), site=f"{origin}:{conn_id}",
+                        forward=forward)
             self.remote_conns[key] = conn
         return conn
 

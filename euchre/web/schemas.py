@@ -22,10 +22,34 @@ MESSAGE_MAX_BYTES = 4096
 
 
 
+#: The format characters emoji sequences are made of, kept where every other one is dropped:
+#: the zero-width joiner (👨‍👩‍👧 is three faces and two joiners, 🏳️‍🌈 a flag, a joiner and a
+#: rainbow), the non-joiner the same scripts need beside it, and the tag characters of the
+#: subdivision flags (🏴󠁧󠁢󠁳󠁣󠁴󠁿 is a black flag and six tags).
+EMOJI_JOINERS = frozenset("\u200c\u200d")
+TAGS = range(0xE0020, 0xE0080)
+#: Where the emoji are (Supplemental Symbols and Pictographs, and the blocks beside it): a code
+#: point still unassigned in this Python's Unicode data there is most likely an emoji of a later
+#: Unicode version (🫨 is Unicode 15), kept, not dropped as an unknown character.
+EMOJI_PLANE = range(0x1F000, 0x1FB00)
+
+
+def _kept(ch: str) -> bool:
+    """Whether a character is text someone meant: not a control, not a direction override or
+    isolate (which reorder what everybody else reads: "\u202e" turns "gnp.exe" around), not a
+    zero-width space, private-use or surrogate code point; except what emoji need."""
+    kind = unicodedata.category(ch)
+    if kind[0] != "C" or ch in EMOJI_JOINERS or ord(ch) in TAGS:
+        return True
+    return kind == "Cn" and ord(ch) in EMOJI_PLANE
+
+
 def clean_text(text: str, limit: int) -> str:
-    """Plain text: control and format characters dropped, whitespace runs collapsed. Markup is
-    kept as typed (the client shows text with textContent, never as HTML)."""
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    """Plain text: whitespace runs (newlines and tabs too) collapsed to one space, control and
+    format characters dropped except those emoji sequences need (``EMOJI_JOINERS``, tags).
+    Markup is kept as typed (the client shows text with textContent, never as HTML)."""
+    spaced = "".join(" " if ch.isspace() else ch for ch in text)
+    kept = "".join(ch for ch in spaced if _kept(ch))
     return " ".join(kept.split())[:limit]
 
 

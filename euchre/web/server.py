@@ -292,6 +292,7 @@ class Server:
             seat = table.seat_of(me)  # a player's own seat, from any browser they use
         conn = Conn(ws, table, seat.seat if seat else SPECTATOR,
                     TokenBucket(self.config.rate, self.config.burst))
+        conn.site = f"{self.cluster.id if self.cluster is not None else 0}:{conn.id}"
         address = ws.client.host if ws.client else ""
         try:
             refused = await self.limits.admit(Visit(conn.id, table.id, conn.seat, address))

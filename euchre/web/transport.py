@@ -68,6 +68,10 @@ class Conn:
     """The code the writer closes with once the server hangs up (``hang_up``)."""
     id: int = field(default_factory=itertools.count(1).__next__)
     """This process's number for the connection (a reply from another process names it)."""
+    site: str = ""
+    """The connection's name on the whole site, "process:number" (a process numbers its own
+    connections; another process's, relayed to the table's owner, keep their origin's name):
+    what a limit counted per connection is keyed by."""
     forward: Callable[[str, int], None] | None = None
     """Set on a connection held by another server process: what would be queued for it
     (a text, or ``""`` with the close code to hang up) is handed to this instead."""

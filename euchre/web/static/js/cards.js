@@ -86,6 +86,9 @@ export function cardEl(code, { tag = "div", small = false } = {}) {
   el.className = "card" + (small ? " small" : "");
   if (!c) return el;
   el.dataset.card = code;
+  // a card that is no button is a picture with a name, so a screen reader reads every card on
+  // the table (a div's aria-label alone is read by none)
+  if (tag !== "button") el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(code));
   if (!c.joker) el.classList.add(isRed(c.suit) ? "red" : "black");
   el.innerHTML = faceSvg(c);  // built only from the whitelisted rank and suit above

@@ -14,6 +14,7 @@ const FAST = new URLSearchParams(location.search).has("fast");
 const SEAT_KEY = `euchre:seat:${tableId}`;
 const INVITE_KEY = `euchre:invite:${tableId}`;
 const SUIT_ORDER = "CDHS";
+const CHAT_MAX = 200;  // characters (code points, as the server counts them) in a chat line
 const RANK_ORDER = "789TJQKA";
 
 let ws = null;
@@ -113,6 +114,7 @@ function onMessage(msg) {
       $("chat-list").replaceChildren();
       for (const line of msg.chat) addChat(line);
       document.body.classList.toggle("spectator", me < 0);
+      $("watching").hidden = me >= 0;
       rememberSeat(tableId, me);
       break;
     case "state":
@@ -121,7 +123,7 @@ function onMessage(msg) {
       pump();
       break;
     case "error":
-      if (msg.code === "no_table") refused = true;
+      if (msg.code === "no_table") { refused = true; showMissing(); }
       sentFor = null;
       showError(msg.message);
       if (shown) render(shown, {});  // re-enable what a refused move disabled
@@ -139,6 +141,15 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+// A link to no table: say so, rather than an empty table that never connects.
+function showMissing() {
+  $("game").hidden = true;
+  $("join").hidden = true;
+  $("missing").hidden = false;
+  text($("trump-badge"), "No table");
+  document.title = "Euchre: no table here";
 }
 
 function showError(message) {
@@ -404,7 +415,12 @@ function renderSeats(s, winner) {
       a.href = profileUrl(info.name);
       head.append(a);
     } else head.append(make("span", "name", seatLabel(s, seat)));
-    if (seat === s.dealer) head.append(make("span", "dealer-button", "D"));
+    if (seat === s.dealer) {
+      const d = make("span", "dealer-button", "D");
+      d.setAttribute("role", "img");
+      d.setAttribute("aria-label", "dealer");
+      head.append(d);
+    }
     if (s.maker === seat) {
       const bid = bidsTricks(s) && s.contract ? ` · bid ${s.contract}` : "";
       head.append(make("span", "tag maker", (s.alone ? "alone" : "maker") + bid));
@@ -423,7 +439,8 @@ function renderSeats(s, winner) {
     el.append(sub);
     if (seat !== me) {
       const backs = make("div", "backs");
-      backs.setAttribute("aria-label", `${s.hand_sizes[seat]} cards in hand`);
+      backs.setAttribute("role", "img");
+      backs.setAttribute("aria-label", `${s.hand_sizes[seat]} card${s.hand_sizes[seat] === 1 ? "" : "s"} in hand`);
       for (let i = 0; i < s.hand_sizes[seat]; i++) backs.append(backEl({ small: true }));
       el.append(backs);
       if (hasRows(s)) el.append(rowEl(s, seat, null));
@@ -447,10 +464,9 @@ function renderCenter(s, trick, animate, winner) {
     const slot = document.querySelector(`.slot-${pos}`);
     const c = cardEl(code);
     if (seat === animate) c.classList.add("enter-" + pos);
-    if (seat === winner) {
-      c.classList.add("won");
-      c.setAttribute("aria-label", `${cardName(code)}, wins the trick`);
-    }
+    const by = seat === me ? "played by you" : `played by ${seatLabel(s, seat)}`;
+    c.setAttribute("aria-label", `${cardName(code)}, ${by}${seat === winner ? ", wins the trick" : ""}`);
+    if (seat === winner) c.classList.add("won");
     slot.append(c);
   }
   const mid = $("middle");
@@ -459,6 +475,7 @@ function renderCenter(s, trick, animate, winner) {
     const box = make("div", "upcard");
     const down = s.upcard_status !== "face up";
     const c = cardEl(s.upcard);
+    c.setAttribute("aria-label", `${down ? "turned down" : "up-card"}: ${cardName(s.upcard)}`);
     if (down) c.classList.add("turned-down");
     box.append(c, make("span", "label", down ? "turned down" : "up-card"));
     mid.append(box);
@@ -469,7 +486,9 @@ function renderCenter(s, trick, animate, winner) {
     mid.append(box);
   } else if (s.trump && trick.length === 0 && s.phase !== "over") {
     const box = make("div", "trump-mark");
-    box.insertAdjacentHTML("beforeend", suitSvg(s.trump, 40));
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", `trump: ${SUITS[s.trump]}`);
+    box.insertAdjacentHTML("beforeend", suitSvg(s.trump, 34));
     mid.append(box);
   }
 }
@@ -701,7 +720,9 @@ function renderLastTrick(s) {
   const row = make("div", "trick-row");
   for (const [seat, c] of t.cards) {
     const cell = make("div", "trick-cell" + (seat === t.winner ? " won" : ""));
-    cell.append(cardEl(c, { small: true }), make("span", "", seatLabel(s, seat)));
+    const card = cardEl(c, { small: true });
+    card.setAttribute("aria-label", `${cardName(c)}, played by ${seat === me ? "you" : seatLabel(s, seat)}${seat === t.winner ? ", won the trick" : ""}`);
+    cell.append(card, make("span", "", seatLabel(s, seat)));
     row.append(cell);
   }
   el.append(row, make("p", "", `Won by ${seatLabel(s, t.winner)}.`));
@@ -720,9 +741,19 @@ function showHint(msg) {
   if (shown) renderHand(shown);
 }
 
+// How much room the chat line has left, shown once it is nearly full.
+function chatCount() {
+  const n = [...$("chat-input").value].length;
+  const el = $("chat-count");
+  el.classList.toggle("over", n > CHAT_MAX);
+  text(el, n > CHAT_MAX ? `${n - CHAT_MAX} characters too many (at most ${CHAT_MAX})` :
+    n >= CHAT_MAX - 40 ? `${CHAT_MAX - n} characters left` : "");
+}
+
 function addChat(line) {
-  const li = make("li", "");
-  li.append(make("b", "", line.name + ": "), make("span", "", line.text));  // text only, never markup
+  const li = make("li", line.seat < 0 ? "watcher" : "");
+  const who = line.seat < 0 ? `${line.name} (watching)` : line.name;
+  li.append(make("b", "", who + ": "), make("span", "", line.text));  // text only, never markup
   $("chat-list").append(li);
   $("chat-list").scrollTop = 1e9;
 }
@@ -748,9 +779,19 @@ function wire() {
   $("chat-form").onsubmit = (ev) => {
     ev.preventDefault();
     const t = $("chat-input").value.trim();
+    const n = [...t].length;
+    if (n > CHAT_MAX) {  // never cut without saying so: the line stays in the box to shorten
+      showError(`A chat line holds at most ${CHAT_MAX} characters; this one has ${n}. Shorten it and send it again.`);
+      return;
+    }
     if (t) send({ type: "chat", text: t });
     $("chat-input").value = "";
+    chatCount();
   };
+  $("chat-input").addEventListener("input", chatCount);
+  $("chat-input").addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { $("chat-input").blur(); ev.preventDefault(); }  // back to the table's keys
+  });
   document.addEventListener("keydown", (ev) => {
     if (ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const k = ev.key.toLowerCase();
