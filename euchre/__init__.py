@@ -28,7 +28,7 @@ Where to go next (the docs site, ``make docs``, says more about each):
   every card known, and the value of each lawful card (``euchre solve`` on the command line).
 """
 from euchre import actions
-from euchre.actions import Action, action_from_str, action_label, action_to_str
+from euchre.actions import Action, action_from_str, action_to_str
 from euchre.cards import (
     JOKER,
     Card,
@@ -74,7 +74,6 @@ __all__ = [
     "Suit",
     "Variant",
     "action_from_str",
-    "action_label",
     "action_to_str",
     "actions",
     "card_str",

@@ -2,7 +2,8 @@
 
 Each action id means one thing in every phase (a discard of the 9♣ is never the same id as a play
 of it), so a record is a plain list of ids or texts and ``legal_actions`` can be sorted ints like
-OpenSpiel's. The text form round-trips: ``action_from_str(action_to_str(a)) == a``.
+OpenSpiel's. The text form round-trips: ``action_from_str(action_to_str(a)) == a``. An action
+in a person's words, which read back here too, is :mod:`euchre.words`'s.
 
 The ids and their text form::
 
@@ -37,7 +38,6 @@ from euchre.cards import (
     Suit,
     card,
     card_str,
-    card_symbol,
     parse_card,
     parse_suit,
     suit_str,
@@ -162,6 +162,17 @@ _ALIASES = {
     "claim": CLAIM_RENEGE,
     "take back": FIX_RENEGE,
     "fix": FIX_RENEGE,
+    # the options as euchre.words offers them ("pick it up alone", "keep the hand"), each
+    # read back as its action
+    "pick it up alone": ORDER_ALONE,
+    "play with partner": WITH_PARTNER,
+    "take it": TAKE,
+    "call a misdeal": MISDEAL,
+    "claim a renege": CLAIM_RENEGE,
+    "take back the renege": FIX_RENEGE,
+    "keep the hand": PASS,
+    "no claim": PASS,
+    "let it stand": PASS,
 }
 _PARSE_WORDS = {**{w: a for a, w in _WORDS.items()}, **_ALIASES}
 
@@ -187,19 +198,6 @@ def action_to_str(a: Action) -> str:
     raise NotationError(f"{quote(a)} is not an action id (0..{NUM_ACTIONS - 1})")
 
 
-def action_label(a: Action) -> str:
-    """Display text with suit symbols, for people."""
-    if isinstance(a, bool) or not isinstance(a, int):
-        return action_to_str(a)  # raises NotationError naming the value
-    if 0 <= a <= 32:
-        return card_symbol(a)
-    if DISCARD_BASE <= a <= DISCARD_BASE + 32:
-        return "discard " + card_symbol(a - DISCARD_BASE)
-    if SWAP_BASE <= a < NUM_ACTIONS:
-        return "swap " + " ".join(card_symbol(c) for c in SWAP_SETS[a - SWAP_BASE])
-    return action_to_str(a)
-
-
 def action_from_str(text: str) -> Action:
     """Parse an action's text (canonical or a documented alias); raises NotationError."""
     if not isinstance(text, str):
@@ -221,6 +219,8 @@ def action_from_str(text: str) -> Action:
             if alone and words[2] != "alone":
                 raise NotationError(f"{quote(text.strip())}: write 'call H' or 'call H alone'")
             return call(parse_suit(words[1]), alone)
+        if head == "bid" and len(words) == 3 and words[2] == "tricks":
+            words = words[:2]  # "bid 8 tricks", as the option reads
         if head == "bid" and len(words) == 2:
             if not (words[1].isascii() and words[1].isdigit() and len(words[1]) <= 2):
                 raise NotationError(f"{quote(text.strip())}: a bid is a number of tricks, "

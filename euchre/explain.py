@@ -24,14 +24,15 @@ from euchre.cards import (
     SUIT_NAMES,
     SUIT_SYMBOLS,
     Card,
-    card_symbol,
     cards_of,
     sort_hand,
 )
 from euchre.errors import quote
-from euchre.phases import AUCTION, BID1, BID2, DISCARD, OVER, PHASE_TASKS, PLAY, TRUMP
+from euchre.phases import AUCTION, BID1, BID2, DISCARD, OVER, PHASE_TASKS, PHASES, PLAY, TRUMP
 from euchre.rules import Rules
 from euchre.seats import partner, seat_name
+from euchre.words import Moment, action_words
+from euchre.words import card_words as card_name
 
 
 class HandState(Protocol):
@@ -65,49 +66,32 @@ class HandState(Protocol):
 _ALONE_BIDS = (A.ORDER_ALONE, *range(A.CALL_ALONE_BASE, A.CALL_ALONE_BASE + 4))
 
 
-def card_name(c: Card) -> str:
-    """A card as these texts name it: ``J♠``, ``10♥``, and the Joker as ``Joker``."""
-    return "Joker" if c == JOKER else card_symbol(c)
-
-
 def _label(action: object) -> str:
-    """An action as these texts write it (the Joker spelt out)."""
+    """An action in the engine's notation (``order``, ``call H``), its cards with their suit
+    symbols (``J♠``, ``discard Joker``): what the engine's refusals list."""
     if isinstance(action, int) and not isinstance(action, bool):
         if A.is_play(action):
             return card_name(action)
         if A.is_discard(action):
             return "discard " + card_name(action - A.DISCARD_BASE)
-        if action >= A.SWAP_BASE:
-            try:
-                A.action_to_str(action)
-            except Exception:
-                return quote(action)
+        if A.SWAP_BASE <= action < A.NUM_ACTIONS:
             return "swap " + " ".join(card_name(c) for c in A.SWAP_SETS[action - A.SWAP_BASE])
     try:
-        return A.action_label(action)  # type: ignore[arg-type]
+        return A.action_to_str(action)  # type: ignore[arg-type]
     except Exception:
         return quote(action)
 
 
-_PERSON_WORDS = {
-    A.ORDER: "order up",
-    A.ORDER_ALONE: "order up alone",
-    A.GO_ALONE: "go alone",
-    A.WITH_PARTNER: "with partner",
-}
-
-
-def action_words(action: object) -> str:
-    """An action as a person reads it: ``J♠``, ``discard Joker``, ``call ♥ alone``, ``order up``,
-    ``go alone`` (the engine's voice keeps the notation, ``call H``, ``order``)."""
-    if isinstance(action, int) and not isinstance(action, bool):
-        if A.CALL_BASE <= action < A.CALL_BASE + 4:
-            return "call " + SUIT_SYMBOLS[action - A.CALL_BASE]
-        if A.CALL_ALONE_BASE <= action < A.CALL_ALONE_BASE + 4:
-            return f"call {SUIT_SYMBOLS[action - A.CALL_ALONE_BASE]} alone"
-        if action in _PERSON_WORDS:
-            return _PERSON_WORDS[action]
-    return _label(action)
+def _words(state: HandState, action: object) -> str:
+    """An action as the player to act reads it (``euchre.words``' option): "order up",
+    "call ♥ alone", "play J♠"; a value that is no action, quoted."""
+    if not isinstance(action, int) or isinstance(action, bool):
+        return quote(action)
+    at = Moment(PHASES[state.phase], state.cur, state.dealer, state.n, state.upcard)
+    try:
+        return action_words(action, at)
+    except Exception:
+        return quote(action)
 
 
 def _task(state: HandState) -> str:
@@ -210,7 +194,7 @@ def _to_person(state: HandState, action: object, asked: str | None) -> str:
     if state.phase == OVER:
         return "The hand is over: no move is possible."
     if not isinstance(action, int) or isinstance(action, bool):
-        return f"{action_words(action)} is not a move: type a card or a bid."
+        return f"{_words(state, action)} is not a move: type a card or a bid."
     p = state.phase
     held = state.hands[state.cur]
     card = action - A.DISCARD_BASE if A.is_discard(action) else action
@@ -249,7 +233,7 @@ def _to_person(state: HandState, action: object, asked: str | None) -> str:
         if r.going_alone and r.alone_timing == "after_discard":
             return "In these rules you are asked about going alone once trump is fixed."
         return "Going alone is not allowed with these rules."
-    words = action_words(action)
+    words = _words(state, action)
     why = _rule_against(state, action)
     if why:
         return _sentence(f"{words} is not possible now{why}")

@@ -16,12 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from euchre import actions as A
-from euchre.cards import EFFECTIVE_SUIT, JOKER, SUIT_SYMBOLS, Card, card_symbol
+from euchre.cards import EFFECTIVE_SUIT, JOKER, Card
 from euchre.phases import PHASES, Phase
 from euchre.rules import Rules
 from euchre.seats import Seat
 from euchre.variants import variant_for
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
+from euchre.words import Moment, Who, action_words
 
 #: Stages in the order a hand goes through them (a hand's phases, the taking of the up-card
 #: before the dealer's discard).
@@ -46,7 +47,16 @@ class Act:
     stage: Phase
     seat: Seat
     action: int
-    by_dealer: bool
+    dealer: Seat
+    players: int
+
+    @property
+    def by_dealer(self) -> bool:
+        return self.seat == self.dealer
+
+    def moment(self, upcard: Card = -1) -> Moment:
+        """Where the act was made, for its words (``euchre.words``)."""
+        return Moment(self.stage, self.seat, self.dealer, self.players, upcard)
 
 
 def _is_declaration(a: int) -> bool:
@@ -112,7 +122,6 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
     played = False
     last_play = max((i for i, (_, a) in enumerate(history) if A.is_play(a)), default=-1)
     for i, (seat, a) in enumerate(history):
-        by_dealer = seat == dealer
         if stage == Phase.DECLARE:
             if viewer is None:
                 is_decl = declared < n
@@ -122,12 +131,12 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
                 own_seen = True
             if is_decl:
                 declared += 1
-                out.append(Act(Phase.DECLARE, seat, a, by_dealer))
+                out.append(Act(Phase.DECLARE, seat, a, dealer, n))
                 continue
             stage = Phase.BID1
         if A.is_play(a):
             played = True
-            out.append(Act(Phase.PLAY, seat, a, by_dealer))
+            out.append(Act(Phase.PLAY, seat, a, dealer, n))
             continue
         if played:
             # renege_fix: a take-back, or a pass with more cards still to come, answered the
@@ -139,20 +148,20 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
                     questions = _last_trick_questions(history, trump)
                 fixing = after_last < questions
                 after_last += 1
-            out.append(Act(Phase.FIX if fixing else Phase.CLAIM, seat, a, by_dealer))
+            out.append(Act(Phase.FIX if fixing else Phase.CLAIM, seat, a, dealer, n))
             continue
         if stage == Phase.AUCTION:
-            out.append(Act(Phase.AUCTION, seat, a, by_dealer))
+            out.append(Act(Phase.AUCTION, seat, a, dealer, n))
             if seat == dealer:  # the dealer speaks last
                 stage = Phase.TRUMP
             continue
         if stage == Phase.TRUMP and not made:
-            out.append(Act(Phase.TRUMP, seat, a, by_dealer))
+            out.append(Act(Phase.TRUMP, seat, a, dealer, n))
             trump = _trump_of(a, upcard)
             made = True
             continue
         if not made and stage in (Phase.BID1, Phase.BID2):
-            out.append(Act(stage, seat, a, by_dealer))
+            out.append(Act(stage, seat, a, dealer, n))
             if a == A.PASS:
                 passes += 1
                 if passes == n and stage == Phase.BID1:
@@ -169,57 +178,14 @@ def staged(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
             kind = Phase.ALONE
         else:  # defend alone, or a pass declining to
             kind = Phase.DEFEND
-        out.append(Act(kind, seat, a, by_dealer))
+        out.append(Act(kind, seat, a, dealer, n))
     return out
 
 
-def _suit(a: int, base: int) -> str:
-    return SUIT_SYMBOLS[a - base]
-
-
 def phrase(act: Act, upcard: Card = -1) -> str:
-    """What a seat did, third person, after its name ("orders it up alone")."""
-    a = act.action
-    st = act.stage
-    if st == Phase.DECLARE:
-        if a == A.PASS:
-            return "has nothing to declare"
-        if a == A.FARMER:
-            return "calls a farmer's hand: redeal"
-        if a == A.MISDEAL:
-            return "calls a misdeal (no ace, no face, no trump)"
-        if a == HIDDEN_SWAP:
-            return "swaps three low cards for the kitty"
-        return "swaps " + " ".join(card_symbol(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
-    if st == Phase.PLAY:
-        return "plays " + card_symbol(a)
-    if st == Phase.CLAIM:
-        return "claims a renege" if a == A.CLAIM_RENEGE else "makes no renege claim"
-    if st == Phase.FIX:
-        return "takes back a renege" if a == A.FIX_RENEGE else "lets the trick stand"
-    if st == Phase.DEFEND:
-        return "defends alone" if a == A.DEFEND_ALONE else "declines to defend alone"
-    if st == Phase.ALONE:
-        return "goes alone" if a == A.GO_ALONE else "plays with partner"
-    if st == Phase.DEALER_TAKE:
-        return "takes the up-card" if a == A.TAKE else "leaves the up-card"
-    if st == Phase.DISCARD:
-        return "discards" if a == HIDDEN_DISCARD else "discards " + card_symbol(
-            a - A.DISCARD_BASE)
-    # Bids.
-    if a == A.PASS:
-        return "passes"
-    if A.is_bid(a):
-        return f"bids {A.bid_tricks(a)}"
-    if st == Phase.TRUMP:
-        return f"names {_suit(a, A.CALL_BASE)} trump"
-    alone = " alone" if a in (A.ORDER_ALONE,) or A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4 \
-        else ""
-    if a in (A.ORDER, A.ORDER_ALONE):
-        return ("picks it up" if act.by_dealer else "orders it up") + alone
-    base = A.CALL_ALONE_BASE if alone else A.CALL_BASE
-    verb = "names" if st == Phase.BID1 and upcard == JOKER else "calls"
-    return f"{verb} {_suit(a, base)}{alone}"
+    """What a seat did, third person, after its name ("orders it up alone"): the act's words
+    (``euchre.words``), for the stage it was made in."""
+    return action_words(act.action, act.moment(upcard), "done")
 
 
 def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
@@ -229,27 +195,11 @@ def last_act(history: Sequence[tuple[int, int]], rules: Rules, dealer: Seat,
     return acts[-1] if acts else None
 
 
-def you_form(text: str) -> str:
-    """Turn a third-person phrase into the form after "You": "passes" -> "pass"."""
-    first, _, rest = text.partition(" ")
-    if first == "has":
-        first = "have"
-    elif first.endswith(("sses", "oes")):
-        first = first[:-2]
-    elif first.endswith("s"):
-        first = first[:-1]
-    return f"{first} {rest}" if rest else first
-
-
-def sentence(name: str, text: str) -> str:
-    """``name`` followed by ``text`` in the right person ("You pass", "West passes")."""
-    return f"{name} {you_form(text) if name == 'You' else text}"
-
-
-def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: Card = -1,
+def bidding_segments(acts: Sequence[Act], who: Callable[[Seat], Who], upcard: Card = -1,
                      quiet_passes: bool = True, compact: bool = False,
                      ) -> list[tuple[str, list[str]]]:
-    """(heading, phrases) for each stage before the play and the claims after it.
+    """(heading, sentences) for each stage before the play and the claims after it, each
+    sentence about ``who`` did it, as its reader calls them ("You pass", "West calls ♥").
 
     With ``quiet_passes`` a declaration pass (nothing to declare) is left out, as a real table
     never hears it, and a first round everyone passed is said in two words. ``compact`` (one
@@ -272,5 +222,6 @@ def bidding_segments(acts: Sequence[Act], name: Callable[[int], str], upcard: Ca
         if (quiet_passes and stage == Phase.BID1 and any(x.stage == Phase.BID2 for x in acts)):
             out.append((title, ["all pass"]))
             continue
-        out.append((title, [sentence(name(x.seat), phrase(x, upcard)) for x in these]))
+        out.append((title, [action_words(x.action, x.moment(upcard), "done", who(x.seat))
+                            for x in these]))
     return out

@@ -28,7 +28,7 @@ from euchre.analysis.charts import compute, hand_class
 from euchre.analysis.puzzles import load_puzzles, mine, puzzle_view, puzzles_to_json
 from euchre.analysis.review import Review, review_match, review_to_json
 from euchre.analysis.values import evaluate, lawful_cards
-from euchre.cards import HEARTS, parse_card
+from euchre.cards import HEARTS, card_symbol, parse_card
 from euchre.cli import main
 from euchre.match import Match
 from euchre.phases import Phase
@@ -300,11 +300,11 @@ def test_shipped_puzzle_set_replays_and_validates() -> None:
 def test_puzzle_command_checks_the_answer(capsys: pytest.CaptureFixture[str]) -> None:
     ps = load_puzzles()
     p = ps.puzzles[0]
-    right = A.action_label(p.answer)
+    right = card_symbol(p.answer)
     assert main(["puzzle", "--number", "1", "--answer", right]) == 0
     assert "Right!" in capsys.readouterr().out
     wrong = next(c for c in puzzle_view(ps.rules, p).legal_actions if c != p.answer)
-    assert main(["puzzle", "--number", "1", "--answer", A.action_label(wrong)]) == 0
+    assert main(["puzzle", "--number", "1", "--answer", card_symbol(wrong)]) == 0
     out = capsys.readouterr().out
     assert "Not quite" in out and "The answer is" in out
     assert main(["puzzle", "--number", "1", "--answer", "ZZ"]) == 2

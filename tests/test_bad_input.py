@@ -30,6 +30,7 @@ from euchre.bots import DEFAULT_LEVEL
 from euchre.cli import main
 from euchre.errors import EuchreError, IllegalActionError, NotationError, RecordError, RulesError
 from euchre.match import Match
+from euchre.phases import Phase
 from euchre.record import (
     MAX_HAND_ACTIONS,
     MAX_HANDS,
@@ -41,6 +42,7 @@ from euchre.record import (
 )
 from euchre.rules import PRESETS, Rules
 from euchre.state import HandState
+from euchre.words import Moment, action_words
 
 CONTROL = "".join(map(chr, range(32))) + "\x7f\x85\u2028\u2029\u202e\x1b[2J"
 
@@ -255,7 +257,7 @@ def test_item8_library_entry_points_raise_library_errors_for_any_input() -> None
         (euchre.action_from_str, (["pass"],), NotationError),
         (euchre.action_to_str, ("pass",), NotationError),
         (euchre.action_to_str, (None,), NotationError),
-        (euchre.action_label, (1.5,), NotationError),
+        (action_words, (1.5, Moment(Phase.BID1, 0, 3)), NotationError),
         (HandState.deal(Rules(), 0, random.Random(2)).view, ("0",), IllegalActionError),
     ]
     for fn, args, kind in calls:

@@ -13,7 +13,8 @@ from euchre.rules import Rules, preset
 from euchre.state import HandState
 from euchre.tui import commands as C
 from euchre.tui.commands import Info, Move, Refusal, Request
-from euchre.tui.words import ASCII, UNICODE, action_words
+from euchre.tui.words import ASCII, UNICODE
+from euchre.words import Moment, action_words
 
 #: Rule sets that between them reach every phase a player is asked in.
 RULE_SETS = (
@@ -55,7 +56,7 @@ def test_every_option_of_every_phase_reads_back_as_typed_and_by_its_number() -> 
             assert sorted(menu) == sorted(view.legal_actions)
             for g in (UNICODE, ASCII):
                 for k, a in enumerate(menu, 1):
-                    typed = action_words(a, g, view.dealer == view.seat)
+                    typed = g.translate(action_words(a, Moment.of(view)))
                     assert C.read_turn(typed, view, h, g) == Move(a), (view.phase, typed)
                     assert C.read_turn(f" {k} ", view, h, g) == Move(a)
                 assert C.choices_text(view, g).startswith("Type 1")
@@ -127,10 +128,11 @@ def test_a_card_not_held_and_a_card_that_does_not_follow_are_explained() -> None
         if not unplayable:
             continue
         missing = next(c for c in range(24) if c not in view.hand and A.is_play(c))
-        words = action_words(missing, ASCII)
+        words = ASCII.translate(action_words(missing, Moment.of(view)))
         reply = C.read_turn(words, view, h, ASCII)
         assert reply == Refusal(f"You do not hold {words}. {C.choices_text(view, ASCII)}")
-        reply = C.read_turn(action_words(unplayable[0], ASCII), view, h, ASCII)
+        reply = C.read_turn(ASCII.translate(action_words(unplayable[0], Moment.of(view))),
+                            view, h, ASCII)
         assert isinstance(reply, Refusal) and reply.text.startswith("Must follow ")
         assert C.read_turn("pass", view, h, ASCII) == Refusal(
             f"Bidding is over: play a card. {C.choices_text(view, ASCII)}")

@@ -9,10 +9,12 @@ from euchre import actions as A
 from euchre.actions import action_from_str
 from euchre.cards import JOKER, deck_cards, parse_card
 from euchre.errors import IllegalActionError
-from euchre.explain import action_words, card_name, why_illegal
+from euchre.explain import why_illegal
 from euchre.phases import Phase
 from euchre.rules import Rules, preset
 from euchre.state import HandState
+from euchre.words import Moment, action_words
+from euchre.words import card_words as card_name
 
 pytestmark = pytest.mark.core
 
@@ -45,12 +47,15 @@ def test_card_name_spells_out_the_joker() -> None:
 
 
 def test_action_words_are_what_a_person_reads() -> None:
-    assert action_words(A.call(2)) == "call ♥"
-    assert action_words(A.call(3, True)) == "call ♠ alone"
-    assert action_words(A.ORDER) == "order up" and action_words(A.GO_ALONE) == "go alone"
-    assert action_words(A.WITH_PARTNER) == "with partner"
-    assert action_words(A.DISCARD_BASE + JOKER) == "discard Joker"
-    assert action_words(A.PASS) == "pass"
+    def words(a: int, phase: Phase = Phase.BID2) -> str:
+        return action_words(a, Moment(phase, 0, 3))  # North, while West deals
+
+    assert words(A.call(2)) == "call ♥"
+    assert words(A.call(3, True)) == "call ♠ alone"
+    assert words(A.ORDER, Phase.BID1) == "order up" and words(A.GO_ALONE) == "go alone"
+    assert words(A.WITH_PARTNER) == "play with partner"
+    assert words(A.DISCARD_BASE + JOKER) == "discard Joker"
+    assert words(A.PASS) == "pass"
 
 
 def test_play_refusals_speak_to_you_as_the_terminal_did() -> None:

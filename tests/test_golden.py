@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from euchre.actions import action_label
+from euchre import actions as A
+from euchre.actions import action_to_str
 from euchre.cards import SUIT_SYMBOLS, card_symbol, cards_of, sort_hand
 from euchre.match import Match
 from euchre.rules import PRESETS, Rules
@@ -35,6 +36,15 @@ CONFIGS: dict[str, Rules] = {
     "redeal-32": Rules(farmers_hand="redeal", deck=32, stick_the_dealer=True,
                        first_dealer="black_jack", target=5),
 }
+
+
+def label(a: int) -> str:
+    """A bid, discard or swap as the golden file writes it: the notation, cards with symbols."""
+    if A.is_discard(a):
+        return "discard " + card_symbol(a - A.DISCARD_BASE)
+    if a >= A.SWAP_BASE:
+        return "swap " + " ".join(card_symbol(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
+    return action_to_str(a)
 
 
 def side_name(side: int, players: int) -> str:
@@ -61,7 +71,7 @@ def render_hand(h: HandState) -> list[str]:
         for s in range(n):
             out.append(f"  {seat_name(s, n):<9} "
                        f"{cards_text(cards_of(h.initial_hands[s]), h.trump)}")
-    acts = [f"{seat_name(w, n)} {action_label(a)}" for w, a in h.history if not 0 <= a <= 32]
+    acts = [f"{seat_name(w, n)} {label(a)}" for w, a in h.history if not 0 <= a <= 32]
     if acts:
         out.append("  Bids: " + ", ".join(acts))
     if h.maker >= 0:

@@ -212,8 +212,8 @@ def test_hint_names_the_option_as_the_menu_does() -> None:
     # sampled, so the test reads the choice from the hint and checks it against the menu rather
     # than pinning one.
     text = flat(child)
-    assert "1) pass 2) pick it up 3) pick up alone" in text
-    menu = {"1": "pass", "2": "pick it up", "3": "pick up alone"}
+    assert "1) pass 2) pick it up 3) pick it up alone" in text
+    menu = {"1": "pass", "2": "pick it up", "3": "pick it up alone"}
     hint = re.search(r"Hint: ([a-z ]+) \(option (\d)\)\. ([A-Z][a-z ]+): .*you expect "
                      r"[−+][0-9.]+ ± [0-9.]+ points this hand.* Judged by the chance to win the "
                      r"game, over \d+ deals\.", text)
@@ -221,10 +221,10 @@ def test_hint_names_the_option_as_the_menu_does() -> None:
     choice, number, sentence_name = hint.group(1), hint.group(2), hint.group(3)
     assert menu[number] == choice
     assert sentence_name.lower() == {"pass": "pass", "pick it up": "pick it up",
-                                     "pick up alone": "pick it up alone"}[choice]
+                                     "pick it up alone": "pick it up alone"}[choice]
     # the two options not chosen are valued in the same sentence
     others = {"pass": "Pass", "pick it up": "Pick it up",
-              "pick up alone": "Pick it up alone"}
+              "pick it up alone": "Pick it up alone"}
     for option, label in others.items():
         if option != choice:
             assert re.search(label + r" is [0-9.]+% ± [0-9.]+% worse", text), (label, text)
@@ -234,12 +234,15 @@ def test_hint_names_the_option_as_the_menu_does() -> None:
 
 def test_openspiel_alone_question_options_read_as_words() -> None:
     from euchre import actions as A
+    from euchre.phases import Phase
     from euchre.tui.render import UNICODE, action_text
+    from euchre.words import Moment
 
-    assert action_text(A.GO_ALONE, UNICODE).plain == "go alone"
-    assert action_text(A.WITH_PARTNER, UNICODE).plain == "with partner"
+    at = Moment(Phase.ALONE, 0, 3)
+    assert action_text(A.GO_ALONE, UNICODE, at).plain == "go alone"
+    assert action_text(A.WITH_PARTNER, UNICODE, at).plain == "play with partner"
     for a in (A.GO_ALONE, A.WITH_PARTNER):  # what the menu shows can also be typed
-        assert A.action_from_str(action_text(a, UNICODE).plain) == a
+        assert A.action_from_str(action_text(a, UNICODE, at).plain) == a
 
 
 def test_joker_up_card_asks_the_dealer_to_name_trump() -> None:

@@ -102,7 +102,7 @@ def test_a_random_pick_is_of_either_kind_and_a_seed_keeps_its_card_puzzle(
     cards = [p for p in ps.puzzles if p.kind == "play"]
     assert [p.id for p in cards] == list(range(1, len(cards) + 1))
     # Seed 1 picked puzzle 5 before the set had bidding puzzles, and still does.
-    assert main(["puzzle", "--seed", "1", "--answer", A.action_label(cards[4].answer)]) == 0
+    assert main(["puzzle", "--seed", "1", "--answer", card_symbol(cards[4].answer)]) == 0
     assert capsys.readouterr().out.startswith("Puzzle 5 of ")
     asked = set()
     for seed in range(30):

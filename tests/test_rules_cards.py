@@ -6,7 +6,7 @@ import pytest
 from helpers import cards
 
 from euchre import actions as A
-from euchre.actions import action_from_str, action_label, action_to_str
+from euchre.actions import action_from_str, action_to_str
 from euchre.cards import (
     CLUBS,
     DIAMONDS,
@@ -29,6 +29,8 @@ from euchre.cards import (
     sort_hand,
 )
 from euchre.errors import NotationError
+from euchre.phases import Phase
+from euchre.words import Moment, action_words
 
 pytestmark = pytest.mark.core
 
@@ -128,7 +130,8 @@ def test_every_action_text_round_trips() -> None:
         except NotationError:
             continue  # unused id
         assert action_from_str(text) == a
-        assert action_label(a)  # a display form exists for every action
+        # every action has a person's words, which read back as the action
+        assert action_from_str(action_words(a, Moment(Phase.BID1, 0, 3))) == a
 
 
 @pytest.mark.parametrize(
@@ -169,10 +172,11 @@ def test_action_notation_refuses_unknown_text() -> None:
         action_to_str(9999)
 
 
-def test_action_labels_use_suit_symbols() -> None:
-    assert action_label(parse_card("JH")) == "J♥"
-    assert action_label(A.DISCARD_BASE + parse_card("9C")) == "discard 9♣"
-    assert action_label(A.CALL_ALONE_BASE + SPADES) == "call S alone"
+def test_action_words_use_suit_symbols() -> None:
+    at = Moment(Phase.BID2, 0, 3)
+    assert action_words(parse_card("JH"), at) == "J♥"
+    assert action_words(A.DISCARD_BASE + parse_card("9C"), at) == "discard 9♣"
+    assert action_words(A.CALL_ALONE_BASE + SPADES, at) == "call ♠ alone"
 
 
 # -------------------------------------------------------------------------------------------

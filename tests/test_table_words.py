@@ -16,7 +16,7 @@ import euchre
 from euchre import actions as A
 from euchre.cards import deck_cards, parse_card
 from euchre.cli.replay import describe_hand, describe_record
-from euchre.narrate import bidding_segments, staged, you_form
+from euchre.narrate import bidding_segments, staged
 from euchre.phases import PHASES, Phase
 from euchre.rules import Rules
 from euchre.state import HandState, seat_name
@@ -24,10 +24,11 @@ from euchre.tui import GameSettings, TerminalGame
 from euchre.tui.render import UNICODE, TableContext, render_table
 from euchre.tui.rules_text import rules_lines, rules_title
 from euchre.tui.stats import Stats, StatsRecorder, load
+from euchre.words import YOU, Moment, Who, action_words
 
 
-def names(s: int) -> str:
-    return seat_name(s, 4)
+def names(s: int) -> Who:
+    return Who(seat_name(s, 4))
 
 
 def play_out(h: HandState, rng: random.Random) -> None:
@@ -43,12 +44,12 @@ def test_bidding_words_keep_rounds_pickup_defence_and_claims_apart() -> None:
     h.apply_action(h.legal_actions()[0])  # West, the dealer, discards
     defenders = []
     while h.phase_name == Phase.DEFEND:
-        defenders.append(names(h.cur))
+        defenders.append(names(h.cur).name)
         h.apply_action(A.PASS)  # a declined defend-alone: not a bid
     play_out(h, rng)
     claimants = []
     while h.phase_name == Phase.CLAIM:
-        claimants.append(names(h.cur))
+        claimants.append(names(h.cur).name)
         h.apply_action(A.PASS)  # a declined renege claim: not a bid either
     segs = bidding_segments(staged(h.history, r, h.dealer), names, h.upcard)
     assert segs[0] == ("Round 1", ["North orders it up alone"])
@@ -83,11 +84,17 @@ def test_bidding_words_name_both_rounds_and_the_dealers_pickup() -> None:
 
 
 def test_grammar_after_you_is_first_person() -> None:
-    assert you_form("passes") == "pass"
-    assert you_form("defends alone") == "defend alone"
-    assert you_form("goes alone") == "go alone"
-    assert you_form("sits out") == "sit out"
-    assert you_form("has nothing to declare") == "have nothing to declare"
+    """The verb agrees with "You" ("You pass"), a name ("West passes") and a side ("You &
+    North win"): each phrase's forms are written out, none made by cutting an "s" off."""
+    def said(a: int, phase: Phase, who: Who, seat: int = 0, dealer: int = 3) -> str:
+        return action_words(a, Moment(phase, seat, dealer), "done", who)
+
+    assert said(A.PASS, Phase.BID1, YOU) == "You pass"
+    assert said(A.DEFEND_ALONE, Phase.DEFEND, YOU) == "You defend alone"
+    assert said(A.GO_ALONE, Phase.ALONE, YOU) == "You go alone"
+    assert said(A.PASS, Phase.DECLARE, YOU) == "You have nothing to declare"
+    assert said(A.PASS, Phase.DECLARE, Who("West")) == "West has nothing to declare"
+    assert said(A.ORDER, Phase.BID1, YOU, seat=3) == "You pick it up"
 
 
 def context(view_seat: int, width: int = 79) -> TableContext:
@@ -96,7 +103,8 @@ def context(view_seat: int, width: int = 79) -> TableContext:
 
     return TableContext(glyphs=UNICODE, name=name, short=lambda s: name(s)[0],
                         side_names=["Us", "Them"], scores=[0, 0], target=10,
-                        title="standard", hand_no=1, bottom=view_seat, width=width)
+                        title="standard", hand_no=1, bottom=view_seat, width=width,
+                        you=view_seat)
 
 
 def test_you_sit_out_and_you_defend_alone_read_in_the_first_person() -> None:
@@ -354,14 +362,14 @@ def test_two_handed_rows_bidding_reads_as_bids_then_trump_not_round_2() -> None:
     for a in ("bid 8", "bid 9", "call D"):
         h.apply_action(A.action_from_str(a))
 
-    def two(s: int) -> str:
-        return seat_name(s, 2)
+    def two(s: int) -> Who:
+        return Who(seat_name(s, 2))
 
     segs = bidding_segments(staged(h.history, r, h.dealer), two, h.upcard)
     assert segs == [("", ["Player 2 bids 8", "Player 1 bids 9"]),
                     ("", ["Player 1 names ♦ trump"])]
     assert "Round" not in str(segs)
-    mine = bidding_segments(staged(h.view(0).history, r, 0, viewer=0), lambda s: "You"
+    mine = bidding_segments(staged(h.view(0).history, r, 0, viewer=0), lambda s: YOU
                             if s == 0 else two(s), h.upcard)
     assert mine[1] == ("", ["You name ♦ trump"])
     thrown = HandState(r, 0, deck_cards(24))

@@ -206,7 +206,8 @@ def builder_messages(table: Table, viewer: int, hint_bot: Any) -> list[Any]:
     if viewer >= 0:
         view = table.view(viewer)
         if view.legal_actions:
-            out.append(M.hint(table.seq, hint_bot.choose(view), hint_bot.explain(view), "rule"))
+            out.append(M.hint(table.seq, hint_bot.choose(view), hint_bot.explain(view), "rule",
+                              view))
     out.append(M.Welcome(viewer, table.id, table.chat, ["rule"], "rule"))
     return out
 

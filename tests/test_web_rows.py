@@ -107,7 +107,7 @@ def test_a_rows_hand_over_the_websocket(sqlite_url: str) -> None:
             made = took >= h["contract"]
             assert h["points"][h["maker"]] == (took - 6 if made else 0)
             assert h["points"][1 - h["maker"]] == 0  # only the maker scores (rows_euchre off)
-        said = [b["text"] for b in s["bids"]]
+        said = [b["code"] for b in s["bids"]]
         assert any(b in BIDS for b in said)
         # the spectator sees both rows as the players do, and no hand
         w = watcher.until_state(lambda m: m["finished"])
@@ -128,7 +128,7 @@ def test_replay_frames_show_rows_and_keep_row_cards_out_of_the_hands() -> None:
         a = rng.choice(m.legal_actions())
         log.append((m.current_player, a))
         m.apply_action(a)
-    frames = replay_frames(ROWS, 11, log)
+    frames = replay_frames(ROWS, 11, log, ["Ann", "Bo"])
     assert len(frames) == len(log) + 1
     for f in frames:
         for seat in range(2):

@@ -298,6 +298,37 @@ def test_reconnecting_with_the_token_returns_to_the_same_seat_mid_hand(db_url: s
         c2.close()
 
 
+def test_a_person_coming_back_is_told_what_the_stand_in_did_for_them(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, away_timeout=0.3) as srv:
+        t = srv.create(my_seat=-1, seats=[{"kind": "human", "level": "rule"}]
+                       + [{"kind": "computer"}] * 3)
+        spec = srv.connect(t["id"])
+        s = spec.until_state(lambda s: s["seats"][0]["stand_in"], timeout=20)
+        since = s["seq"]
+        spec.until_state(lambda s: s["seq"] >= since + 12, timeout=20)
+        token = _seat_token(srv, t["id"], 0)
+        c = srv.connect(t["id"], token)
+        told = c.until(lambda m: m["type"] in ("covered", "state"))
+        assert told["type"] == "covered", told
+        back = c.until_state(lambda s: True)["seq"]  # the table when the person came back
+        spec.drain(0.3)
+        # the stand-in's acts, as the spectator saw them (one state per act), in the person's
+        # own words: "You pass", never the seat's name
+        acts = {m["seq"]: m["last"] for m in spec.messages if m["type"] == "state"
+                and since < m["seq"] <= back and m["last"] and m["last"]["seat"] == 0}
+        assert told["level"] == "rule" and told["earlier"] == 0
+        assert len(told["moves"]) == len(acts) > 0, (told, acts)
+        assert all(line.startswith("You ") for line in told["moves"]), told
+        assert not any(m["type"] == "covered" for m in spec.messages)  # theirs alone
+        c.close()
+        again = srv.connect(t["id"], token)  # told once
+        again.until_state(lambda s: True)
+        again.drain(0.3)
+        assert not any(m["type"] == "covered" for m in again.messages)
+        again.close()
+        spec.close()
+
+
 def test_an_absent_friend_is_played_by_a_computer_and_takes_the_seat_back(
         sqlite_url: str) -> None:
     with LiveServer(db_url=sqlite_url, away_timeout=0.3) as srv:

@@ -17,15 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from euchre import actions as A
-from euchre.analysis.assess import Assessment, bid_phrase, valued
+from euchre.analysis.assess import Assessment, valued
 from euchre.analysis.values import Objective, OptionValue, default_objective, evaluate
 from euchre.cards import JOKER, Card, card_symbol, deck_cards
 from euchre.rules import Rules
 from euchre.seats import Seat
 from euchre.state import BID1, BID2, DECLARE, HandState, seat_name
 from euchre.view import SeatView
+from euchre.words import option_words
 
-__all__ = ["Advice", "RoundAdvice", "advice_to_json", "advise", "bid_phrase", "bidding_view"]
+__all__ = ["Advice", "RoundAdvice", "advice_to_json", "advise", "bidding_view"]
 
 #: The default time budget in seconds for all rounds together (the command answers in under
 #: 2 s with start-up included).
@@ -160,7 +161,7 @@ def advice_to_json(adv: Advice) -> dict[str, object]:
             "options": [
                 {
                     "action": A.action_to_str(o.action),
-                    "label": bid_phrase(o.action, r.view),
+                    "label": option_words(o.action, r.view),
                     "points": round(o.points, 4),
                     "ci95": round(o.ci95, 4) if math.isfinite(o.ci95) else None,
                     "win": None if o.win is None else round(o.win, 4),

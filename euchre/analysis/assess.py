@@ -18,7 +18,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from euchre import actions as A
 from euchre.analysis.values import (
     OBJECTIVES,
     Objective,
@@ -27,10 +26,11 @@ from euchre.analysis.values import (
     default_objective,
     evaluate,
 )
-from euchre.cards import EFFECTIVE_SUIT, POWER, card_symbol, deck_cards
+from euchre.cards import EFFECTIVE_SUIT, POWER, deck_cards
 from euchre.phases import Phase
 from euchre.solver import solvable
 from euchre.view import SeatView
+from euchre.words import option_words
 
 __all__ = [
     "SEPARATION",
@@ -43,7 +43,7 @@ __all__ = [
     "hint",
     "hint_assessment",
     "objectives_differ",
-    "option_label",
+    "option_words",
     "score_stakes",
     "signed",
 ]
@@ -94,36 +94,6 @@ class Assessment:
     @property
     def objective_words(self) -> str:
         return OBJECTIVES[self.objective]
-
-
-def bid_phrase(a: int, view: SeatView) -> str:
-    """A bid in words: 'Order up', 'Pick it up alone' (the dealer), 'Call ♥', 'Pass'."""
-    dealer = view.seat == view.dealer
-    if a == A.ORDER:
-        return "Pick it up" if dealer else "Order up"
-    if a == A.ORDER_ALONE:
-        return "Pick it up alone" if dealer else "Order up alone"
-    if A.CALL_BASE <= a < A.CALL_BASE + 4:
-        from euchre.cards import SUIT_SYMBOLS
-
-        return f"Call {SUIT_SYMBOLS[a - A.CALL_BASE]}"
-    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
-        from euchre.cards import SUIT_SYMBOLS
-
-        return f"Call {SUIT_SYMBOLS[a - A.CALL_ALONE_BASE]} alone"
-    if a == A.PASS:
-        return "Pass"
-    label = A.action_label(a)
-    return label[:1].upper() + label[1:]
-
-
-def option_label(a: int, view: SeatView) -> str:
-    """An option as a player reads it: '9♦', 'Bury K♣', 'Order up', 'Call ♥ alone'."""
-    if A.is_play(a):
-        return card_symbol(a)
-    if A.is_discard(a):
-        return f"Bury {card_symbol(a - A.DISCARD_BASE)}"
-    return bid_phrase(a, view)
 
 
 def _ranked(values: Values, objective: Objective) -> list[int]:
@@ -225,7 +195,7 @@ def assessment_words(a: Assessment, you: str = "you", basis: bool = True) -> str
     how much worse each other option is, or that the options are too close to call, and (with
     ``basis``) by which objective over how many deals."""
     best = a.best
-    label = option_label(best.action, a.view)
+    label = option_words(best.action, a.view)
     hand = (f"{you} expect {amount(best.points, best.points_se, 'points', True)} points this "
             "hand")
     if a.objective == "win":
@@ -237,12 +207,12 @@ def assessment_words(a: Assessment, you: str = "you", basis: bool = True) -> str
     rest = [o for o in a.options[1:] if o not in same]
 
     def worse(o: OptionValue) -> str:
-        return (f"{option_label(o.action, a.view)} is "
+        return (f"{option_words(o.action, a.view)} is "
                 f"{amount(o.behind, o.behind_se, a.objective)}{unit} worse")
 
     parts = []
     if same:
-        names = " and ".join(option_label(o.action, a.view) for o in same)
+        names = " and ".join(option_words(o.action, a.view) for o in same)
         parts.append(f"{names} {'comes' if len(same) == 1 else 'come'} to the same on every "
                      "deal")
     near = [o for o in rest if not o.behind > SEPARATION * o.behind_se]
@@ -299,12 +269,12 @@ def objectives_differ(view: SeatView, values: Values, best: int, objective: Obje
     stakes = f"{stakes}: " if stakes else ""
     if other == "points":
         p_top, p_best = values.mean_se(top, "points")[0], values.mean_se(best, "points")[0]
-        return (f"On points alone {option_label(top, view)} is ahead ({signed(p_top)} against "
+        return (f"On points alone {option_words(top, view)} is ahead ({signed(p_top)} against "
                 f"{signed(p_best)} this hand), but at {at} {stakes}the points that win or "
                 "save the game are what count.")
     w_top, w_best = values.mean_se(top, "win")[0], values.mean_se(best, "win")[0]
     reason = score_stakes(view) or "some points count more than others"
-    return (f"For the game {option_label(top, view)} has the better chance ({100 * w_top:.0f}% "
+    return (f"For the game {option_words(top, view)} has the better chance ({100 * w_top:.0f}% "
             f"against {100 * w_best:.0f}%): at {at} {reason}.")
 
 
@@ -318,7 +288,7 @@ def hint(view: SeatView, seed: int = 0, think: object = None) -> tuple[int, str]
     lawful = view.lawful_cards() if view.phase == Phase.PLAY else list(view.legal_actions)
     if len(lawful) == 1:
         (only,) = lawful
-        return only, f"{option_label(only, view)} is your only lawful choice."
+        return only, f"{option_words(only, view)} is your only lawful choice."
     a = hint_assessment(view, seed, think)
     return a.best.action, assessment_words(a)
 

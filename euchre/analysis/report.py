@@ -10,7 +10,7 @@ from rich.text import Text
 
 from euchre import actions as A
 from euchre.analysis.advice import Advice
-from euchre.analysis.assess import assessment_words, bid_phrase
+from euchre.analysis.assess import assessment_words
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
 from euchre.analysis.values import OBJECTIVES, Z95, OptionValue
@@ -18,6 +18,7 @@ from euchre.cards import SUIT_SYMBOLS, Card, card_symbol, left_bower, right_bowe
 from euchre.phases import Phase
 from euchre.seats import seat_name, side_of
 from euchre.view import SeatView
+from euchre.words import YOU, Moment, Who, action_words, option_words
 
 
 def _console(console: Console | None) -> Console:
@@ -35,8 +36,9 @@ def _game_verdict(options: tuple[OptionValue, ...], view: SeatView, at: str) -> 
     pct = round(100 * (top.win or 0.0)), round(100 * (best.win or 0.0))
     if top is best or pct[0] <= pct[1]:
         return ""
-    return (f"For the game at {at}, {bid_phrase(top.action, view).lower()} has the best "
-            f"chance: {pct[0]}% against {pct[1]}% for {bid_phrase(best.action, view).lower()}.")
+    now = Moment.of(view)
+    return (f"For the game at {at}, {action_words(top.action, now)} has the best chance: "
+            f"{pct[0]}% against {pct[1]}% for {action_words(best.action, now)}.")
 
 
 def _points_verdict(options: tuple[OptionValue, ...], view: SeatView, at: str) -> str:
@@ -48,7 +50,7 @@ def _points_verdict(options: tuple[OptionValue, ...], view: SeatView, at: str) -
     best = options[0]
     if top is best or top.points - best.points < 0.005:
         return ""
-    return (f"On points alone {bid_phrase(top.action, view).lower()} is ahead "
+    return (f"On points alone {action_words(top.action, Moment.of(view))} is ahead "
             f"({top.points:+.2f} against {best.points:+.2f} a hand), but at {at} the points "
             "that win or save the game count, not the hand's average.")
 
@@ -82,7 +84,7 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
                 t.add_column("±95%", justify="right")
         by = {o.action: o for o in a.options} if a is not None else {}
         for i, o in enumerate(r.options):
-            row = [("[bold green]" if i == 0 else "") + bid_phrase(o.action, r.view),
+            row = [("[bold green]" if i == 0 else "") + option_words(o.action, r.view),
                    f"{o.points:+.2f}", f"{o.ci95:.2f}"]
             if has_win:
                 row.append(f"{100 * (o.win or 0):.0f}%")
@@ -97,17 +99,17 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
                       f"judged by {OBJECTIVES[r.objective]}.")
             continue
         best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
-        verdict = f"Best: {bid_phrase(best.action, r.view)}"
+        verdict = f"Best: {option_words(best.action, r.view)}"
         if second is not None and r.objective == "win":
             gap = (best.win or 0.0) - (second.win or 0.0)
             verdict += (f", {100 * gap:.0f}% more chance to win the game than "
-                        f"{bid_phrase(second.action, r.view).lower()}"
+                        f"{action_words(second.action, Moment.of(r.view))}"
                         + (" (within the error: a close call)" if r.close else ""))
         elif second is not None:
             gap = best.points - second.points
             clear = gap > best.ci95 + second.ci95 and not r.close
             verdict += (f", {gap:.2f} points a hand ahead of "
-                        f"{bid_phrase(second.action, r.view).lower()}"
+                        f"{action_words(second.action, Moment.of(r.view))}"
                         + ("" if clear else " (within the error bars: a close call)"))
         con.print(verdict + f" over {r.deals} deals; judged by {OBJECTIVES[r.objective]}.")
         game = _game_verdict(r.options, r.view, at) if r.objective == "points" \
@@ -201,11 +203,11 @@ def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], 
         lines.append("Score: " + ", ".join(f"{_side(s, n)} {v}"
                                             for s, v in enumerate(view.scores)))
 
-    def name(s: int) -> str:
-        return "You" if s == view.seat else seat_name(s, n)
+    def who(s: int) -> Who:
+        return YOU if s == view.seat else Who(seat_name(s, n))
 
     acts = staged(view.history, view.rules, view.dealer, viewer=view.seat, upcard=view.upcard)
-    segments = bidding_segments(acts, name, view.upcard)
+    segments = bidding_segments(acts, who, view.upcard)
     if segments:
         said = "; ".join(f"{title}: {', '.join(items)}" if title else ", ".join(items)
                          for title, items in segments)
@@ -243,7 +245,7 @@ def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], 
     lines.append("Your hand: " + " ".join(symbol(c) for c in sort_hand(view.hand, trump)))
     if p.kind == "bid":
         lines.append("Your bids: " + ", ".join(
-            f"{k}. {bid_phrase(a, view)}" for k, a in enumerate(view.legal_actions, 1)))
+            f"{k}. {option_words(a, view)}" for k, a in enumerate(view.legal_actions, 1)))
         lines.append("Which bid is clearly best?")
     else:
         lines.append("Which card is clearly best?")

@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from euchre import actions as A
-from euchre.analysis.assess import amount, objectives_differ, option_label
+from euchre.analysis.assess import amount, objectives_differ
 from euchre.analysis.values import (
     Z95,
     Objective,
@@ -43,6 +43,7 @@ from euchre.seats import Seat
 from euchre.solver import solvable
 from euchre.state import HandState, seat_name
 from euchre.view import SeatView
+from euchre.words import option_words
 
 __all__ = [
     "Decision",
@@ -108,11 +109,11 @@ class Decision:
 
     @property
     def choice_label(self) -> str:
-        return option_label(self.choice, self.view)
+        return option_words(self.choice, self.view)
 
     @property
     def best_label(self) -> str:
-        return option_label(self.best, self.view)
+        return option_words(self.best, self.view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,15 +392,15 @@ def _why(view: SeatView, values: Values, choice: int, best: int, name: str,
     tail = f" {differ}" if differ else ""
     if best == choice:
         alts = [a for a in _by(values, objective) if a != choice][:1]
-        nxt = f"; next best {option_label(alts[0], view)}, {worth(alts[0])}" if alts else ""
+        nxt = f"; next best {option_words(alts[0], view)}, {worth(alts[0])}" if alts else ""
         short = f"Best choice: {worth(choice)}{nxt}."
         return f"{short[:-1]}, {basis}.{tail}", f"{short}{tail}"
     lead = play_context(view, choice, best) if values.kind == "play" else ""
     verdict = "beyond the error" if loss > ci else "within the error: a close call"
     given = (f"{100 * loss:.1f}% ± {100 * ci:.1f}% of the chance to win given up"
              if objective == "win" else f"{loss:.2f} ± {ci:.2f} points given up")
-    short = (f"{lead}{option_label(best, view)}: {worth(best)} against "
-             f"{worth(choice, False)} for {option_label(choice, view)}; measured on deals apart "
+    short = (f"{lead}{option_words(best, view)}: {worth(best)} against "
+             f"{worth(choice, False)} for {option_words(choice, view)}; measured on deals apart "
              f"from those that picked it, {given}, {verdict}")
     return f"{short}, {basis}.{tail}", f"{short}.{tail}"
 
@@ -449,7 +450,7 @@ def review_to_json(rev: Review) -> dict[str, object]:
                 "why": d.why,
                 "options": [
                     {"action": _action_json(o.action),
-                     "label": option_label(o.action, d.view),
+                     "label": option_words(o.action, d.view),
                      "points": round(o.points, 4), "ci95": _num(o.ci95)}
                     for o in d.options
                 ],

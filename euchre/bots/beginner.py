@@ -32,9 +32,9 @@ from euchre.cards import (
     SUITS,
     suit_of,
 )
-from euchre.explain import card_name
 from euchre.phases import Phase
 from euchre.view import SeatView
+from euchre.words import card_words as card_name
 
 #: Chance of forgetting to trump in when void in the led suit and the trick is not partner's.
 FORGET_TO_TRUMP = 0.35

@@ -384,17 +384,18 @@ class LearnedBidBot(SearchBot):
 def describe_learned(values: BidValues, view: SeatView, deals: int) -> str:
     """"Order up: the learned policy values it at +0.62 points a hand (±0.02), 0.31 more than
     passing; ..." — what it prefers and by how much."""
-    from euchre.bots.search import _phrases  # the one home of the bids' wording
+    from euchre.words import Moment, action_words, option_words
 
     (best, v0, se0), *rest = values.options
-    title, _ = _phrases(best, view)
+    title = option_words(best, view)
     text = (f"{title}: the learned bidding values it at {v0:+.2f} points a hand (±{2 * se0:.2f}),"
             f" fitted to {deals:,} simulated deals")
 
     def alt(a: int, v: float) -> str:
+        doing = action_words(a, Moment.of(view), "gerund")
         if a in values.unsound:
-            return f"{_phrases(a, view)[1]} {v:+.2f} (ruled out: {UNSOUND_WHY[view.phase]})"
-        return f"{_phrases(a, view)[1]} {v:+.2f} ({v0 - v:.2f} less)"
+            return f"{doing} {v:+.2f} (ruled out: {UNSOUND_WHY[view.phase]})"
+        return f"{doing} {v:+.2f} ({v0 - v:.2f} less)"
 
     if rest:
         text += "; " + "; ".join(alt(a, v) for a, v, _ in rest[:3])

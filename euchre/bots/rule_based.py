@@ -36,10 +36,11 @@ from euchre.cards import (
     deck_mask,
     mask_of,
 )
-from euchre.explain import card_name
 from euchre.phases import Phase
 from euchre.seats import seat_name
 from euchre.view import SeatView
+from euchre.words import Moment, action_words
+from euchre.words import card_words as card_name
 
 #: Expected tricks from a trump that is not part of the top run, by trump rank
 #: (Joker 10, right 9, left 8, A 7, K 6, Q 5, 10 3, 9 2, 8 1, 7 0).
@@ -431,7 +432,7 @@ class RuleBasedBot:
                 f"{SUIT_NAMES[o_suit].capitalize()} would be far better than {name} "
                 f"(about {other:.1f} tricks against {est:.1f}), so I pass for now.")
         if A.ORDER in legal and est >= threshold:
-            verb = "pick it up" if me == dealer else "order it up"
+            verb = action_words(A.ORDER, Moment.of(view))
             return A.ORDER, (
                 f"With {name} as trump and {who}, I count about {est:.1f} tricks, "
                 f"enough to {verb}.")

@@ -48,13 +48,13 @@ from euchre.bots.valuation import (
     sample_worlds,
     solve_cards,
 )
-from euchre.cards import JOKER, POWER, SUIT_SYMBOLS, mask_of
-from euchre.explain import card_name
+from euchre.cards import JOKER, POWER, mask_of
 from euchre.phases import Phase
 from euchre.seats import Seat, seat_name, side_of
 from euchre.solver import move_values_batch, points_for, solvable
 from euchre.state import BID1, BID2, DEFEND, OVER, PLAY, HandState
 from euchre.view import SeatView
+from euchre.words import Moment, action_words, option_words
 
 #: Deals per decision at the default strength.
 DEFAULT_SAMPLES: Final = 48
@@ -447,46 +447,9 @@ def _bid_options(view: SeatView, world: HandState) -> list[int]:
 # Explanations
 
 
-def _phrases(a: int, view: SeatView) -> tuple[str, str]:
-    """(an option as a command, the same as a noun phrase) for the explanation."""
-    dealer = view.seat == view.dealer
-    if 0 <= a <= 32:
-        return card_name(a), card_name(a)
-    if A.DISCARD_BASE <= a <= A.DISCARD_BASE + 32:
-        c = card_name(a - A.DISCARD_BASE)
-        return f"Bury the {c}", f"burying the {c}"
-    if A.CALL_BASE <= a < A.CALL_BASE + 4:
-        s = SUIT_SYMBOLS[a - A.CALL_BASE]
-        return f"Call {s}", f"calling {s}"
-    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
-        s = SUIT_SYMBOLS[a - A.CALL_ALONE_BASE]
-        return f"Call {s} alone", f"calling {s} alone"
-    if A.is_bid(a):
-        k = A.bid_tricks(a)
-        return f"Bid {k}", f"bidding {k}"
-    if a >= A.SWAP_BASE:
-        cs = " ".join(card_name(c) for c in A.SWAP_SETS[a - A.SWAP_BASE])
-        return f"Swap {cs}", f"swapping {cs}"
-    table = {
-        A.ORDER: ("Pick it up", "picking it up") if dealer else ("Order up", "ordering up"),
-        A.ORDER_ALONE: (("Pick it up alone", "picking it up alone") if dealer
-                        else ("Order up alone", "ordering up alone")),
-        A.TAKE: ("Take the up-card", "taking it"),
-        A.DECLINE: ("Decline the up-card", "declining it"),
-        A.GO_ALONE: ("Go alone", "going alone"),
-        A.WITH_PARTNER: ("Play with my partner", "playing with my partner"),
-        A.DEFEND_ALONE: ("Defend alone", "defending alone"),
-        A.FARMER: ("Call a farmer's redeal", "calling a redeal"),
-        A.MISDEAL: ("Call a misdeal", "calling a misdeal"),
-        A.CLAIM_RENEGE: ("Claim a renege", "claiming"),
-    }
-    if a == A.PASS:
-        if view.phase == Phase.DEFEND:
-            return "Keep my partner", "keeping my partner"
-        if view.phase == Phase.DECLARE:
-            return "Keep this hand", "keeping it"
-        return "Pass", "passing"
-    return table.get(a, (A.action_label(a), A.action_label(a)))
+def _gerund(a: int, view: SeatView) -> str:
+    """An option as a noun phrase in the explanation ("ordering up")."""
+    return action_words(a, Moment.of(view), "gerund")
 
 
 def _wins(points: float, unit: bool = True) -> str:
@@ -509,17 +472,17 @@ def describe(an: Analysis, view: SeatView) -> str:
                            for w, a in view.history):
         deals += " (weighted by how likely the bidding made each)"
     best, rest = an.options[0], an.options[1:4]
-    title, _ = _phrases(best.action, view)
+    title = option_words(best.action, view)
     if an.kind == "play":
         team = "I take" if view.players == 2 else "we take"
         text = (f"{title}: {team} {best.tricks or 0:.1f} tricks on average {deals}, "
                 f"which {_wins(best.points)} a hand")
-        alts = ", ".join(f"{_phrases(o.action, view)[0]} {o.tricks or 0:.1f}" for o in rest)
+        alts = ", ".join(f"{option_words(o.action, view)} {o.tricks or 0:.1f}" for o in rest)
     else:
         how = ("solved double-dummy" if an.kind == "naive"
                else "played out by players who see only their own cards")
         text = f"{title}: {_wins(best.points)} a hand on average {deals}, each {how}"
-        alts = ", ".join(f"{_phrases(o.action, view)[1]} {_wins(o.points, unit=False)}"
+        alts = ", ".join(f"{_gerund(o.action, view)} {_wins(o.points, unit=False)}"
                          for o in rest)
     text += f"; {alts}." if alts else "."
     if best.win is not None:
@@ -527,7 +490,7 @@ def describe(an: Analysis, view: SeatView) -> str:
         text += (f" At {view.scores[mine]}-{view.scores[1 - mine]}: "
                  f"{100 * best.win:.0f}% to win the game")
         if rest and rest[0].win is not None:
-            text += f" ({_phrases(rest[0].action, view)[1]}: {100 * rest[0].win:.0f}%)"
+            text += f" ({_gerund(rest[0].action, view)}: {100 * rest[0].win:.0f}%)"
         text += "."
     return text
 

@@ -144,11 +144,11 @@ def _run_mine(args: argparse.Namespace) -> int:
 
 
 def _run_pose(args: argparse.Namespace) -> int:
-    from euchre.analysis.assess import bid_phrase, option_label
     from euchre.analysis.puzzles import PuzzleFileError, load_puzzles, puzzle_view
     from euchre.analysis.report import print_puzzle
     from euchre.cards import CardParseError, card_symbol, parse_card
     from euchre.tui.words import card_error
+    from euchre.words import Moment, action_words, option_words
 
     try:
         text = None if args.file is None else Path(args.file).read_text(encoding="utf-8")
@@ -183,7 +183,7 @@ def _run_pose(args: argparse.Namespace) -> int:
         _say(con, text.translate(str.maketrans("♣♦♥♠", "CDHS")) if args.ascii else text)
 
     def label(a: int) -> str:
-        return symbol(a) if p.kind == "play" else option_label(a, view)
+        return symbol(a) if p.kind == "play" else option_words(a, view)
 
     answer = args.answer
     while True:
@@ -211,7 +211,7 @@ def _run_pose(args: argparse.Namespace) -> int:
             if choice < 0:
                 say(f"{answer.strip()!r} is not one of your bids: type its number, 1 to "
                     f"{len(legal)}, or its words ("
-                    + ", ".join(bid_phrase(a, view).lower() for a in legal) + ").")
+                    + ", ".join(action_words(a, Moment.of(view)) for a in legal) + ").")
         if choice >= 0:
             break
         if args.answer is not None:
@@ -247,14 +247,14 @@ def _bid_answer(text: str, view: SeatView) -> int:
     """The bid a player typed: its number in the list, its words as the list says them
     ('order up alone') or the action's text ('order alone', 'call H'); -1 if none of them."""
     from euchre.actions import action_from_str
-    from euchre.analysis.assess import bid_phrase
+    from euchre.words import Moment, action_words
 
     legal = list(view.legal_actions)
     t = " ".join(text.strip().lower().split())
     if t.isdigit() and 1 <= int(t) <= len(legal):
         return int(legal[int(t) - 1])
     for a in legal:
-        if bid_phrase(a, view).lower() == t:
+        if action_words(a, Moment.of(view)).lower() == t:
             return int(a)
     try:
         a = action_from_str(t)

@@ -17,6 +17,7 @@ from euchre.record import from_json
 from euchre.seats import Seat
 from euchre.state import HandState, seat_name
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
+from euchre.words import Who
 
 
 def side_name(side: int, players: int) -> str:
@@ -66,7 +67,7 @@ def describe_hand(h: HandState, hidden: bool = False, viewer: Seat | None = None
                     else a) for w, a in h.history]
     acts = staged(history, h.rules, h.dealer, viewer=viewer if hidden else None,
                   upcard=h.upcard)
-    for title, items in bidding_segments(acts, lambda s: seat_name(s, n), h.upcard):
+    for title, items in bidding_segments(acts, lambda s: Who(seat_name(s, n)), h.upcard):
         lines.append(f"  {title + ': ' if title else ''}{', '.join(items)}")
     if trump < 4:
         alone = " alone" if h.alone else ""

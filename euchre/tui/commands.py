@@ -22,8 +22,9 @@ from euchre.explain import why_illegal
 from euchre.phases import Phase
 from euchre.seats import Seat
 from euchre.state import HandState, seat_name
-from euchre.tui.words import Glyphs, action_words, card_error
+from euchre.tui.words import Glyphs, card_error
 from euchre.view import SeatView
+from euchre.words import YOU, Moment, Who, action_words
 
 #: First words of the notation: input starting with one is a try at an option, not a card.
 _VERBS = frozenset({"play", "discard", "call", "name", "order", "pick", "pass", "swap", "take",
@@ -117,6 +118,11 @@ class Seating:
         if self.players == 4 and self.human is not None and seat == (self.human + 2) % 4:
             return f"{base} (partner)"
         return base
+
+    def who(self, seat: Seat) -> Who:
+        """A seat as the subject of a sentence: "You" (who take a verb's plural) or its
+        name."""
+        return YOU if seat == self.human else Who(self.plain(seat))
 
     def plain(self, seat: Seat) -> str:
         """"You", or the seat's name without notes ("West", "Player 2")."""
@@ -215,7 +221,7 @@ def choices_text(view: SeatView, g: Glyphs) -> str:
     """What may be typed now: the option numbers and their notation."""
     legal = menu(view)
     # As the screen writes them (10♣, call ♥, order up): each also reads back as input.
-    words = [action_words(a, g, view.dealer == view.seat) for a in legal]
+    words = [g.translate(action_words(a, Moment.of(view))) for a in legal]
     if len(legal) == 1:
         return f"Type 1 or {words[0]} (the only option)."
     numbers = "1 or 2" if len(legal) == 2 else f"1 to {len(legal)}"
@@ -407,7 +413,8 @@ def take_back(hand: HandState, seat: Seat, g: Glyphs) -> tuple[HandState | None,
     for _, a in hand.history[:k]:
         again.apply_action(a)
     others = len(hand.history) - k - 1
-    what = action_words(taken, g, hand.dealer == who)
+    what = g.translate(action_words(taken, Moment(again.phase_name, who, again.dealer, again.n,
+                                                  again.upcard)))
     tail = f" and the {others} move{'s' if others != 1 else ''} after it" if others else ""
     return again, f"Taken back: your {what}{tail}."
 

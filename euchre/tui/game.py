@@ -24,7 +24,7 @@ from euchre import actions as A
 from euchre.bots import Adviser, Bot, make_bot
 from euchre.cards import cards_of, sort_hand
 from euchre.match import Match
-from euchre.narrate import last_act, phrase, you_form
+from euchre.narrate import last_act
 from euchre.phases import Phase
 from euchre.record import match_to_record
 from euchre.seats import Seat
@@ -38,16 +38,16 @@ from euchre.tui.render import (
     TableContext,
     action_text,
     card_text,
-    event_text,
+    red_suits,
     render_table,
-    suit_text,
     wrap_items,
     wrap_text,
 )
 from euchre.tui.review import result_lines, review_lines, worth_reviewing
 from euchre.tui.rules_text import rules_lines, rules_title, rules_titles
 from euchre.tui.stats import StatsRecorder
-from euchre.view import SeatView
+from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
+from euchre.words import Moment, action_words
 
 HUMAN = "human"
 DEFAULT_SAVE = "euchre-save.json"
@@ -205,6 +205,7 @@ class TerminalGame:
             extra_trick_note=note,
             width=self.width,
             plain=self.seating.plain,
+            you=self.human if self.human is not None else -1,
             marker_style=self.settings.markers,
         )
 
@@ -355,26 +356,20 @@ class TerminalGame:
             self.out(t)
 
     def event_line(self, seat: Seat, action: int, before: HandState) -> Text:
+        """What a seat did, in ``euchre.words``' words ("You pick it up", "West passes"), the
+        name in bold and red suits coloured; another seat's discard or swap face down."""
         shown = action
         if A.is_discard(action) and seat != self.bottom:
-            shown = -1  # the view's HIDDEN_DISCARD: a face-down discard stays hidden
+            shown = HIDDEN_DISCARD  # a face-down discard stays hidden
         if action >= A.SWAP_BASE and seat != self.bottom:
-            shown = -2
-        by_dealer = seat == before.dealer
-        t = Text(self.seating.plain(seat) + " ", style="bold")
-        ev = event_text(shown, self.g, by_dealer)
-        if action == A.PASS or before.variant.bids_tricks:  # which question does it answer?
-            act = last_act(before.history, before.rules, before.dealer, before.upcard)
-            if act is not None and act.stage == Phase.TRUMP:  # rows: the maker names trump
-                ev = Text("names ").append_text(suit_text(action - A.CALL_BASE, self.g))
-                ev.append(" trump")
-            elif act is not None and act.stage not in (Phase.BID1, Phase.BID2, Phase.AUCTION,
-                                                       Phase.PLAY):
-                ev = Text(phrase(act))
-        if seat == self.human:  # "You passes" reads badly: first person for the player
-            verb = ev.plain.split(" ", 1)[0]
-            ev = Text(you_form(verb)) + ev[len(verb):]
-        return t.append_text(ev)
+            shown = HIDDEN_SWAP
+        act = last_act(before.history, before.rules, before.dealer, before.upcard)
+        stage = act.stage if act is not None else before.phase_name
+        who = self.seating.who(seat)
+        at = Moment(stage, seat, before.dealer, before.n, before.upcard)
+        t = red_suits(self.g.translate(action_words(shown, at, "done", who)), self.g)
+        t.stylize("bold", 0, len(who.name))
+        return t
 
     def after_action(self, seat: Seat, action: int, before: HandState) -> None:
         line = self.event_line(seat, action, before)
@@ -445,7 +440,7 @@ class TerminalGame:
         reneges = C.renege_cards(view)
         for i, a in enumerate(C.menu(view), 1):
             item = Text(f"{i}) ", style="bold cyan").append_text(
-                action_text(a, self.g, view.dealer == view.seat))
+                action_text(a, self.g, Moment.of(view)))
             if a in reneges:
                 item.append(" (renege)", style="yellow")
             items.append(item)
@@ -486,7 +481,7 @@ class TerminalGame:
                     a, why = hint(view, self.settings.bot_seed * 10 + 9, self.settings.think) \
                         or self.adviser.decide(view)
                     t = Text("Hint: ", style="bold").append_text(
-                        action_text(a, self.g, view.dealer == view.seat))  # as the menu says
+                        action_text(a, self.g, Moment.of(view)))  # as the menu says
                     t.append(f" (option {legal.index(a) + 1}). {self.g.translate(why)}")
                     message = wrap_text(t)
                 case Request("last"):
@@ -564,7 +559,7 @@ class TerminalGame:
 
     def review(self, h: HandState, hand_no: int, result: list[Text]) -> list[Text]:
         return review_lines(h, hand_no, self.seating.name, self.seating.short, self.g, result,
-                            self.width)
+                            self.width, who=self.seating.who)
 
     def next_hand_pause(self, h: HandState, hand_no: int, lines: list[Text]) -> None:
         """Between hands: the table or, after a euchre or a lone hand, the review; Enter goes

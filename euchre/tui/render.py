@@ -23,10 +23,12 @@ from euchre.cards import (
     right_bower,
     sort_hand,
 )
-from euchre.narrate import bidding_segments, sentence, staged
+from euchre.narrate import bidding_segments, staged
+from euchre.phases import Phase
 from euchre.seats import Seat
-from euchre.tui.words import ASCII, UNICODE, Glyphs, action_words, card_plain
-from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP, SeatView
+from euchre.tui.words import ASCII, UNICODE, Glyphs, card_plain
+from euchre.view import SeatView
+from euchre.words import YOU, Moment, Who, action_words
 
 WIDTH = 79
 """Widest line drawn: one less than an 80-column terminal, so no terminal ever wraps it."""
@@ -59,48 +61,10 @@ def red_suits(text: str, g: Glyphs) -> Text:
     return t
 
 
-def action_text(a: int, g: Glyphs, dealer_is_me: bool = False) -> Text:
-    """An option as a person reads it (what the numbered menu shows)."""
-    return red_suits(action_words(a, g, dealer_is_me), g)
-
-
-def event_text(a: int, g: Glyphs, by_dealer: bool = False) -> Text:
-    """What another player did, as a short phrase after their name."""
-    if a == HIDDEN_DISCARD:
-        return Text("discards a card face down")
-    if a == HIDDEN_SWAP:
-        return Text("swaps three low cards for the kitty")
-    if A.is_play(a):
-        return Text("plays ").append_text(card_text(a, g))
-    if A.is_discard(a):
-        return Text("discards ").append_text(card_text(a - A.DISCARD_BASE, g))
-    words = {
-        A.PASS: "passes",
-        A.ORDER: "picks it up" if by_dealer else "orders it up",
-        A.ORDER_ALONE: "picks it up alone" if by_dealer else "orders it up alone",
-        A.DEFEND_ALONE: "defends alone",
-        A.GO_ALONE: "goes alone",
-        A.WITH_PARTNER: "plays with partner",
-        A.DECLINE: "declines the up-card",
-        A.TAKE: "takes the up-card",
-        A.FARMER: "calls a farmer's hand: redeal",
-        A.MISDEAL: "calls a misdeal (no ace, no face, no trump)",
-        A.CLAIM_RENEGE: "claims a renege",
-    }
-    if a in words:
-        return Text(words[a])
-    if A.is_bid(a):
-        return Text(f"bids {A.bid_tricks(a)}")
-    if A.CALL_BASE <= a < A.CALL_BASE + 4:
-        return Text("calls ").append_text(suit_text(a - A.CALL_BASE, g))
-    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
-        return Text("calls ").append_text(suit_text(a - A.CALL_ALONE_BASE, g)).append(" alone")
-    if a >= A.SWAP_BASE:  # the player's own swap: which cards went (others' stay hidden)
-        t = Text("swaps")
-        for c in A.SWAP_SETS[a - A.SWAP_BASE]:
-            t.append(" ").append_text(card_text(c, g))
-        return t.append(" for the kitty")
-    return Text(A.action_to_str(a))  # pragma: no cover
+def action_text(a: int, g: Glyphs, at: Moment) -> Text:
+    """An option as a person reads it (what the numbered menu shows; ``euchre.words``'
+    option, which also reads back as input)."""
+    return red_suits(g.translate(action_words(a, at)), g)
 
 
 def markers(score: int, g: Glyphs, style: str = "5-6") -> Text:
@@ -192,10 +156,16 @@ class TableContext:
     """Shorter names of the rules, tried in turn when ``title`` does not fit the header."""
     plain: Callable[[int], str] | None = None
     """A seat's name without notes ("West", "You") for the bidding line; ``short`` if None."""
+    you: Seat = -1
+    """The seat the screen calls "You" (the person playing; -1 when only watching)."""
     held: bool = False
     """The table shows a finished trick being held: its winning card is highlighted."""
     marker_style: str = "5-6"
     """Score cards beside the score: the traditional "5-6" or the older "5-4"."""
+
+    def speaker(self, name: Callable[[int], str]) -> Callable[[int], Who]:
+        """Each seat as the subject of a sentence, named by ``name``: the player is "You"."""
+        return lambda s: YOU if s == self.you else Who(name(s))
 
 
 def _fit(t: Text, width: int = WIDTH) -> Text:
@@ -278,7 +248,7 @@ def bidding_line(view: SeatView, ctx: TableContext) -> Text:
     sep = f" {g.dot} "
     parts: list[tuple[str, list[str]]] = []
     for namer in (ctx.plain or ctx.short, ctx.short):
-        parts = bidding_segments(acts, namer, view.upcard, compact=True)
+        parts = bidding_segments(acts, ctx.speaker(namer), view.upcard, compact=True)
         if len(_join_segments(parts, sep)) <= room:
             break
     if not parts:
@@ -367,8 +337,9 @@ def render_table(view: SeatView, ctx: TableContext) -> list[Text]:
             if view.alone:
                 status.append(" alone")
         if view.lone_defender >= 0:
-            status.append("; ").append_text(Text(sentence(ctx.name(view.lone_defender),
-                                                          "defends alone")))
+            at = Moment(Phase.DEFEND, view.lone_defender, view.dealer, view.players)
+            status.append("; ").append_text(Text(action_words(
+                A.DEFEND_ALONE, at, "done", ctx.speaker(ctx.name)(view.lone_defender))))
         if not view.rows:
             up.append("Up-card ").append_text(card_text(view.upcard, g))
             up.append(f" {view.upcard_status}", style=DIM)
@@ -541,7 +512,6 @@ __all__ = [
     "action_text",
     "card_plain",
     "card_text",
-    "event_text",
     "hand_line",
     "markers",
     "red_suits",

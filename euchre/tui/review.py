@@ -19,6 +19,7 @@ from euchre.phases import Phase
 from euchre.state import HandState
 from euchre.tui.commands import Seating
 from euchre.tui.render import Glyphs, card_text, wrap_text
+from euchre.words import Who
 
 
 def _fold(t: Text, width: int) -> list[Text]:
@@ -82,8 +83,9 @@ def worth_reviewing(h: HandState) -> bool:
 
 def review_lines(h: HandState, hand_no: int, name: Callable[[int], str],
                  short: Callable[[int], str], g: Glyphs, result: list[Text],
-                 width: int = 79) -> list[Text]:
-    """The review screen's lines, at most ``width`` columns each."""
+                 width: int = 79, who: Callable[[int], Who] | None = None) -> list[Text]:
+    """The review screen's lines, at most ``width`` columns each; ``who``: each seat as the
+    subject of a sentence ("You pass"), by default named by ``name``."""
     n = h.n
     trump = h.trump if h.trump < 4 else 4
     head = Text("Euchre", style="bold").append(f" {g.dot} ")
@@ -119,8 +121,8 @@ def review_lines(h: HandState, hand_no: int, name: Callable[[int], str],
             for c in h.deck[5 * n + 1:5 * n + 4]:
                 kitty.append(" ").append_text(card_text(c, g))
         lines.extend(_fold(kitty, width))
-    segments = bidding_segments(staged(h.history, h.rules, h.dealer, upcard=h.upcard), name,
-                                h.upcard)
+    segments = bidding_segments(staged(h.history, h.rules, h.dealer, upcard=h.upcard),
+                                who or (lambda s: Who(name(s))), h.upcard)
     claims = [x for x in segments if x[0] == STAGE_TITLES[Phase.CLAIM]]
     for title, items in [x for x in segments if x not in claims]:
         t = Text(f"  {title}: " if title else "  ", style="bold")

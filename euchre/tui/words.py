@@ -2,14 +2,14 @@
 
 Kept apart from the drawing so the command layer (:mod:`euchre.tui.commands`) can say "You do
 not hold 9♦" or "Type 1 or 2, or one of: pass, order up" without Rich; :mod:`euchre.tui.render`
-colours these same words for the screen.
+colours these same words for the screen. An action's words are :mod:`euchre.words`' (the
+terminal only writes their suits in its alphabet).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from euchre import actions as A
 from euchre.cards import JOKER, RANK_NAMES, SUIT_SYMBOLS
 from euchre.rules import Rules
 
@@ -46,30 +46,6 @@ def card_plain(c: int, g: Glyphs) -> str:
     return RANK_NAMES[c & 7] + g.suits[c >> 3]
 
 
-def action_words(a: int, g: Glyphs, dealer_is_me: bool = False) -> str:
-    """An option as a person reads it (what the numbered menu shows); each also reads back as
-    input."""
-    if A.is_play(a):
-        return card_plain(a, g)
-    if A.is_discard(a):
-        return "discard " + card_plain(a - A.DISCARD_BASE, g)
-    if A.CALL_BASE <= a < A.CALL_BASE + 4:
-        return "call " + g.suits[a - A.CALL_BASE]
-    if A.CALL_ALONE_BASE <= a < A.CALL_ALONE_BASE + 4:
-        return "call " + g.suits[a - A.CALL_ALONE_BASE] + " alone"
-    if a >= A.SWAP_BASE:
-        return " ".join(["swap", *(card_plain(c, g) for c in A.SWAP_SETS[a - A.SWAP_BASE])])
-    if a == A.ORDER:
-        return "pick it up" if dealer_is_me else "order up"
-    if a == A.ORDER_ALONE:
-        return "pick up alone" if dealer_is_me else "order up alone"
-    if a == A.GO_ALONE:
-        return "go alone"
-    if a == A.WITH_PARTNER:
-        return "with partner"
-    return A.action_to_str(a)
-
-
 def card_error(message: str, rules: Rules) -> str:
     """The library's "is not a card" message, without the Joker when the deck has none."""
     if rules.deck == 25:
@@ -77,4 +53,4 @@ def card_error(message: str, rules: Rules) -> str:
     return message.replace(", or JOKER", "").replace(" or JOKER", "")
 
 
-__all__ = ["ASCII", "UNICODE", "Glyphs", "action_words", "card_error", "card_plain"]
+__all__ = ["ASCII", "UNICODE", "Glyphs", "card_error", "card_plain"]

@@ -160,7 +160,7 @@ async def replay(request: Request) -> Response:
     return JSONResponse({"id": t.id, "players": t.n, "names": t.names(),
                          "seat_names": [seat_name(i, t.n) for i in range(t.n)],
                          "rules": t.rules.to_dict(), "target": t.rules.target,
-                         "frames": replay_frames(t.rules, t.seed, t.log)})
+                         "frames": replay_frames(t.rules, t.seed, t.log, t.names())})
 
 
 async def review(request: Request) -> Response:

@@ -61,7 +61,7 @@ class AwayTimers:
                 seat = table.seats[table.match.current_player]
                 if seat.present > 0 or seat.computer_plays or not watched(table):
                     return
-                seat.stand_in = True
+                seat.stand_in, seat.covered = True, []
                 self.rooms.broadcast_locked(table)
             self.schedule(table)
             return

@@ -337,6 +337,8 @@ class Cluster:
                         error(c, "link_revoked", "this seat's link was replaced by its "
                               "holder: it no longer opens the seat")
                         hang_up(c, 4403)
+            if s.stand_in != stand_in:  # a new absence, or a return told where it arrived
+                s.covered = []
             s.name, s.claimed, s.stand_in = name, claimed, stand_in
             s.remote = max(0, present - s.connections)
         if [s.public() for s in table.seats] != shown:
@@ -471,8 +473,8 @@ class Cluster:
             for s in table.seats:
                 before = s.present
                 s.remote = sum(n[s.seat] for n, _ in seen.values() if s.seat < len(n))
-                if before == 0 and s.present > 0:
-                    s.stand_in = False
+                if before == 0 and s.present > 0:  # back (told what the stand-in did there)
+                    s.stand_in, s.covered = False, []
                     moves.away.note_left(table, s, None)
                 elif before > 0 and s.present == 0:
                     s.away_since = time.monotonic()

@@ -113,7 +113,7 @@ class Hints:
             if waiting:
                 self.waiting -= 1
             self.in_flight.discard(conn)
-        send(conn, M.hint(seq, action, why, self.level))
+        send(conn, M.hint(seq, action, why, self.level, view))
 
     def forget(self, conn: Conn) -> None:
         self.in_flight.discard(conn)

@@ -9,17 +9,29 @@ sent is exactly what its view holds, and the hidden-card audit can run on these 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from euchre import actions as A
-from euchre.actions import action_label, action_to_str
+from euchre.actions import action_to_str
 from euchre.cards import NO_TRUMP, SUIT_LETTERS, card_str, sort_hand
+from euchre.narrate import staged
 from euchre.phases import Phase
-from euchre.seats import Seat
+from euchre.seats import Seat, side_of
 from euchre.view import FACE_DOWN, HIDDEN_DISCARD, HIDDEN_SWAP, SeatView, Trick
+from euchre.words import (
+    YOU,
+    Moment,
+    Who,
+    action_words,
+    capital,
+    game_over_title,
+    hand_result,
+    side,
+)
 
 # parts ------------------------------------------------------------------------------------------
 
@@ -37,11 +49,16 @@ class SeatInfo(msgspec.Struct):
 
 
 class Event(msgspec.Struct, omit_defaults=True):
-    """One act as the receiver may see it (``card`` only where the receiver saw the card)."""
+    """One act as the receiver may see it (``card`` only where the receiver saw the card), in
+    words (``euchre.words``): ``text`` the sentence for the log ("You pick it up", "West (rule)
+    passes"), ``said`` what the seat's bubble shows ("Pick it up"), ``code`` the action's
+    notation (none where the receiver did not see which it was)."""
 
     seat: Seat
     kind: str
     text: str
+    said: str = ""
+    code: str = ""
     card: str | None = None
 
 
@@ -60,6 +77,9 @@ class RowCard(msgspec.Struct):
 
 
 class LegalAction(msgspec.Struct, omit_defaults=True):
+    """A choice of the receiving seat: ``text`` its words as the button or menu offers it
+    ("Pick it up alone", "Play J♠"), ``code`` its notation."""
+
     id: int
     text: str
     code: str
@@ -142,6 +162,15 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     last_hand: HandSummary | None
     finished: bool
     winner: Seat | None
+    sides: list[str]
+    """Each scoring side's name as the receiver reads it ("You & North (rule)")."""
+    result: list[str]
+    """The last hand's result in words for the receiver: what the makers did and what it
+    scored, each side's tricks ("" when nobody played for them), the score; empty before the
+    first hand ends."""
+    title: str
+    """The game's end for the receiver ("East (rule) & West (rule) win 10 – 5!"); empty
+    while it is played."""
 
 
 class Hint(msgspec.Struct, tag="hint", tag_field="type"):
@@ -175,7 +204,20 @@ class Pong(msgspec.Struct, tag="pong", tag_field="type"):
     pass
 
 
-ServerMessage = Welcome | State | Hint | Chat | Link | Error | Pong
+class Covered(msgspec.Struct, tag="covered", tag_field="type"):
+    """Sent to a person coming back to their seat: what the seat's computer (``level``) did
+    for them while they were away, in their words ("You pick it up", "You play J♠"), the
+    latest ``COVERED_MAX``, and how many earlier ones are left out."""
+
+    level: str
+    moves: list[str]
+    earlier: int = 0
+
+
+ServerMessage = Welcome | State | Hint | Chat | Link | Error | Pong | Covered
+
+#: The stand-in's moves a person coming back is told at most (the latest).
+COVERED_MAX = 40
 
 _encoder = msgspec.json.Encoder()
 
@@ -202,8 +244,9 @@ class TableFacts:
     finished: bool
     winner: Seat | None
     scores: list[int]
-    last_event: tuple[int, int, Phase] | None
-    """(seat, action, phase) of the latest act, shown to each receiver as it may see it."""
+    last_event: tuple[int, Moment] | None
+    """The latest act and where it was made (its seat, phase, dealer), shown to each receiver
+    as it may see it."""
     last_hand: HandSummary | None
 
 
@@ -216,38 +259,54 @@ def trick_info(trick: Trick) -> TrickInfo:
     return TrickInfo(leader, [(s, card_str(c)) for s, c in cards], winner)
 
 
-def event(seat: Seat, action: int, viewer: Seat, phase: Phase) -> Event:
-    """One act as ``viewer`` may see it: another player's discard or farmer's swap has no
-    cards, and a declined declaration (a silent pass before bidding) is shown as nothing."""
-    if 0 <= action <= 32:
-        return Event(seat, "play", action_label(action), card_str(action))
-    if action == HIDDEN_DISCARD or (A.is_discard(action) and viewer != seat):
-        return Event(seat, "discard", "discards a card face down")
-    if A.is_discard(action):
-        card = action - A.DISCARD_BASE
-        return Event(seat, "discard", "discard " + action_label(card).split()[-1],
-                     card_str(card))
-    if action == HIDDEN_SWAP or (action >= A.SWAP_BASE and viewer != seat):
-        return Event(seat, "swap", "swaps three low cards with the kitty")
-    if phase == Phase.DECLARE and action == A.PASS and viewer != seat:
+Speaker = Callable[[Seat], Who]
+"""Each seat as the receiver names it in a sentence: "You" for its own, else its name."""
+
+
+def speaker(names: list[str], viewer: Seat) -> Speaker:
+    """The receiver's names for the seats: its own seat is "You" (a word for each viewer's own
+    page, never a name shown to others)."""
+    return lambda seat: YOU if seat == viewer else Who(names[seat])
+
+
+def event(action: int, at: Moment, viewer: Seat, who: Speaker) -> Event:
+    """One act as ``viewer`` may see it, in its words: another player's discard or farmer's
+    swap has no cards, and a declined declaration (a silent pass before bidding) is shown as
+    nothing."""
+    seat = at.seat
+    kind, card, shown = "bid", None, action
+    if A.is_play(action):
+        kind, card = "play", card_str(action)
+    elif action == HIDDEN_DISCARD or (A.is_discard(action) and viewer != seat):
+        kind, shown = "discard", HIDDEN_DISCARD
+    elif A.is_discard(action):
+        kind, card = "discard", card_str(action - A.DISCARD_BASE)
+    elif action == HIDDEN_SWAP or (action >= A.SWAP_BASE and viewer != seat):
+        kind, shown = "swap", HIDDEN_SWAP
+    elif at.phase == Phase.DECLARE and action == A.PASS and viewer != seat:
         return Event(seat, "quiet", "")
-    return Event(seat, "bid", action_label(action))
+    code = action_to_str(shown) if shown >= 0 else ""
+    return Event(seat, kind, action_words(shown, at, "done", who(seat)),
+                 capital(action_words(shown, at)), code, card)
 
 
-def bid_events(view: SeatView) -> list[Event]:
-    """The hand's bidding so far (bids, discards, declarations) as ``view``'s seat saw it.
-    Declined declarations of others are already left out of the view's history, so every
-    entry is one the viewer saw."""
-    return [event(who, a, view.seat, Phase.PLAY) for who, a in view.history if not 0 <= a <= 32]
+def bid_events(view: SeatView, who: Speaker) -> list[Event]:
+    """The hand's bidding so far (bids, discards, declarations) as ``view``'s seat saw it, each
+    act in the words of the stage it was made in. Declined declarations of others are already
+    left out of the view's history, so every entry is one the viewer saw."""
+    acts = staged(view.history, view.rules, view.dealer, viewer=view.seat, upcard=view.upcard)
+    return [event(x.action, x.moment(view.upcard), view.seat, who) for x in acts
+            if x.stage != Phase.PLAY]
 
 
-def legal_action(a: int) -> LegalAction:
-    if 0 <= a <= 32:
-        return LegalAction(a, action_label(a), action_to_str(a), "play", card_str(a))
+def legal_action(a: int, at: Moment) -> LegalAction:
+    """A choice, with its words for the seat that has it."""
+    text = capital(action_words(a, at))
+    if A.is_play(a):
+        return LegalAction(a, text, action_to_str(a), "play", card_str(a))
     if A.is_discard(a):
-        return LegalAction(a, action_label(a), action_to_str(a), "discard",
-                           card_str(a - A.DISCARD_BASE))
-    return LegalAction(a, action_label(a), action_to_str(a), "bid")
+        return LegalAction(a, text, action_to_str(a), "discard", card_str(a - A.DISCARD_BASE))
+    return LegalAction(a, text, action_to_str(a), "bid")
 
 
 def row_cards(view: SeatView) -> list[list[RowCard]]:
@@ -288,11 +347,15 @@ def state(facts: TableFacts, view: SeatView) -> State:
     face_up = set(view.face_up(viewer)) if view.rows and viewer >= 0 else set()
     # rows: the face-up cards are drawn in the row, not in the hand
     hand = card_list(sort_hand([c for c in view.hand if c not in face_up], view.trump))
-    bids = bid_events(view)
+    names = [x.name for x in facts.seats]
+    who = speaker(names, viewer)
+    sides = side_whos(view.players, who)
+    bids = bid_events(view, who)
     last = None
     if facts.last_event is not None:
-        s, a, phase = facts.last_event
-        last = event(s, a, viewer, phase)
+        a, at = facts.last_event
+        last = event(a, at, viewer, who)
+    at_now = Moment.of(view)
     return State(
         table=facts.table,
         seq=facts.seq,
@@ -326,17 +389,71 @@ def state(facts: TableFacts, view: SeatView) -> State:
         bids_tricks=view.variant.bids_tricks,
         discard=card_str(view.discard) if view.discard >= 0 else None,
         swapped_out=card_list(view.swapped_out),
-        legal=[legal_action(a) for a in view.legal_actions] if not facts.finished else [],
+        legal=[legal_action(a, at_now) for a in view.legal_actions] if not facts.finished
+        else [],
         scores=facts.scores,
         last=last,
         last_hand=facts.last_hand,
         finished=facts.finished,
         winner=facts.winner,
+        sides=[w.name for w in sides],
+        result=result_lines(facts, view, who, sides),
+        title=game_title(facts, sides) if facts.finished else "",
     )
 
 
-def hint(seq: int, action: int, why: str, level: str) -> Hint:
-    return Hint(seq, action, legal_action(action).text, why, level)
+def side_whos(players: int, who: Speaker) -> list[Who]:
+    """The scoring sides as subjects: partnerships four-handed ("You & North (rule)"), else
+    each seat."""
+    if players == 4:
+        return [side(who(s), who(s + 2)) for s in (0, 1)]
+    return [who(s) for s in range(players)]
+
+
+def result_lines(facts: TableFacts, view: SeatView, who: Speaker, sides: list[Who]
+                 ) -> list[str]:
+    """The last finished hand's result for the receiver: "You went alone and made it: You &
+    North (rule) +4.", each side's tricks, the score."""
+    h = facts.last_hand
+    if h is None:
+        return []
+    four = view.players == 4
+
+    def took(side: int) -> int:
+        return h.tricks_won[side] + h.tricks_won[side + 2] if four else h.tricks_won[side]
+
+    lines = []
+    if h.outcome == "scored" and h.maker >= 0:
+        said = hand_result("scored", who(h.maker), alone=h.alone,
+                           tricks=took(side_of(h.maker, view.players)), contract=h.contract,
+                           tricks_per_hand=view.variant.tricks_per_hand)
+        gains = [f"{sides[i].name} +{p}" for i, p in enumerate(h.points) if p]
+        lines.append(f"{said}: {', '.join(gains) if gains else 'nobody scores'}.")
+        of = f" of {view.variant.tricks_per_hand}" if view.variant.bids_tricks else ""
+        lines.append("Tricks: " + ", ".join(f"{w.name} {took(i)}" for i, w in enumerate(sides))
+                     + f"{of}.")
+    else:
+        said = hand_result(h.outcome or "", YOU, alone=False, tricks=0, players=view.players)
+        lines += [f"{said}.", ""]
+    lines.append(score_line(sides, h.scores_after, facts.target))
+    return lines
+
+
+def score_line(sides: list[Who], scores: list[int], target: int) -> str:
+    return ("Score: " + ", ".join(f"{w.name} {v}" for w, v in zip(sides, scores, strict=True))
+            + f" (to {target}).")
+
+
+def game_title(facts: TableFacts, sides: list[Who]) -> str:
+    """The game's end, the winner's score first."""
+    w = facts.winner
+    if w is None or w < 0:
+        return game_over_title(None, facts.scores)
+    return game_over_title(sides[w], facts.scores, facts.scores[w])
+
+
+def hint(seq: int, action: int, why: str, level: str, view: SeatView) -> Hint:
+    return Hint(seq, action, legal_action(action, Moment.of(view)).text, why, level)
 
 
 def error(code: str, message: str) -> Error:

@@ -7,12 +7,13 @@ from typing import Any
 
 import msgspec
 
-from euchre.actions import action_label
 from euchre.cards import card_str, cards_of, sort_hand
 from euchre.match import Match
+from euchre.public_view import NO_SEAT
 from euchre.rules import Rules
 from euchre.state import PHASES, PLAY, UPCARD_STATUS_NAMES, HandState
-from euchre.web.messages import card_list, event, suit_letter
+from euchre.web.messages import card_list, event, speaker, suit_letter
+from euchre.words import Moment
 
 
 def replay_rows(h: HandState) -> list[list[dict[str, Any]]]:
@@ -33,8 +34,10 @@ def replay_rows(h: HandState) -> list[list[dict[str, Any]]]:
     return out
 
 
-def replay_frames(rules: Rules, seed: int, log: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Every step of a finished game with all hands face up, for the step-by-step replay."""
+def replay_frames(rules: Rules, seed: int, log: list[tuple[int, int]], names: list[str]
+                  ) -> list[dict[str, Any]]:
+    """Every step of a finished game with all hands face up, for the step-by-step replay,
+    each act in words about the seat's player (``names``)."""
     match = Match(rules, seed=seed)
     frames = []
 
@@ -63,11 +66,12 @@ def replay_frames(rules: Rules, seed: int, log: list[tuple[int, int]]) -> list[d
         }
 
     frames.append(frame(None, match.hand, 1))
+    who = speaker(names, NO_SEAT)
     for seat, action in log:
         h = match.hand
         hand_no = len(match.finished) + 1
         match.apply_action(action)
-        ev: dict[str, Any] = msgspec.to_builtins(event(seat, action, seat, PHASES[h.phase]))
-        ev["text"] = action_label(action)
+        at = Moment(PHASES[h.phase], seat, h.dealer, h.n, h.upcard)
+        ev: dict[str, Any] = msgspec.to_builtins(event(action, at, seat, who))
         frames.append(frame(ev, h, hand_no))
     return frames

@@ -36,6 +36,7 @@ from euchre.analysis.values import OBJECTIVES, Objective, default_objective
 from euchre.cards import card_str, sort_hand
 from euchre.match import Match
 from euchre.phases import Phase
+from euchre.public_view import NO_SEAT
 from euchre.rules import Rules
 from euchre.view import SeatView
 from euchre.web import messages as M
@@ -155,10 +156,10 @@ def warm_job() -> None:
     review_match(m, MIN_DEALS, MIN_DEALS)
 
 
-def moment(view: SeatView) -> dict[str, Any]:
+def moment(view: SeatView, names: list[str]) -> dict[str, Any]:
     """The table as the deciding seat saw it when deciding, drawn like a replay frame: its own
-    hand face up, how many cards each other seat held, the up-card, the bidding so far and the
-    trick."""
+    hand face up, how many cards each other seat held, the up-card, the bidding so far (in
+    words about the players, ``names``) and the trick."""
     return {
         "seat": view.seat,
         "dealer": view.dealer,
@@ -169,7 +170,7 @@ def moment(view: SeatView) -> dict[str, Any]:
         "trump": M.suit_letter(view.trump),
         "maker": view.maker,
         "alone": view.alone,
-        "bids": msgspec.to_builtins(M.bid_events(view)),
+        "bids": msgspec.to_builtins(M.bid_events(view, M.speaker(names, NO_SEAT))),
         "trick": [[s, card_str(c)] for s, c in view.current_trick] if view.phase == Phase.PLAY
         else [],
         "tricks_won": list(view.tricks_won),
@@ -187,7 +188,7 @@ def review_page_json(rev: Review, names: list[str], target: int) -> dict[str, An
     out["objective_words"] = OBJECTIVES[rev.objective]
     rows: list[dict[str, Any]] = out["decisions"]  # type: ignore[assignment]
     for d, row in zip(rev.decisions, rows, strict=True):
-        row["moment"] = moment(d.view)
+        row["moment"] = moment(d.view, names)
         for est, opt in zip(d.options, row["options"], strict=True):
             if est.win is not None:
                 opt.setdefault("win", round(est.win, 4))

@@ -332,6 +332,10 @@ class Server:
                 seat.stand_in = False
             send(conn, M.Welcome(conn.seat, table.id, table.chat, offered_levels(),
                                  self.hint_level))
+            if seat is not None and seat.covered:  # what the stand-in did, told once
+                send(conn, M.Covered(seat.level, seat.covered[-M.COVERED_MAX:],
+                                     max(0, len(seat.covered) - M.COVERED_MAX)))
+                seat.covered = []
             self.rooms.broadcast_locked(table)
         if seat is not None:
             self.moves.away.note_left(table, seat, None)

@@ -17,7 +17,6 @@ from typing import Any
 
 import euchre.seats
 from euchre.match import Match
-from euchre.phases import Phase
 from euchre.public_view import NO_SEAT, public_view
 from euchre.record import match_to_record
 from euchre.rules import Rules
@@ -25,6 +24,7 @@ from euchre.state import PHASES, seat_name
 from euchre.view import SeatView
 from euchre.web import messages as M
 from euchre.web.store import TableData
+from euchre.words import YOU, Moment, action_words
 
 SPECTATOR = NO_SEAT
 
@@ -62,6 +62,10 @@ class Seat:
     remote: int = 0
     """Connections holding the seat in other server processes (several processes on one
     database; ``connections`` counts this process's)."""
+    covered: list[str] = field(default_factory=list)
+    """What the seat's computer did while standing in for its absent person, in words for the
+    person ("You pick it up"): told to them when they come back (``messages.Covered``), and
+    to no one else."""
     player: int | None = None
     """The player (guest or account) whose seat this is: only their signed-in browser opens
     it. None: the seat's link alone opens it."""
@@ -119,8 +123,8 @@ class Table:
         self.match = Match(self.rules, seed=data.seed)
         self.log: list[tuple[int, int]] = []
         self.last_hand: M.HandSummary | None = None
-        self.last_event: tuple[int, int, Phase] | None = None
-        """(seat, action, phase the act was made in) of the latest act."""
+        self.last_event: tuple[int, Moment] | None = None
+        """The latest act and where it was made (its seat, the phase, the hand's dealer)."""
         self.hand_results: list[HandResult] = []
         """Each finished hand's public result, in order (for the players' statistics)."""
         for seat, action in data.actions:
@@ -188,7 +192,10 @@ class Table:
         phase = before.phase
         self.match.apply_action(action)
         self.log.append((seat, action))
-        self.last_event = (seat, action, PHASES[phase])
+        at = Moment(PHASES[phase], seat, before.dealer, before.n, before.upcard)
+        self.last_event = (action, at)
+        if self.seats[seat].stand_in:
+            self.seats[seat].covered.append(action_words(action, at, "done", YOU))
         if self.match.hand is not before or self.match.is_terminal():
             seen = public_view(before)
             self.last_hand = M.hand_summary(seen, list(self.match.scores))

@@ -20,7 +20,7 @@ function show(k) {
   $("step").value = String(i);
   $("where").textContent = `step ${i} of ${data.frames.length - 1} · hand ${f.hand_no}`;
   const ev = f.event;
-  $("event").textContent = ev ? `${data.names[ev.seat]}: ${ev.kind === "play" ? cardShort(ev.card) : ev.text}` : "The deal.";
+  $("event").textContent = ev ? `${ev.text}.` : "The deal.";  // the server's words
   const noUp = f.bids_tricks ? "No up-card: bidding for tricks" : `Up-card ${f.upcard ? cardShort(f.upcard) : "—"}`;
   $("trump-badge").textContent = f.trump ? `Trump ${SUIT_SYMBOL[f.trump]} ${SUITS[f.trump]}` : noUp;
   drawBoard($("board"), f, data.names, viewer);

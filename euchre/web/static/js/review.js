@@ -3,7 +3,6 @@
 // cost, each seat's total with its error bar, the worst decisions first, and the table at any
 // decision with every option's value. Every number and label comes from the review's JSON.
 
-import { bidText } from "./bids.js";
 import { drawBoard, make, scoreText } from "./board.js";
 import { cardShort, SUIT_SYMBOL } from "./cards.js";
 
@@ -188,8 +187,7 @@ function drawWorst(all = false) {
 }
 
 function bidsText(m) {
-  const hand = { dealer: m.dealer, players: m.hands.length };
-  const bids = m.bids.filter((e) => e.text).map((e) => `${rev.players[e.seat]}: ${e.kind === "bid" ? bidText(hand, e.text, e.seat) : e.card ? `${e.text.split(" ")[0]} ${cardShort(e.card)}` : e.text}`);
+  const bids = m.bids.filter((e) => e.text).map((e) => e.text);  // the server's words
   const parts = [];
   if (m.upcard) parts.push(`Up-card ${cardShort(m.upcard)} (${m.upcard_status})`);
   if (m.trump) parts.push(`Trump ${SUIT_SYMBOL[m.trump]}`);

@@ -4,7 +4,6 @@
 // anyway and the engine's refusal is shown, so the reason is always in the engine's words.
 
 import { backEl, cardEl, cardName, cardShort, SUITS, suitSvg } from "./cards.js";
-import { bidText } from "./bids.js";
 import { ensurePlayer, post, profileUrl, showMe } from "./me.js";
 import { rememberSeat, seatPosition } from "./seats.js";
 
@@ -134,6 +133,9 @@ function onMessage(msg) {
     case "hint":
       showHint(msg);
       break;
+    case "covered":
+      showCovered(msg);
+      break;
     case "link":  // this seat's new link: the old one no longer opens it
       localStorage.setItem(SEAT_KEY, msg.token);
       showError(`Your seat's new link: ${location.origin}${msg.url}`);
@@ -169,11 +171,8 @@ function seatLabel(s, seat) {
   return s.seats[seat].name;
 }
 function sideOf(s, seat) { return s.players === 4 ? seat % 2 : seat; }
-function sideName(s, side) {
-  if (s.players !== 4) return seatLabel(s, side);
-  const a = seatLabel(s, side), b = seatLabel(s, side + 2);
-  return side + 2 === me ? `${b} & ${a}` : `${a} & ${b}`;
-}
+// A scoring side's name as this page reads it ("You & North (rule)"): the server's words.
+function sideName(s, side) { return s.sides[side]; }
 
 // What the game is, as the state says it: ``rows`` holds each seat's row of cards on the table
 // (four columns, public; empty in every game without rows), ``bids_tricks`` whether the
@@ -255,47 +254,13 @@ function handEnd(prev, s) {
   };
 }
 
-function handResult(s) {
-  const h = s.last_hand;
-  if (!h) return "";
-  if (h.outcome === "thrown_in") {
-    return s.players === 2 ? "Both passed: the hand is thrown in and the deal passes." :
-      "Everyone passed: the hand is thrown in and the deal passes left.";
-  }
-  if (h.outcome === "misdeal") return "Misdeal called: the same dealer deals again.";
-  const parts = [];
-  h.points.forEach((p, side) => { if (p) parts.push(`${sideName(s, side)} +${p}`); });
-  const makers = sideOf(s, h.maker);
-  const made = h.points[makers] > 0;
-  const who = seatLabel(s, h.maker);
-  if (bidsTricks(s) && h.contract) {
-    // only the maker scores, a point a trick past six, when it takes the tricks it bid
-    const took = h.tricks_won[h.maker];
-    const got = `${who} bid ${h.contract} and took ${took} trick${took === 1 ? "" : "s"}`;
-    if (took >= h.contract) return `${got}: made it, ${parts.join(", ") || "no points"}.`;
-    return `${got}, short of the bid: ${parts.length ? "euchred, " + parts.join(", ") : "nobody scores"}.`;
-  }
-  return `${who}${h.alone ? " (alone)" : ""} ${made ? "made it" : "was euchred"}: ${parts.join(", ")}.`;
-}
-
-// What each side took, for the result between hands ("You & North 3 tricks, East & West 2").
-function tricksLine(s) {
-  const h = s.last_hand;
-  if (!h || h.outcome !== "scored") return "";
-  const sides = s.players === 4 ? 2 : s.players;
-  const parts = [];
-  for (let side = 0; side < sides; side++) {
-    const t = s.players === 4 ? h.tricks_won[side] + h.tricks_won[side + 2] : h.tricks_won[side];
-    parts.push(`${sideName(s, side)} ${t}`);
-  }
-  return `Tricks: ${parts.join(", ")}${bidsTricks(s) ? ` of ${totalTricks(s)}` : ""}.`;
-}
-
-function scoreLine(s) {
-  const sides = s.players === 4 ? 2 : s.players;
-  const parts = [];
-  for (let side = 0; side < sides; side++) parts.push(`${sideName(s, side)} ${s.scores[side]}`);
-  return `Score: ${parts.join(", ")} (to ${s.target}).`;
+// The last hand's result as the server words it for this seat: what the makers did and the
+// points, each side's tricks, (with ``score``) the score.
+function resultLines(box, s, score) {
+  const [said, tricks, total] = s.result;
+  if (said) box.append(make("p", "", said));
+  if (tricks) box.append(make("p", "result-tricks", tricks));
+  if (score && total) box.append(make("p", "result-score", total));
 }
 
 // The result between hands, on the table the hand left: the hand's result, each side's
@@ -304,9 +269,7 @@ async function banner(s, ms) {
   const el = $("banner");
   const box = make("div", "hand-result");
   box.append(make("h2", "", `Hand ${s.hand_no - 1}`));
-  box.append(make("p", "", handResult(s)));
-  if (tricksLine(s)) box.append(make("p", "result-tricks", tricksLine(s)));
-  box.append(make("p", "result-score", scoreLine(s)));
+  resultLines(box, s, true);
   el.replaceChildren(box);
   el.hidden = false;
   if (ms) {
@@ -317,14 +280,9 @@ async function banner(s, ms) {
 
 function showGameOver(s) {
   const el = $("banner");
-  const w = s.winner;
-  const draw = s.scores.some((v) => v !== 0) ? "Game over: a draw." : "Game over: nobody scored.";
-  const title = w === null || w < 0 ? draw :
-    `${sideName(s, w)} ${s.players === 4 || w === me ? "win" : "wins"} ${s.scores.join(" – ")}!`;
   const box = make("div", "gameover");
-  box.append(make("h2", "", title));
-  box.append(make("p", "", handResult(s)));
-  if (tricksLine(s)) box.append(make("p", "result-tricks", tricksLine(s)));
+  box.append(make("h2", "", s.title));
+  resultLines(box, s, false);
   const links = make("p", "links");
   const rep = make("a", "button", "Replay step by step");
   rep.href = `/replay/${encodeURIComponent(s.table)}`;
@@ -389,7 +347,7 @@ function renderTrump(s) {
 
 function lastBidder(s) {
   for (let i = s.bids.length - 1; i >= 0; i--) {
-    if (/^bid \d+$/.test(s.bids[i].text)) return s.bids[i].seat;
+    if (/^bid \d+$/.test(s.bids[i].code)) return s.bids[i].seat;
   }
   return -1;
 }
@@ -449,8 +407,7 @@ function renderSeats(s, winner) {
     if (seat === winner) {
       el.append(make("div", "bubble won", seat === me ? "you take the trick" : "takes the trick"));
     } else if (bid && s.phase !== "play" && s.phase !== "over") {
-      const code = bid.kind === "bid" ? bid.text : null;
-      el.append(make("div", "bubble", code ? bidText(s, code, seat) : bid.text));
+      el.append(make("div", "bubble", bid.said));
     }
     if (s.turn === seat && !s.finished) el.classList.add("turn");
     if (seat === me) el.classList.add("me");
@@ -597,7 +554,7 @@ function renderActions(s) {
   const bids = s.legal.filter((a) => a.kind === "bid");
   bids.forEach((a, i) => {
     const b = make("button", a.code === "pass" ? "bid pass" : "bid", "");
-    b.append(make("kbd", "", String(i + 1)), " " + bidText(s, a.code, me));
+    b.append(make("kbd", "", String(i + 1)), " " + a.text);
     b.dataset.key = String(i + 1);
     b.dataset.code = a.code;
     b.onclick = () => act(a.id);
@@ -690,25 +647,20 @@ function renderInvite(s) {
   el.append(watch);
 }
 
-function eventLine(s, ev) {
-  if (ev.kind === "bid") return `${seatLabel(s, ev.seat)}: ${bidText(s, ev.text, ev.seat)}`;
-  if (ev.kind === "discard") return `${seatLabel(s, ev.seat)} ${ev.card ? "buried " + cardShort(ev.card) : "discarded face down"}`;
-  return `${seatLabel(s, ev.seat)}: ${ev.text}`;
-}
 
 function renderLog(s) {
   const el = $("log");
   el.replaceChildren(make("h3", "", `Hand ${s.hand_no}`));
   const ul = make("ol", "");
   ul.append(make("li", "", `Dealer: ${seatLabel(s, s.dealer)}${s.upcard ? ", up-card " + cardShort(s.upcard) : ""}`));
-  for (const ev of s.bids) ul.append(make("li", "", eventLine(s, ev)));
+  for (const ev of s.bids) if (ev.text) ul.append(make("li", "", ev.text));
   s.tricks.forEach((t, i) => {
     const cards = t.cards.map(([seat, c]) => `${seatLabel(s, seat)} ${cardShort(c)}`).join(", ");
     ul.append(make("li", "", `Trick ${i + 1}: ${cards} → ${seatLabel(s, t.winner)}`));
   });
   if (s.trick.length) ul.append(make("li", "", "Now: " + s.trick.map(([seat, c]) => `${seatLabel(s, seat)} ${cardShort(c)}`).join(", ")));
   el.append(ul);
-  if (s.last_hand && s.tricks.length === 0) el.append(make("p", "small", "Last hand: " + handResult(s)));
+  if (s.result.length && s.tricks.length === 0) el.append(make("p", "small", "Last hand: " + s.result[0]));
 }
 
 function renderLastTrick(s) {
@@ -728,13 +680,26 @@ function renderLastTrick(s) {
   el.append(row, make("p", "", `Won by ${seatLabel(s, t.winner)}.`));
 }
 
+// Back after an absence: what the seat's computer did meanwhile, in the server's words.
+function showCovered(msg) {
+  const el = $("covered");
+  el.replaceChildren(make("h3", "", "While you were away"));
+  el.append(make("p", "", `The computer (${msg.level}) played for you:`));
+  const ul = make("ol", "");
+  if (msg.earlier) ul.append(make("li", "small", `… ${msg.earlier} earlier move${msg.earlier === 1 ? "" : "s"}`));
+  for (const line of msg.moves) ul.append(make("li", "", line));
+  const ok = make("button", "", "Got it");
+  ok.onclick = () => { el.hidden = true; };
+  el.append(ul, ok);
+  el.hidden = false;
+}
+
 function showHint(msg) {
   const el = $("hint");
   el.replaceChildren(make("h3", "", `Hint (${msg.level})`));
   const s = shown;
   const a = s && s.legal.find((x) => x.id === msg.action);
-  const what = a ? (a.card ? `${a.kind === "discard" ? "Discard" : "Play"} ${cardShort(a.card)}` : bidText(s, a.code, me)) : msg.text;
-  el.append(make("p", "hint-move", what), make("p", "", msg.why));
+  el.append(make("p", "hint-move", msg.text), make("p", "", msg.why));
   el.dataset.card = a && a.card ? a.card : "";
   el.hidden = false;
   hintFor = msg.seq;
