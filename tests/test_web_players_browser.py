@@ -205,3 +205,51 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
                 (SHOTS / f.name).write_bytes(f.read_bytes())
         for ctx in (a_ctx, b_ctx, c_ctx, phone, desk):
             ctx.close()
+
+
+def test_a_passkey_signs_an_account_in_and_its_answer_cannot_be_replayed(
+        browser: Any, sqlite_url: str) -> None:
+    """Chromium's virtual authenticator as the device: Pia adds a passkey, signs out, and
+    signs in with it alone. Her answer, sent again (its ceremony used), or with a fresh
+    ceremony (another challenge), opens nothing; nor does a credential the site never saw,
+    nor a passkey ceremony at the site's bare IP address (WebAuthn takes names only)."""
+    import httpx
+
+    with LiveServer(db_url=sqlite_url) as srv:
+        base = f"http://localhost:{srv.port}"  # a relying party is a name, not an address
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("WebAuthn.enable")
+        cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+            "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+            "hasUserVerification": True, "isUserVerified": True}})
+        sign_up(page, base, "Pia", "a long secret of mine")
+        page.click("#pk-add")
+        page.wait_for_selector("#pk-status >> text=this account has 1")
+        page.click("#signout")
+        page.wait_for_selector("#pk-signin-box:not([hidden])")
+        sent: list[dict[str, Any]] = []
+        page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
+                if r.url.endswith("/api/account/passkey/signin") else None)
+        page.click("#pk-signin")
+        page.wait_for_selector("#status >> text=Signed in as Pia")
+        assert page.evaluate("fetch('/api/me').then(r => r.json())")["player"]["name"] == "Pia"
+        assert errors == [], errors
+        answer = sent[0]
+        with httpx.Client(base_url=base, headers={"Origin": base}, timeout=20) as eve:
+            r = eve.post("/api/account/passkey/signin", json=answer)
+            assert r.status_code == 400 and "used or expired" in r.json()["error"], r.text
+            fresh = eve.post("/api/account/passkey/start", json={}).json()["ceremony"]
+            r = eve.post("/api/account/passkey/signin", json={**answer, "ceremony": fresh})
+            assert r.status_code == 401 and eve.get("/api/me").json()["player"] is None
+            fresh = eve.post("/api/account/passkey/start", json={}).json()["ceremony"]
+            stranger = {**answer["credential"], "id": "AAAA", "rawId": "AAAA"}
+            r = eve.post("/api/account/passkey/signin", json={"ceremony": fresh,
+                                                              "credential": stranger})
+            assert r.status_code == 401 and "does not open an account" in r.json()["error"]
+        with httpx.Client(base_url=srv.base, headers={"Origin": srv.base}) as by_address:
+            r = by_address.post("/api/account/passkey/start", json={})
+            assert r.status_code == 400 and "not an IP address" in r.json()["error"], r.text
+        ctx.close()

@@ -348,13 +348,19 @@ class Accounts:
         if known is None or not good:
             raise Refused(401, "that user name and password do not match an account")
         await self.signins.succeeded(address, key)
-        player = known[0]
+        return await self.open_session(request, found, known[0].id, req.guest_games)
+
+    async def open_session(self, request: Request, found: P.Session | None, account: int,
+                           guest_games: bool) -> Response:
+        """The account's new session, once its password or passkey was right: the browser's
+        old session ends with it; a guest's games become the account's if asked for
+        (``players.merge_guest``)."""
         merged = False
-        if req.guest_games and found is not None and found.player.kind == "guest":
+        if guest_games and found is not None and found.player.kind == "guest":
             guest = found.player.id
-            merged = await self.db.run(lambda store: P.merge_guest(store, guest, player.id))
+            merged = await self.db.run(lambda store: P.merge_guest(store, guest, account))
         old = found.token if found is not None else None
-        fresh = await self.db.run(lambda store: P.new_session(store, player.id, old))
+        fresh = await self.db.run(lambda store: P.new_session(store, account, old))
         return self.signed_in(request, JSONResponse({**self.me(fresh),
                                                      "guest_games": merged}), fresh)
 

@@ -25,6 +25,7 @@ from euchre.web.config import ServerConfig
 from euchre.web.guard import BodyLimit
 from euchre.web.levels import default_level, level_info, offered_levels, strongest_level
 from euchre.web.limits import LimitError
+from euchre.web.passkeys import Passkeys
 from euchre.web.replay import replay_frames
 from euchre.web.server import Server
 from euchre.web.table import Table
@@ -213,6 +214,7 @@ def make_app(config: ServerConfig) -> Starlette:
         await server.stop()
 
     accounts = server.accounts
+    passkeys = Passkeys(accounts)
     routes = [
         Route("/", page("index.html")),
         Route("/players/{name}", page("player.html")),
@@ -225,6 +227,10 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/account/signin", route(accounts.sign_in), methods=["POST"]),
         Route("/api/account/signout", route(accounts.sign_out), methods=["POST"]),
         Route("/api/account/password", route(accounts.change_password), methods=["POST"]),
+        Route("/api/account/passkeys/new", route(passkeys.new_options), methods=["POST"]),
+        Route("/api/account/passkeys", route(passkeys.add), methods=["POST"]),
+        Route("/api/account/passkey/start", route(passkeys.start), methods=["POST"]),
+        Route("/api/account/passkey/signin", route(passkeys.sign_in), methods=["POST"]),
         Route("/api/players/{name}", player),
         Route("/api/leaderboard", leaderboard),
         Route("/t/{table_id}", page("table.html")),

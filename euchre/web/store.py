@@ -24,6 +24,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     Text,
     bindparam,
@@ -40,7 +41,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from euchre.seats import Seat
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0006"
+SCHEMA_REVISION = "0007"
 #: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
 MIGRATION_LOCK = 0x4555434852454D49
 #: The transaction advisory lock that orders the creations of tables of computers only.
@@ -150,6 +151,33 @@ class ResultRow(Base):
     sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
     mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
     sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class PasskeyRow(Base):
+    """A passkey of an account (WebAuthn): its credential id, its public key and the count
+    of signatures it has made (a count that goes back means a cloned authenticator)."""
+
+    __tablename__ = "passkeys"
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """The credential id, base64url."""
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+    used_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class CeremonyRow(Base):
+    """A passkey ceremony under way: the challenge the browser's authenticator must sign,
+    for one use before it expires (``player_id``: the account adding a passkey; NULL: a
+    sign-in, whoever's passkey answers)."""
+
+    __tablename__ = "passkey_ceremonies"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The SHA-256 of the token the browser holds for the ceremony."""
+    challenge: Mapped[bytes] = mapped_column(LargeBinary)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class ActionRow(Base):

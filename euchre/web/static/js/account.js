@@ -28,6 +28,10 @@ async function draw() {
   $("si-guest-box").hidden = !(p && p.kind === "guest");
   if (p && p.kind === "guest") $("si-guest-text").textContent = `Add my games as the guest ${p.name} to this account`;
   $("password-box").hidden = !(p && p.kind === "account");
+  // passkeys where the browser has WebAuthn's JSON forms (all current ones)
+  const pk = Boolean(window.PublicKeyCredential && PublicKeyCredential.parseRequestOptionsFromJSON);
+  $("passkey-box").hidden = !(pk && p && p.kind === "account");
+  $("pk-signin-box").hidden = !pk || $("signin-box").hidden;
   $("signout-box").hidden = !p;
 }
 
@@ -49,5 +53,33 @@ form("signin", "/api/account/signin", () => ({
   guest_games: !$("si-guest-box").hidden && $("si-guest").checked,
 }));
 form("password", "/api/account/password", () => ({ password: $("pw-old").value, new_password: $("pw-new").value }));
+// A passkey ceremony: the server's options, the browser's authenticator, the answer back.
+$("pk-add").onclick = async () => {
+  $("form-error").textContent = "";
+  const [ok, begun] = await post("/api/account/passkeys/new", {});
+  if (!ok) { $("form-error").textContent = begun.error; return; }
+  let cred;
+  try {
+    cred = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(begun.options) });
+  } catch (e) { $("form-error").textContent = `no passkey was made: ${e.message}`; return; }
+  const [done, out] = await post("/api/account/passkeys", { ceremony: begun.ceremony, credential: cred.toJSON() });
+  if (!done) { $("form-error").textContent = out.error; return; }
+  $("pk-status").textContent = `Passkey added: this account has ${out.passkeys}.`;
+};
+
+$("pk-signin").onclick = async () => {
+  $("form-error").textContent = "";
+  const [ok, begun] = await post("/api/account/passkey/start", {});
+  if (!ok) { $("form-error").textContent = begun.error; return; }
+  let cred;
+  try {
+    cred = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(begun.options) });
+  } catch (e) { $("form-error").textContent = `no passkey answered: ${e.message}`; return; }
+  const guestGames = !$("si-guest-box").hidden && $("si-guest").checked;
+  const [done, out] = await post("/api/account/passkey/signin", { ceremony: begun.ceremony, credential: cred.toJSON(), guest_games: guestGames });
+  if (!done) { $("form-error").textContent = out.error; return; }
+  await draw();
+};
+
 $("signout").onclick = async () => { await post("/api/account/signout", {}); await draw(); };
 draw();
