@@ -91,8 +91,10 @@ def owner(url: str, table_id: str) -> int:
 def play_until(clients: dict[int, Client], seq_goal: int, timeout: float = 30,
                seed: int = 1) -> int:
     """The persons at ``clients`` (seat -> connection) move until the table has
-    ``seq_goal`` actions (or is over); a move refused because the table moved, or not heard
-    of within a second, is sent again. Returns the table's seq."""
+    ``seq_goal`` actions and waits for one of them (or is over); a move refused because the
+    table moved, or not heard of within a second, is sent again. Returns the table's seq,
+    which stays so until one of them moves: a computer whose turn came after the goal has
+    moved by then (a log read right after would otherwise race its move)."""
     rng = random.Random(seed)
     deadline = time.monotonic() + timeout
     sent: tuple[int, Client, int, float] | None = None  # seq, by whom, its messages then, when
@@ -103,7 +105,9 @@ def play_until(clients: dict[int, Client], seq_goal: int, timeout: float = 30,
         if not states:
             continue
         seq: int = max(s["seq"] for s in states)
-        if seq >= seq_goal or any(s["finished"] for s in states):
+        latest = next(s for s in states if s["seq"] == seq)
+        if any(s["finished"] for s in states) or (seq >= seq_goal
+                                                  and latest["turn"] in clients):
             return seq
         if sent is not None and sent[0] == seq:
             _, by, mark, at = sent
