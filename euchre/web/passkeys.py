@@ -18,6 +18,7 @@ can.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import time
@@ -25,6 +26,7 @@ from typing import Any
 
 import msgspec
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -36,6 +38,19 @@ CEREMONY_SECONDS = 300.0
 #: The most passkeys one account keeps.
 PASSKEYS_MAX = 10
 RP_NAME = "Euchre"
+
+
+@functools.cache
+def not_an_answer() -> tuple[type[Exception], ...]:
+    """What py_webauthn raises on an answer it cannot read or accept: its own exceptions, and
+    what the decoders under it (base64, JSON, CBOR, struct) raise on bytes of the wrong
+    shape. Each is the client's mistake, answered with what was wrong and never logged."""
+    import struct
+
+    from webauthn.helpers.exceptions import WebAuthnException
+
+    return (WebAuthnException, ValueError, KeyError, TypeError, AttributeError, IndexError,
+            struct.error, OverflowError)
 
 
 class Finish(msgspec.Struct, forbid_unknown_fields=True):
@@ -70,16 +85,18 @@ def relying_party(request: Request) -> tuple[str, str]:
 # the rows ---------------------------------------------------------------------------------
 
 
-def begin(store: Store, challenge: bytes, player_id: int | None) -> str:
-    """Store a ceremony's challenge; the token the browser sends back with its answer."""
+def begin(store: Store, token: str, challenge: bytes, player_id: int | None) -> None:
+    """Store a ceremony's challenge under the token the browser sends back with its answer.
+    An account adds one passkey at a time: its unfinished ceremonies end here, so a
+    signed-in browser cannot pile them up (a sign-in's are bounded by the sign-in limits)."""
     now = time.time()
-    token = secrets.token_urlsafe(32)
     with store.engine.begin() as conn:
         conn.execute(delete(CeremonyRow).where(CeremonyRow.expires_at < now))
+        if player_id is not None:
+            conn.execute(delete(CeremonyRow).where(CeremonyRow.player_id == player_id))
         conn.execute(insert(CeremonyRow).values(id=_hash(token), challenge=challenge,
                                                 player_id=player_id,
                                                 expires_at=now + CEREMONY_SECONDS))
-    return token
 
 
 def take(store: Store, token: str) -> tuple[bytes, int | None] | None:
@@ -166,7 +183,8 @@ class Passkeys:
             authenticator_selection=AuthenticatorSelectionCriteria(
                 resident_key=ResidentKeyRequirement.REQUIRED,
                 user_verification=UserVerificationRequirement.PREFERRED))
-        token = await self.db.run(lambda store: begin(store, options.challenge, who.id))
+        token = secrets.token_urlsafe(32)
+        await self.db.run(lambda store: begin(store, token, options.challenge, who.id))
         return JSONResponse({"ceremony": token,
                              "options": msgspec.json.decode(options_to_json(options))},
                             headers={"Cache-Control": "no-store"})
@@ -175,7 +193,6 @@ class Passkeys:
         """Finish adding a passkey: the browser's answer, checked, and the key kept."""
         from webauthn import verify_registration_response
         from webauthn.helpers import bytes_to_base64url
-        from webauthn.helpers.exceptions import InvalidRegistrationResponse
 
         found = await self.accounts.writer(request)
         if found is None or found.player.kind != "account":
@@ -189,17 +206,15 @@ class Passkeys:
             done = verify_registration_response(
                 credential=req.credential, expected_challenge=started[0],
                 expected_rp_id=rp_id, expected_origin=origin)
-        except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
+        except not_an_answer() as exc:
             raise Refused(400, f"the passkey was not accepted: {exc}") from None
         cid = bytes_to_base64url(done.credential_id)
         pid = found.player.id
         try:
             await self.db.run(lambda store: add(store, pid, cid, done.credential_public_key,
                                                 done.sign_count))
-        except Exception as exc:  # the same credential twice: its id is the key
-            if "unique" in str(exc).lower() or "duplicate" in str(exc).lower():
-                raise Refused(409, "that passkey is already kept") from None
-            raise
+        except IntegrityError:  # the same credential twice: its id is the key
+            raise Refused(409, "that passkey is already kept") from None
         return JSONResponse({**self.accounts.me(found), "passkeys": len(
             await self.db.run(lambda store: credential_ids(store, pid)))}, status_code=201)
 
@@ -216,8 +231,9 @@ class Passkeys:
         rp_id, _ = relying_party(request)
         options = generate_authentication_options(
             rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
-        token = await self.db.run(lambda store: begin(store, options.challenge, None))
+        token = secrets.token_urlsafe(32)
         await self.accounts.signins.attempt(client_address(request), _key(token))
+        await self.db.run(lambda store: begin(store, token, options.challenge, None))
         return JSONResponse({"ceremony": token,
                              "options": msgspec.json.decode(options_to_json(options))},
                             headers={"Cache-Control": "no-store"})
@@ -228,7 +244,6 @@ class Passkeys:
         games, as with a password)."""
         from webauthn import verify_authentication_response
         from webauthn.helpers import bytes_to_base64url, parse_authentication_credential_json
-        from webauthn.helpers.exceptions import InvalidAuthenticationResponse
 
         found = await self.accounts.writer(request)
         if self.accounts.mode == "off":
@@ -242,7 +257,7 @@ class Passkeys:
         try:
             cid = bytes_to_base64url(parse_authentication_credential_json(
                 req.credential).raw_id)
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        except not_an_answer() as exc:
             raise Refused(400, f"the passkey's answer is not one: {exc}") from None
         known = await self.db.run(lambda store: find(store, cid))
         if known is None:
@@ -253,7 +268,7 @@ class Passkeys:
                 credential=req.credential, expected_challenge=started[0],
                 expected_rp_id=rp_id, expected_origin=origin,
                 credential_public_key=public_key, credential_current_sign_count=count)
-        except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError):
+        except not_an_answer():
             raise refused from None
         await self.db.run(lambda store: used(store, cid, done.new_sign_count))
         await self.accounts.signins.succeeded(client_address(request), _key(req.ceremony))
