@@ -87,15 +87,19 @@ def csrf(client: Any) -> dict[str, str]:
     return {"X-CSRF-Token": client.get("/api/me").json()["csrf"] or ""}
 
 
+SECRET = "a long secret 42"
+
+
 def signed_up(client: Any, name: str) -> None:
     client.post("/api/me/guest", json={"name": name})
-    r = client.post("/api/account/signup", json={"name": name, "password": "a long secret 42"},
+    r = client.post("/api/account/signup", json={"name": name, "password": SECRET},
                     headers=csrf(client))
     assert r.status_code == 201, r.text
 
 
 def add_passkey(client: Any, device: SoftAuthenticator) -> Any:
-    begun = client.post("/api/account/passkeys/new", json={}, headers=csrf(client)).json()
+    begun = client.post("/api/account/passkeys/new", json={"password": SECRET},
+                        headers=csrf(client)).json()
     return client.post("/api/account/passkeys", headers=csrf(client), json={
         "ceremony": begun["ceremony"],
         "credential": device.create(begun["options"], str(client.base_url).rstrip("/"))})
@@ -156,7 +160,8 @@ def test_a_passkey_signs_in_once_per_challenge_on_sqlite_and_postgresql(
 
         # a ceremony Pia began cannot add a passkey to Eve's account, nor hers to Eve
         signed_up(eve, "Eve")
-        begun = pia.post("/api/account/passkeys/new", json={}, headers=csrf(pia)).json()
+        begun = pia.post("/api/account/passkeys/new", json={"password": SECRET},
+                         headers=csrf(pia)).json()
         r = eve.post("/api/account/passkeys", headers=csrf(eve), json={
             "ceremony": begun["ceremony"],
             "credential": SoftAuthenticator().create(begun["options"], origin)})
@@ -198,8 +203,8 @@ def test_no_passkey_answer_a_client_sends_reaches_the_log_as_a_traceback(
             for path in ("/api/account/passkey/signin", "/api/account/passkeys"):
                 client = eve if path.endswith("signin") else pia
                 ceremony = (start(eve)["ceremony"] if client is eve else client.post(
-                    "/api/account/passkeys/new", json={}, headers=csrf(client)
-                ).json()["ceremony"])
+                    "/api/account/passkeys/new", json={"password": SECRET},
+                    headers=csrf(client)).json()["ceremony"])
                 r = client.post(path, json={"ceremony": ceremony, "credential": shape},
                                 headers=csrf(client))
                 assert r.status_code in (400, 401), (path, shape, r.status_code, r.text)
@@ -215,7 +220,9 @@ def test_no_passkey_answer_a_client_sends_reaches_the_log_as_a_traceback(
 def ceremonies(url: str) -> int:
     import sqlalchemy as sa
 
-    engine = sa.create_engine(url)
+    from euchre.web.store import make_engine
+
+    engine = make_engine(url)
     try:
         with engine.connect() as conn:
             return int(conn.execute(sa.text("SELECT count(*) FROM passkey_ceremonies")).scalar()
@@ -234,7 +241,8 @@ def test_passkey_ceremonies_cannot_pile_up(sqlite_url: str) -> None:
                     address_signins=4) as srv, by_name(srv) as pia:
         signed_up(pia, "Pia")
         for _ in range(3):
-            r = pia.post("/api/account/passkeys/new", json={}, headers=csrf(pia))
+            r = pia.post("/api/account/passkeys/new", json={"password": SECRET},
+                         headers=csrf(pia))
             assert r.status_code == 200, r.text
         assert ceremonies(sqlite_url) == 1
         first = r.json()
@@ -252,3 +260,60 @@ def test_passkey_ceremonies_cannot_pile_up(sqlite_url: str) -> None:
             "ceremony": first["ceremony"],
             "credential": device.create(first["options"], str(pia.base_url).rstrip("/"))})
         assert r.status_code == 201, r.text
+
+
+def test_a_stolen_session_cannot_add_a_passkey_and_a_lost_one_is_removed(db_url: str) -> None:
+    """Adding a passkey asks for the account's password again, each wrong one counted as a
+    failed sign-in (a browser found signed in must not add a way in that outlasts a password
+    change); the account lists its passkeys and removes one, which then opens nothing, and
+    nobody else can remove it."""
+    import httpx
+
+    device, other = SoftAuthenticator(), SoftAuthenticator()
+    with LiveServer(db_url=db_url, account_signins=3) as srv, by_name(srv) as pia, \
+            by_name(srv) as eve:
+        origin = str(pia.base_url).rstrip("/")
+        signed_up(pia, "Pia")
+        # the thief has Pia's browser (its cookie and CSRF token), not her password
+        with httpx.Client(base_url=origin, timeout=20, headers={"Origin": origin},
+                          cookies=dict(pia.cookies)) as thief:
+            r = thief.post("/api/account/passkeys/new", json={}, headers=csrf(thief))
+            assert r.status_code == 400 and "password" in r.json()["error"], r.text
+            for guess in ("not her password", "guess again 2", "guess again 3"):
+                r = thief.post("/api/account/passkeys/new", json={"password": guess},
+                               headers=csrf(thief))
+                assert r.status_code == 401, r.text
+                assert r.json()["error"] == "your current password is not that"
+            r = thief.post("/api/account/passkeys/new", json={"password": SECRET},
+                           headers=csrf(thief))
+            assert r.status_code == 429 and "at most 3" in r.json()["error"], r.text
+        assert ceremonies(db_url) == 0
+    with LiveServer(db_url=db_url) as srv, by_name(srv) as pia, by_name(srv) as eve:
+        origin = str(pia.base_url).rstrip("/")
+        r = pia.post("/api/account/signin", json={"name": "Pia", "password": SECRET})
+        assert r.status_code == 200, r.text
+        assert add_passkey(pia, device).status_code == 201
+        assert add_passkey(pia, other).status_code == 201
+        mine = pia.get("/api/account/passkeys").json()["passkeys"]
+        assert [k["id"] for k in mine] == [b64(device.credential_id), b64(other.credential_id)]
+        assert all(k["used_at"] is None for k in mine)
+        assert eve.get("/api/account/passkeys").status_code == 401
+        signed_up(eve, "Eve")
+        r = eve.post("/api/account/passkeys/remove", json={"id": mine[0]["id"]},
+                     headers=csrf(eve))
+        assert r.status_code == 404 and "no passkey with that id" in r.json()["error"]
+        r = pia.post("/api/account/passkeys/remove", json={"id": mine[0]["id"]},
+                     headers=csrf(pia))
+        assert r.status_code == 200 and [k["id"] for k in r.json()["passkeys"]] == [
+            b64(other.credential_id)]
+        with by_name(srv) as anyone:
+            begun = start(anyone)
+            r = anyone.post("/api/account/passkey/signin", json={
+                "ceremony": begun["ceremony"], "credential": device.get(begun["options"], origin)})
+            assert r.status_code == 401 and anyone.get("/api/me").json()["player"] is None
+            begun = start(anyone)
+            r = anyone.post("/api/account/passkey/signin", json={
+                "ceremony": begun["ceremony"], "credential": other.get(begun["options"], origin)})
+            assert r.status_code == 200 and r.json()["player"]["name"] == "Pia"
+        used = pia.get("/api/account/passkeys").json()["passkeys"]
+        assert used[0]["used_at"] is not None

@@ -260,6 +260,41 @@ def test_sign_up_in_out_and_password_change(db_url: str) -> None:
         assert r.status_code == 200
 
 
+def test_the_operator_closes_sign_up_or_turns_accounts_off(sqlite_url: str) -> None:
+    """``--accounts closed``: the existing accounts sign in, nobody new signs up;
+    ``--accounts off``: guests only, no sign-up and no sign-in of either kind. Guests play in
+    every mode, and each refusal says why."""
+    made = {"name": "Cleo", "password": "correct horse 7"}
+    with LiveServer(db_url=sqlite_url) as srv, browser_like(srv) as b:
+        assert b.get("/api/me").json()["accounts"] == "open"
+        b.post("/api/me/guest", json={"name": "Cleo"})
+        assert b.post("/api/account/signup", json=made, headers=csrf(b)).status_code == 201
+    with LiveServer(db_url=sqlite_url, accounts="closed") as srv, browser_like(srv) as b:
+        assert b.get("/api/me").json()["accounts"] == "closed"
+        assert b.post("/api/me/guest", json={"name": "Dora"}).status_code == 201
+        r = b.post("/api/account/signup", json={"name": "Dora", "password": "another secret 8"},
+                   headers=csrf(b))
+        assert r.status_code == 403 and r.json()["error"] == "this site takes no new accounts"
+        assert b.get("/api/me").json()["player"] == {"name": "Dora", "kind": "guest"}
+        r = b.post("/api/account/signin", json=made, headers=csrf(b))
+        assert r.status_code == 200 and r.json()["player"] == {"name": "Cleo",
+                                                               "kind": "account"}
+    with LiveServer(db_url=sqlite_url, accounts="off") as srv, browser_like(srv) as b:
+        assert b.get("/api/me").json()["accounts"] == "off"
+        assert b.post("/api/me/guest", json={"name": "Emil"}).status_code == 201
+        for path, body in (("/api/account/signup", {"name": "Emil", "password": "x" * 14}),
+                           ("/api/account/signin", made),
+                           ("/api/account/passkey/start", {})):
+            r = b.post(path, json=body, headers=csrf(b))
+            assert r.status_code == 403 and "no accounts: play as a guest" in r.json()["error"], \
+                (path, r.text)
+        assert b.get("/api/me").json()["player"] == {"name": "Emil", "kind": "guest"}
+        t = b.post("/api/tables", json={}, headers=csrf(b))
+        assert t.status_code == 201, t.text
+        seat = srv.get(f"/api/tables/{t.json()['id']}")[1]["seats"][2]
+        assert seat["name"] == "Emil" and seat["player"] is True, seat
+
+
 def sign_in(srv: LiveServer, address: str, name: str, password: str) -> tuple[int, str]:
     """A sign-in from ``address`` (the proxy in front names it), with no cookies: its status
     and the words of its answer."""

@@ -226,8 +226,11 @@ def test_a_passkey_signs_an_account_in_and_its_answer_cannot_be_replayed(
             "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
             "hasUserVerification": True, "isUserVerified": True}})
         sign_up(page, base, "Pia", "a long secret of mine")
+        page.fill("#pk-pass", "a long secret of mine")
         page.click("#pk-add")
         page.wait_for_selector("#pk-status >> text=this account has 1")
+        assert page.locator("#pk-list li").count() == 1
+        assert "never used yet" in page.locator("#pk-list").inner_text()
         page.click("#signout")
         page.wait_for_selector("#pk-signin-box:not([hidden])")
         sent: list[dict[str, Any]] = []

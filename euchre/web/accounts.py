@@ -373,17 +373,24 @@ class Accounts:
                                secure=request.url.scheme == "https")
         return response
 
+    async def recheck_password(self, request: Request, found: P.Session,
+                               password: str) -> None:
+        """The signed-in account's password asked for again before a change a stolen session
+        must not make (a new password, a new passkey): ``Refused`` unless right, and each
+        wrong one counted as a failed sign-in, so a stolen session cannot guess it."""
+        key, address = name_key(found.player.name), client_address(request)
+        await self.signins.attempt(address, key)
+        hashed = await self.db.run(lambda store: P.password_hash(store, found.player.id))
+        if hashed is None or not await self._verify(hashed, password[:PASSWORD_MAX]):
+            raise Refused(401, "your current password is not that")
+        await self.signins.succeeded(address, key)
+
     async def change_password(self, request: Request) -> Response:
         found = await self.writer(request)
         if found is None or found.player.kind != "account":
             raise Refused(401, "sign in to change your password")
         req = await decode(request, NewPassword)
-        key, address = name_key(found.player.name), client_address(request)
-        await self.signins.attempt(address, key)  # a stolen session guessing the password
-        hashed = await self.db.run(lambda store: P.password_hash(store, found.player.id))
-        if hashed is None or not await self._verify(hashed, req.password[:PASSWORD_MAX]):
-            raise Refused(401, "your current password is not that")
-        await self.signins.succeeded(address, key)
+        await self.recheck_password(request, found, req.password)
         problem = password_problem(req.new_password, found.player.name)
         if problem:
             raise Refused(400, f"new_password: {problem}")

@@ -229,6 +229,8 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/account/password", route(accounts.change_password), methods=["POST"]),
         Route("/api/account/passkeys/new", route(passkeys.new_options), methods=["POST"]),
         Route("/api/account/passkeys", route(passkeys.add), methods=["POST"]),
+        Route("/api/account/passkeys", route(passkeys.mine), methods=["GET"]),
+        Route("/api/account/passkeys/remove", route(passkeys.forget), methods=["POST"]),
         Route("/api/account/passkey/start", route(passkeys.start), methods=["POST"]),
         Route("/api/account/passkey/signin", route(passkeys.sign_in), methods=["POST"]),
         Route("/api/players/{name}", player),

@@ -22,7 +22,7 @@ import functools
 import hashlib
 import secrets
 import time
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from sqlalchemy import delete, insert, select, update
@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from euchre.web.accounts import Accounts, Refused, client_address, decode
+from euchre.web.accounts import Accounts, Password, Refused, client_address, decode
 from euchre.web.store import CeremonyRow, PasskeyRow, PlayerRow, Store
 
 #: Seconds a browser has to finish a ceremony it began.
@@ -51,6 +51,16 @@ def not_an_answer() -> tuple[type[Exception], ...]:
 
     return (WebAuthnException, ValueError, KeyError, TypeError, AttributeError, IndexError,
             struct.error, OverflowError)
+
+
+class NewPasskey(msgspec.Struct, forbid_unknown_fields=True):
+    password: Password
+    """The account's password, asked for again: a stolen session must not add a way in
+    that outlasts a password change."""
+
+
+class RemovePasskey(msgspec.Struct, forbid_unknown_fields=True):
+    id: Annotated[str, msgspec.Meta(max_length=1400)]
 
 
 class Finish(msgspec.Struct, forbid_unknown_fields=True):
@@ -127,6 +137,24 @@ def add(store: Store, player_id: int, credential_id: str, public_key: bytes,
                                                created_at=time.time()))
 
 
+def listed(store: Store, player_id: int) -> list[dict[str, Any]]:
+    """The account's passkeys, the oldest first: each one's id, when it was added and when it
+    last signed in (None: never)."""
+    with store.engine.connect() as conn:
+        return [{"id": r.id, "created_at": r.created_at, "used_at": r.used_at}
+                for r in conn.execute(select(PasskeyRow.id, PasskeyRow.created_at,
+                                             PasskeyRow.used_at)
+                                      .where(PasskeyRow.player_id == player_id)
+                                      .order_by(PasskeyRow.created_at, PasskeyRow.id))]
+
+
+def remove(store: Store, player_id: int, credential_id: str) -> bool:
+    """Forget one of the account's passkeys (False: it has none with that id)."""
+    with store.engine.begin() as conn:
+        return bool(conn.execute(delete(PasskeyRow).where(
+            PasskeyRow.id == credential_id, PasskeyRow.player_id == player_id)).rowcount)
+
+
 def find(store: Store, credential_id: str) -> tuple[int, bytes, int] | None:
     """(the account, the public key, the signature count) of a credential of an account."""
     with store.engine.connect() as conn:
@@ -170,7 +198,9 @@ class Passkeys:
         found = await self.accounts.writer(request)
         if found is None or found.player.kind != "account":
             raise Refused(401, "sign in to your account to add a passkey")
+        req = await decode(request, NewPasskey)
         rp_id, _ = relying_party(request)
+        await self.accounts.recheck_password(request, found, req.password)
         who = found.player
         have = await self.db.run(lambda store: credential_ids(store, who.id))
         if len(have) >= PASSKEYS_MAX:
@@ -217,6 +247,27 @@ class Passkeys:
             raise Refused(409, "that passkey is already kept") from None
         return JSONResponse({**self.accounts.me(found), "passkeys": len(
             await self.db.run(lambda store: credential_ids(store, pid)))}, status_code=201)
+
+    async def mine(self, request: Request) -> Response:
+        """The signed-in account's passkeys (``GET``), so a lost or unknown one can be
+        removed."""
+        found = await self.accounts.session(request)
+        if found is None or found.player.kind != "account":
+            raise Refused(401, "sign in to your account to see its passkeys")
+        pid = found.player.id
+        return JSONResponse({"passkeys": await self.db.run(lambda store: listed(store, pid))},
+                            headers={"Cache-Control": "no-store"})
+
+    async def forget(self, request: Request) -> Response:
+        """Remove one of the signed-in account's passkeys: it opens nothing from then on."""
+        found = await self.accounts.writer(request)
+        if found is None or found.player.kind != "account":
+            raise Refused(401, "sign in to your account to remove a passkey")
+        req = await decode(request, RemovePasskey)
+        pid = found.player.id
+        if not await self.db.run(lambda store: remove(store, pid, req.id)):
+            raise Refused(404, "this account has no passkey with that id")
+        return JSONResponse({"passkeys": await self.db.run(lambda store: listed(store, pid))})
 
     async def start(self, request: Request) -> Response:
         """Begin a sign-in with a passkey: the options for ``navigator.credentials.get``

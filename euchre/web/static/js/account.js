@@ -31,6 +31,7 @@ async function draw() {
   // passkeys where the browser has WebAuthn's JSON forms (all current ones)
   const pk = Boolean(window.PublicKeyCredential && PublicKeyCredential.parseRequestOptionsFromJSON);
   $("passkey-box").hidden = !(pk && p && p.kind === "account");
+  if (!$("passkey-box").hidden) await drawPasskeys();
   $("pk-signin-box").hidden = !pk || $("signin-box").hidden;
   $("signout-box").hidden = !p;
 }
@@ -53,18 +54,54 @@ form("signin", "/api/account/signin", () => ({
   guest_games: !$("si-guest-box").hidden && $("si-guest").checked,
 }));
 form("password", "/api/account/password", () => ({ password: $("pw-old").value, new_password: $("pw-new").value }));
+// The account's passkeys, each with a button that removes it.
+async function drawPasskeys() {
+  const list = $("pk-list");
+  const r = await fetch("/api/account/passkeys", { cache: "no-store" });
+  if (!r.ok) { list.replaceChildren(); return; }
+  const when = (t) => new Date(t * 1000).toLocaleString();
+  list.replaceChildren(...(await r.json()).passkeys.map((k, i) => {
+    const li = document.createElement("li");
+    li.append(`Passkey ${i + 1}: added ${when(k.created_at)}, `,
+      k.used_at ? `last used ${when(k.used_at)} ` : "never used yet ");
+    const rm = document.createElement("button");
+    rm.type = "button";
+    rm.className = "pk-remove";
+    rm.textContent = "Remove";
+    rm.onclick = async () => {
+      $("form-error").textContent = "";
+      const [ok, out] = await post("/api/account/passkeys/remove", { id: k.id });
+      if (!ok) { $("form-error").textContent = out.error; return; }
+      $("pk-status").textContent = `Passkey removed: this account has ${out.passkeys.length}.`;
+      await drawPasskeys();
+    };
+    li.append(rm);
+    return li;
+  }));
+}
+
 // A passkey ceremony: the server's options, the browser's authenticator, the answer back.
-$("pk-add").onclick = async () => {
+$("pk-form").onsubmit = async (ev) => {
+  ev.preventDefault();
   $("form-error").textContent = "";
-  const [ok, begun] = await post("/api/account/passkeys/new", {});
+  $("pk-status").textContent = "";
+  const [ok, begun] = await post("/api/account/passkeys/new", { password: $("pk-pass").value });
+  $("pk-pass").value = "";
   if (!ok) { $("form-error").textContent = begun.error; return; }
   let cred;
   try {
     cred = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(begun.options) });
-  } catch (e) { $("form-error").textContent = `no passkey was made: ${e.message}`; return; }
+  } catch (e) {
+    $("form-error").textContent = e.name === "InvalidStateError"
+      ? "no passkey was made: this device already keeps one for this account"
+      : e.name === "NotAllowedError" ? "no passkey was made: the device was cancelled or timed out"
+      : `no passkey was made: ${e.message}`;
+    return;
+  }
   const [done, out] = await post("/api/account/passkeys", { ceremony: begun.ceremony, credential: cred.toJSON() });
   if (!done) { $("form-error").textContent = out.error; return; }
   $("pk-status").textContent = `Passkey added: this account has ${out.passkeys}.`;
+  await drawPasskeys();
 };
 
 $("pk-signin").onclick = async () => {
