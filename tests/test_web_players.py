@@ -622,6 +622,73 @@ def test_a_guest_who_signs_in_to_an_account_brings_its_games_and_its_rating(
         assert srv.get("/api/players/Ann")[1]["stats"]["games"] == 3
 
 
+def test_a_players_games_show_the_name_they_have_now(db_url: str) -> None:
+    """A guest who signs up under another name, renames, or brings their games into an
+    account is shown in those games (the finished list, the replay, the profile) by the
+    name they have now, so the name they gave up, taken by someone else, is never shown on
+    their games."""
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as gus, \
+            browser_like(srv) as ann, browser_like(srv) as other:
+
+        def shown(table: str) -> set[str]:
+            listed = {t["id"]: t for t in srv.get("/api/tables/finished")[1]["tables"]}
+            replay = srv.get(f"/api/tables/{table}/replay")[1]
+            assert listed[table]["names"][2] == replay["names"][2]
+            return {replay["names"][2]}
+
+        gus.post("/api/me/guest", json={"name": "Gus"})
+        first = solo_rated_game(srv, gus, 1)
+        wait_for(lambda: srv.get("/api/players/Gus")[1], lambda p: p["rated_games"] == 1,
+                 "Gus's game")
+        assert shown(first) == {"Gus"}
+        r = gus.post("/api/account/signup", json={"name": "Gustav",
+                                                  "password": "a long secret of mine"},
+                     headers=csrf(gus))
+        assert r.status_code == 201, r.text
+        assert shown(first) == {"Gustav"}
+        assert srv.get("/api/players/Gustav")[1]["games"][0]["names"][2] == "Gustav"
+        assert other.post("/api/me/guest", json={"name": "Gus"}).status_code == 201
+        assert shown(first) == {"Gustav"}  # the new Gus is not shown on Gustav's game
+        r = gus.post("/api/me/name", json={"name": "Gustavo"}, headers=csrf(gus))
+        assert r.status_code == 200, r.text
+        assert shown(first) == {"Gustavo"}
+        # a guest's games brought into an account on sign-in
+        ann.post("/api/me/guest", json={"name": "Ann"})
+        ann.post("/api/account/signup", json={"name": "Ann", "password": "another secret 99"},
+                 headers=csrf(ann))
+        with browser_like(srv) as annie:
+            annie.post("/api/me/guest", json={"name": "Annie"})
+            second = solo_rated_game(srv, annie, 2)
+            wait_for(lambda: srv.get("/api/players/Annie")[1],
+                     lambda p: p["rated_games"] == 1, "Annie's game")
+            r = annie.post("/api/account/signin", json={
+                "name": "Ann", "password": "another secret 99", "guest_games": True},
+                headers=csrf(annie))
+            assert r.status_code == 200 and r.json()["guest_games"] is True
+        assert shown(second) == {"Ann"}
+        assert srv.get("/api/players/Ann")[1]["games"][0]["names"][2] == "Ann"
+        # a guest unseen for 90 days gives its name up: its games show it with its mark
+        with browser_like(srv) as otto:
+            otto.post("/api/me/guest", json={"name": "Otto"})
+            third = solo_rated_game(srv, otto, 3)
+            wait_for(lambda: srv.get("/api/players/Otto")[1],
+                     lambda p: p["rated_games"] == 1, "Otto's game")
+        import sqlalchemy as sa
+
+        from euchre.web.store import make_engine
+
+        engine = make_engine(db_url)
+        with engine.begin() as conn:
+            gone = conn.execute(sa.text("UPDATE players SET seen_at = seen_at - 91 * 86400 "
+                                        "WHERE name = 'Otto' RETURNING id")).scalar_one()
+        engine.dispose()
+        assert other.post("/api/me/name", json={"name": "Otto"},
+                          headers=csrf(other)).status_code == 200
+        assert shown(third) == {f"Otto·{gone}"}
+        assert srv.get(f"/api/players/Otto·{gone}")[1]["games"][0]["id"] == third
+        assert srv.get("/api/players/Otto")[1]["games"] == []
+
+
 def test_results_a_stopped_process_never_wrote_are_written_by_another(
         pg_cluster: Any, monkeypatch: Any) -> None:
     """Process A commits a rated game's last action and stops before writing its results

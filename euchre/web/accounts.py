@@ -191,6 +191,9 @@ class Accounts:
 
     def __init__(self, db: Database, mode: AccountsMode, signins: SignInLimits) -> None:
         self.db, self.mode, self.signins = db, mode, signins
+        self.renamed: Callable[[int, str], None] = lambda _player_id, _name: None
+        """Called when a player's name changes (a rename, a guest's sign-up, a guest's games
+        brought into an account), so the tables in memory show it as the database does."""
         self.hashing = ThreadPoolExecutor(HASHES_AT_ONCE, thread_name_prefix="euchre-hash")
         self._dummy: str | None = None
 
@@ -266,6 +269,9 @@ class Accounts:
         problem = name_problem(clean)
         if problem:
             raise Refused(400, f"name: {problem}")
+        freed = await self.db.run(lambda store: P.free_name(store, clean))
+        if freed is not None:
+            self.renamed(*freed)
         other = await self.db.run(lambda store: P.taken(store, clean, player_id))
         if other is not None:
             raise Refused(409, f"name: {clean!r} reads like another player's name "
@@ -311,6 +317,7 @@ class Accounts:
             await self.db.run(lambda store: P.rename(store, found.player.id, name))
         except P.NameTaken:
             raise Refused(409, f"name: {name!r} reads like another player's name") from None
+        self.renamed(found.player.id, name)
         return JSONResponse(self.me(await self.session(request)))
 
     async def sign_up(self, request: Request) -> Response:
@@ -331,6 +338,7 @@ class Accounts:
             player = await self.db.run(lambda store: P.make_account(store, guest, name, hashed))
         except P.NameTaken:
             raise Refused(409, f"name: {name!r} reads like another player's name") from None
+        self.renamed(player.id, player.name)
         old = found.token if found is not None else None
         fresh = await self.db.run(lambda store: P.new_session(store, player.id, old))
         return self.signed_in(request, JSONResponse(self.me(fresh), status_code=201), fresh)
@@ -361,6 +369,8 @@ class Accounts:
             merged = await self.db.run(lambda store: P.merge_guest(store, guest, account))
         old = found.token if found is not None else None
         fresh = await self.db.run(lambda store: P.new_session(store, account, old))
+        if merged and found is not None:  # the guest's seats are the account's now
+            self.renamed(found.player.id, fresh.player.name)
         return self.signed_in(request, JSONResponse({**self.me(fresh),
                                                      "guest_games": merged}), fresh)
 

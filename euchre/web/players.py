@@ -73,15 +73,31 @@ def _player(row: Any, conn: Any = None) -> Player:
     return Player(row.id, row.name, row.kind, row.mu, row.sigma, row.rated_games, merged)
 
 
-def _free_name(conn: Any, key: str, now: float) -> None:
-    """A guest unseen for ``GUEST_KEPT_DAYS`` holding ``key`` gives it up: its name takes its
-    number as a mark."""
+def _name_seats(conn: Any, player_id: int, name: str) -> None:
+    """A player's seats, at every table, show the name the player has now: a guest who signs
+    up, renames or merges into an account is not left under a name someone else may take
+    next (the finished lists, replays, reviews and profiles read the seats' names)."""
+    conn.execute(update(SeatRow).where(SeatRow.player_id == player_id).values(name=name))
+
+
+def _free_name(conn: Any, key: str, now: float) -> tuple[int, str] | None:
+    """A guest unseen for ``GUEST_KEPT_DAYS`` holding ``key`` gives it up: its name (and its
+    seats') takes its number as a mark. The guest and its new name, if one was freed."""
     row = conn.execute(select(PlayerRow).where(PlayerRow.key == key)).first()
     if row is None or row.kind != "guest" or row.seen_at > now - GUEST_KEPT_DAYS * 86400:
-        return
+        return None
     marked = f"{row.name}·{row.id}"
     conn.execute(update(PlayerRow).where(PlayerRow.id == row.id)
                  .values(name=marked, key=f"{key}·{row.id}"))
+    _name_seats(conn, row.id, marked)
+    return int(row.id), marked
+
+
+def free_name(store: Store, name: str) -> tuple[int, str] | None:
+    """Free ``name`` if a long-unseen guest holds it (``_free_name``), before a player takes
+    it: the guest and its marked name, for the tables in memory."""
+    with store.engine.begin() as conn:
+        return _free_name(conn, name_key(name), time.time())
 
 
 def create_guest(store: Store, name: str) -> Player:
@@ -107,6 +123,7 @@ def rename(store: Store, player_id: int, name: str) -> None:
             _free_name(conn, key, now)
             conn.execute(update(PlayerRow).where(PlayerRow.id == player_id)
                          .values(name=name, key=key))
+            _name_seats(conn, player_id, name)
     except IntegrityError:
         raise NameTaken(name) from None
 
@@ -179,6 +196,7 @@ def make_account(store: Store, player_id: int | None, name: str, hashed: str) ->
                                             password=hashed, seen_at=now)).rowcount
                 if done != 1:
                     raise NameTaken(name)
+                _name_seats(conn, player_id, name)
     except IntegrityError:
         raise NameTaken(name) from None
     found = player_by_id(store, player_id)
@@ -205,7 +223,7 @@ def merge_guest(store: Store, guest: int, account: int) -> bool:
                 or a.kind != "account":
             return False
         conn.execute(update(SeatRow).where(SeatRow.player_id == guest)
-                     .values(player_id=account))
+                     .values(player_id=account, name=a.name))
         conn.execute(update(ResultRow).where(ResultRow.player_id == guest)
                      .values(player_id=account))
         rating = rerate_player(conn, account)

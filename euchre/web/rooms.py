@@ -82,6 +82,14 @@ class Rooms:
             self.loaded(self.tables[table_id])
         return self.tables[table_id]
 
+    def rename_player(self, player_id: int, name: str) -> None:
+        """The player's seats at the tables this process holds show their new name (the
+        database's seats were renamed with the player: ``players._name_seats``)."""
+        for table in self.tables.values():
+            for seat in table.seats:
+                if seat.player == player_id:
+                    seat.name = name
+
     # creating and joining -------------------------------------------------------------------
 
     async def create(self, req: S.CreateTable, computer_tables: int,

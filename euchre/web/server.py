@@ -93,6 +93,7 @@ class Server:
         """The garbage collector's full passes (timed by the server, with ``freeze_gc``)."""
         self.accounts = Accounts(self.db, config.accounts, SignInLimits(
             self.limits, config.account_signins, config.address_signins))
+        self.accounts.renamed = self.rooms.rename_player
         self.writing: set[asyncio.Task[None]] = set()
         """Games' results being written."""
         self.results_look: asyncio.Task[None] | None = None
