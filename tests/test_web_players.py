@@ -185,6 +185,43 @@ def test_a_guest_in_one_request_and_the_seat_is_theirs_alone(db_url: str) -> Non
             assert r.status_code == 400 and "player" in r.json()["error"]
 
 
+def test_the_session_cookie_is_secure_when_the_page_came_over_tls(sqlite_url: str) -> None:
+    """Behind a trusted proxy that ended TLS (nginx's ``X-Forwarded-Proto: https``) every
+    session cookie (a guest's, an account's, the one a sign-in sets) is ``Secure``, so the
+    browser never sends it over plain HTTP; from anyone else the header is not believed."""
+    import httpx
+
+    with LiveServer(db_url=sqlite_url, trusted_proxies=("127.0.0.1",)) as srv:
+        origin = f"https://127.0.0.1:{srv.port}"
+        tls = {"Origin": origin, "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.8"}
+        with httpx.Client(base_url=srv.base, timeout=20, headers=tls) as ann:
+
+            def kept(r: Any) -> str:
+                """The cookie set, checked, and sent from then on (the test's own plain HTTP
+                would keep a Secure cookie from its jar)."""
+                assert r.status_code in (200, 201), r.text
+                cookie = str(r.headers["set-cookie"])
+                assert "Secure" in cookie and "HttpOnly" in cookie \
+                    and "SameSite=strict" in cookie, cookie
+                ann.headers["Cookie"] = cookie.split(";")[0]
+                ann.cookies.clear()
+                return cookie
+
+            kept(ann.post("/api/me/guest", json={"name": "Ann"}))
+            kept(ann.post("/api/account/signup", headers=csrf(ann), json={
+                "name": "Ann", "password": "a long secret of mine"}))
+            assert ann.get("/api/me").json()["player"] == {"name": "Ann", "kind": "account"}
+            kept(ann.post("/api/account/signin", headers=csrf(ann), json={
+                "name": "Ann", "password": "a long secret of mine"}))
+            r = ann.post("/api/account/signout", json={}, headers=csrf(ann))
+            assert r.status_code == 200 and "Secure" in r.headers["set-cookie"]
+    with LiveServer(db_url=sqlite_url) as srv, httpx.Client(
+            base_url=srv.base, timeout=20,
+            headers={"Origin": srv.base, "X-Forwarded-Proto": "https"}) as bob:
+        r = bob.post("/api/me/guest", json={"name": "Bob"})
+        assert r.status_code == 201 and "Secure" not in r.headers["set-cookie"]
+
+
 def test_a_player_name_that_looks_like_a_computer_or_a_level_is_refused(db_url: str) -> None:
     """Unicode look-alikes too: Cyrillic and Greek letters, full-width forms, no spaces."""
     with LiveServer(db_url=db_url) as srv, browser_like(srv) as eve:
