@@ -530,7 +530,8 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         rule = srv.get("/api/players/rule")[1]
         assert rule == srv.get("/api/players/club")[1]
         assert rule["name"] == "club" and rule["kind"] == "computer"
-        assert rule["rated_games"] == 1 and len(rule["games"]) == 2  # both its seats
+        assert rule["rated_games"] == 1 and len(rule["games"]) == 1  # one game...
+        assert rule["games"][0]["seats"] == [1, 3]  # ...at both its seats
         assert rule["calibration"]["games"] == seed_games("club")  # where it began
         assert rule["calibration"]["rating"] == 1500 and prof["calibration"] is None
         # calibrated over thousands of games, it moves far less than a newcomer, but moves
@@ -724,6 +725,30 @@ def test_a_players_games_show_the_name_they_have_now(db_url: str) -> None:
         assert shown(third) == {f"Otto·{gone}"}
         assert srv.get(f"/api/players/Otto·{gone}")[1]["games"][0]["id"] == third
         assert srv.get("/api/players/Otto")[1]["games"] == []
+
+
+def test_a_level_at_several_seats_of_a_game_counts_it_once_on_its_profile(
+        db_url: str) -> None:
+    """The table the form makes by default, one person and three computers at the club
+    level: club holds North (the person's partner), East and West. Its profile has one game
+    (on both sides: neither won nor lost), one point of rating history, each hand once, and
+    each euchre once however many of its seats defended."""
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as ann:
+        ann.post("/api/me/guest", json={"name": "Ann"})
+        table = solo_rated_game(srv, ann, 7)
+        mine = wait_for(lambda: srv.get("/api/players/Ann")[1],
+                        lambda p: p["rated_games"] == 1, "Ann's game")
+        club = srv.get("/api/players/club")[1]
+        assert club["rated_games"] == 1 and len(club["history"]) == 1
+        assert [(g["id"], g["seats"], g["won"]) for g in club["games"]] == [
+            (table, [0, 1, 3], None)]
+        assert club["stats"]["games"] == 1 and club["stats"]["won"] == 0
+        a, c = mine["stats"], club["stats"]
+        assert c["hands"] == a["hands"] >= 1
+        # each scored hand had one maker, Ann or one of club's seats
+        assert a["made"] + a["euchred"] + c["made"] + c["euchred"] == a["hands"]
+        # and each euchre was by the side that defended it, club's seats on either side
+        assert c["euchres"] == a["euchred"] + c["euchred"]
 
 
 def test_results_a_stopped_process_never_wrote_are_written_by_another(

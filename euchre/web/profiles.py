@@ -16,8 +16,6 @@ from euchre.web.store import PlayerRow, ResultRow, SeatRow, Store, TableRow
 
 #: The most finished games a profile lists (the newest first).
 PROFILE_GAMES = 100
-COUNTS = ("hands", "made", "euchred", "euchres", "lone", "lone_made", "lone_marches",
-          "lone_euchred")
 
 Kind = Literal["all", "people", "computers"]
 
@@ -26,6 +24,34 @@ def rating_of(mu: float | None, sigma: float | None) -> dict[str, object] | None
     if mu is None or sigma is None:
         return None
     return R.shown(R.Rating(mu, sigma))
+
+
+#: The hand counts only the seat that made trump can have: summed over a player's seats.
+MAKER_COUNTS = ("made", "euchred", "lone", "lone_made", "lone_marches", "lone_euchred")
+
+
+def _stats(conn: Any, player_id: int) -> dict[str, int]:
+    """A player's games and hands, each game counted once however many seats they held (a
+    computer level holds several at one table): a game is won when every seat they held
+    won it (a level on both sides neither won nor lost it), each hand is counted once, the
+    maker's counts are the maker seat's, and a euchre by a partnership the player held both
+    seats of is one euchre (the most of its two seats: each counts the side's euchres)."""
+    mine = ResultRow.player_id == player_id
+    per_table = select(ResultRow.table_id,
+                       func.min(cast(ResultRow.won, Integer)).label("won"),
+                       func.max(ResultRow.hands).label("hands"),
+                       *[func.sum(getattr(ResultRow, c)).label(c) for c in MAKER_COUNTS]
+                       ).where(mine).group_by(ResultRow.table_id).subquery()
+    per_side = select(func.max(ResultRow.euchres).label("euchres")).where(mine) \
+        .group_by(ResultRow.table_id, ResultRow.seat % 2).subquery()
+    totals = conn.execute(select(
+        func.count(), func.coalesce(func.sum(per_table.c.won), 0),
+        func.coalesce(func.sum(per_table.c.hands), 0),
+        *[func.coalesce(func.sum(per_table.c[c]), 0) for c in MAKER_COUNTS])).one()
+    euchres = conn.execute(select(func.coalesce(func.sum(per_side.c.euchres), 0))).scalar()
+    stats = dict(zip(("games", "won", "hands", *MAKER_COUNTS), (int(x) for x in totals),
+                     strict=True))
+    return {**stats, "euchres": int(euchres or 0)}
 
 
 def profile(store: Store, name: str) -> dict[str, Any] | None:
@@ -38,34 +64,44 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     if who is None:
         return None
     with store.engine.connect() as conn:
-        totals = conn.execute(
-            select(func.count(), func.coalesce(func.sum(cast(ResultRow.won, Integer)), 0),
-                   *[func.coalesce(func.sum(getattr(ResultRow, c)), 0) for c in COUNTS])
-            .where(ResultRow.player_id == who.id)).one()
+        stats = _stats(conn, who.id)
         history = conn.execute(
-            select(ResultRow.finished_at, ResultRow.mu_after, ResultRow.sigma_after,
-                   ResultRow.table_id)
+            select(func.min(ResultRow.finished_at).label("finished_at"),
+                   func.max(ResultRow.mu_after).label("mu_after"),
+                   func.max(ResultRow.sigma_after).label("sigma_after"), ResultRow.table_id)
             .where(ResultRow.player_id == who.id, ResultRow.rated.is_(True))
-            .order_by(ResultRow.finished_at)).all()
+            .group_by(ResultRow.table_id)
+            .order_by(func.min(ResultRow.finished_at), ResultRow.table_id)).all()
+        newest = select(ResultRow.table_id).where(ResultRow.player_id == who.id) \
+            .group_by(ResultRow.table_id) \
+            .order_by(func.max(ResultRow.finished_at).desc(), ResultRow.table_id) \
+            .limit(PROFILE_GAMES).subquery()
         rows = conn.execute(
             select(ResultRow, TableRow.scores, TableRow.winner)
             .join(TableRow, TableRow.id == ResultRow.table_id)
-            .where(ResultRow.player_id == who.id)
-            .order_by(ResultRow.finished_at.desc()).limit(PROFILE_GAMES)).all()
-        ids = [r.table_id for r in rows]
+            .where(ResultRow.player_id == who.id,
+                   ResultRow.table_id.in_(select(newest.c.table_id)))
+            .order_by(ResultRow.finished_at.desc(), ResultRow.table_id, ResultRow.seat)).all()
+        ids = sorted({r.table_id for r in rows})
         names: dict[str, list[str]] = {}
         for s in conn.execute(select(SeatRow.table_id, SeatRow.name)
                               .where(SeatRow.table_id.in_(ids))
                               .order_by(SeatRow.table_id, SeatRow.seat)):
             names.setdefault(s.table_id, []).append(s.name)
-    stats = dict(zip(("games", "won", *COUNTS), (int(x) for x in totals), strict=True))
-    games = []
-    for r in rows:
+    games: list[dict[str, Any]] = []
+    for r in rows:  # one entry a game, however many of its seats the player held
+        if games and games[-1]["id"] == r.table_id:
+            game = games[-1]
+            game["seats"].append(r.seat)
+            if game["won"] is not None and game["won"] != r.won:
+                game["won"] = None  # on both sides
+            continue
         change = None
         if r.rated and r.mu_before is not None and r.mu_after is not None:
             change = round(r.mu_after - r.mu_before)
         games.append({"id": r.table_id, "finished_at": r.finished_at, "seat": r.seat,
-                      "won": r.won, "rated": r.rated, "rating_change": change,
+                      "seats": [r.seat], "won": r.won, "rated": r.rated,
+                      "rating_change": change,
                       "scores": json.loads(r.scores or "[]"), "names": names.get(r.table_id, []),
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}"})
     measured = ladder_rating(who.name) if who.kind == "computer" else None

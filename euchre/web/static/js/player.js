@@ -93,7 +93,9 @@ async function main() {
     tr.append(make("td", "", g.names.join(", ")));
     tr.append(make("td", "", g.scores.join(" – ")));
     const change = g.rating_change === null ? "unrated" : `${g.rating_change > 0 ? "+" : ""}${g.rating_change}`;
-    tr.append(make("td", g.won ? "won" : "lost", `${g.won ? "won" : "lost"} · ${change}`));
+    // a computer level seated on both sides neither won nor lost
+    const result = g.won === null ? "both sides" : g.won ? "won" : "lost";
+    tr.append(make("td", g.won === null ? "" : result, `${result} · ${change}`));
     const links = make("td");
     const rev = make("a", "", "analysis");
     rev.href = g.analysis;
