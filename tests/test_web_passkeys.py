@@ -311,9 +311,14 @@ def test_a_stolen_session_cannot_add_a_passkey_and_a_lost_one_is_removed(db_url:
             r = anyone.post("/api/account/passkey/signin", json={
                 "ceremony": begun["ceremony"], "credential": device.get(begun["options"], origin)})
             assert r.status_code == 401 and anyone.get("/api/me").json()["player"] is None
+            # from a guest's browser, bringing the guest along as a password sign-in does
+            anyone.post("/api/me/guest", json={"name": "Pip"})
             begun = start(anyone)
-            r = anyone.post("/api/account/passkey/signin", json={
-                "ceremony": begun["ceremony"], "credential": other.get(begun["options"], origin)})
+            r = anyone.post("/api/account/passkey/signin", headers=csrf(anyone), json={
+                "ceremony": begun["ceremony"], "credential": other.get(begun["options"], origin),
+                "guest_games": True})
             assert r.status_code == 200 and r.json()["player"]["name"] == "Pia"
+            assert r.json()["guest_games"] is True
+            assert srv.get("/api/players/Pip")[0] == 404  # its games are Pia's now
         used = pia.get("/api/account/passkeys").json()["passkeys"]
         assert used[0]["used_at"] is not None
