@@ -541,6 +541,41 @@ def test_a_graceful_stop_hands_its_tables_over_and_nobody_is_dropped(
         assert_states_are_the_log(url, t["id"], [ann, bob], seq)
 
 
+def test_a_takeover_gives_a_held_seat_back_from_a_stand_in() -> None:
+    """A replica can show a seat as stood in while its person is connected there: the old
+    owner's word that a computer stands in (sent once their connection to it dropped) came
+    after they reconnected here, and that owner stopped before hearing of it. Taking the
+    table over, this process counts the connections again and gives the seat back to its
+    person; else a computer played for them while they watched (a full run of the
+    graceful-stop test above found seat 0 still stood in with Ann connected)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from euchre.rules import PRESETS
+    from euchre.web.cluster import Cluster
+    from euchre.web.rooms import Rooms
+    from euchre.web.store import TableData
+
+    table = Table(TableData("t", 0.0, PRESETS["standard"].to_dict(), 1, "inv",
+                            [SeatData(i, f"token{i}", "human", "rule", f"P{i}", True)
+                             for i in range(4)], [], None, []))
+    held, away = table.seats[0], table.seats[2]
+    held.connections, held.stand_in, held.covered = 1, True, ["You pass"]
+    away.stand_in = True  # nobody holds this one: its stand-in plays on
+    rooms = Rooms(None)  # type: ignore[arg-type]
+    rooms.add(table)
+    noted: list[tuple[int, float | None]] = []
+    moves = SimpleNamespace(away=SimpleNamespace(
+        note_left=lambda _t, seat, at: noted.append((seat.seat, at))),
+        schedule=lambda _t: None)
+    cluster = Cluster(SimpleNamespace(rooms=rooms, moves=moves),
+                      "postgresql://localhost/unused")
+    asyncio.run(cluster.recount(table))
+    assert not held.stand_in and held.covered == [] and not held.computer_plays
+    assert away.stand_in and away.computer_plays
+    assert noted == []  # the seat was held before: no return to note
+
+
 def httpx_post(url: str, body: Any) -> dict[str, Any]:
     import httpx
 

@@ -473,8 +473,14 @@ class Cluster:
             for s in table.seats:
                 before = s.present
                 s.remote = sum(n[s.seat] for n, _ in seen.values() if s.seat < len(n))
-                if before == 0 and s.present > 0:  # back (told what the stand-in did there)
+                back = before == 0 and s.present > 0
+                if back or (s.present > 0 and s.stand_in):
+                    # back (told what the stand-in did there); or held all along, at a
+                    # replica that heard the last owner's stand-in after the person's return
+                    # there, which that owner stopped before hearing of: a computer never
+                    # plays a seat its person holds
                     s.stand_in, s.covered = False, []
+                if back:
                     moves.away.note_left(table, s, None)
                 elif before > 0 and s.present == 0:
                     s.away_since = time.monotonic()
