@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn
+from typing import Any, BinaryIO, NoReturn, Protocol
 
 from euchre import TERMINAL
 from euchre import actions as A
@@ -266,6 +266,126 @@ def schema_for(message: Mapping[str, Any], sender: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# The messages, whatever carries them
+#
+# A host's half of the conversation, as pure functions: the child process below (``cmd:``
+# bots, one message a line on a pipe) and the browser table's websocket (bot accounts online,
+# one message a frame, ``euchre.web.botlinks``) build every message and judge every answer
+# here, so the two transports cannot drift apart. A transport adds only its framing (a line
+# end, a frame), its clock, and what it does with a fault (stop the process, close the
+# connection).
+
+
+class ProtocolError(Exception):
+    """What a program did wrong, in words that follow its name ("answered ..., which is not
+    legal ..."): the transport says who the program is and what it did about it. ``kind``:
+    see :data:`FAULT_KINDS`."""
+
+    def __init__(self, what: str, kind: str = "protocol") -> None:
+        super().__init__(what)
+        self.kind = kind
+
+
+HELLO_EXPECTED = '{"type": "hello", "protocol": 1, "name": ...}'
+QUIT_LINE = '{"type":"quit"}'
+
+
+def host_hello(move_time: float | None = None) -> dict[str, Any]:
+    """The host's first message (with the seconds a decision may take, when it says)."""
+    out: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "host": _host_name()}
+    if move_time is not None:
+        out["move_time"] = move_time
+    return out
+
+
+def check_hello(hello: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """The program's name (None if it gave none) and whether it says it is deterministic,
+    from its answer to the hello; raises :class:`ProtocolError`."""
+    if hello.get("type") != "hello":
+        raise ProtocolError(f"answered the hello with {_shown(json.dumps(hello))}; expected "
+                            f"{HELLO_EXPECTED}")
+    version = hello.get("protocol")
+    if version != PROTOCOL_VERSION:
+        raise ProtocolError(f"speaks protocol {version!r}; this host speaks {PROTOCOL_VERSION}")
+    name = hello.get("name")
+    shown = name.strip()[:40] if isinstance(name, str) and name.strip() else None
+    return shown, hello.get("deterministic") is True
+
+
+def new_game(seat: Seat, seed: int | None, rules: Rules, **extra: Any) -> dict[str, Any]:
+    """A new game for the program (``extra``: what a transport adds, such as the online
+    table's id)."""
+    return {"type": "new_game", "seat": seat, "seed": seed, "rules": rules_to_json(rules),
+            **extra}
+
+
+def decide_line(decision: int, view: SeatView) -> str:
+    """The ``decide`` message for ``view`` as one line of JSON (no line end)."""
+    return f'{{"type":"decide","id":{decision},"view":{_ENCODE(view_to_json(view))}}}'
+
+
+def expected_answer(view: SeatView) -> str:
+    """What a decision's answer should be, for a diagnosis."""
+    return ('{"type": "action", "action": ...} with one of: '
+            + ", ".join(A.action_to_str(a) for a in view.legal_actions[:8])
+            + (", ..." if len(view.legal_actions) > 8 else ""))
+
+
+def check_answer(answer: Mapping[str, Any], decision: int, view: SeatView) -> tuple[int, str]:
+    """The action (and the explanation, "" for none) a program answered decision number
+    ``decision`` about ``view`` with; raises :class:`ProtocolError` saying what is wrong."""
+    if answer.get("type") != "action" or not isinstance(answer.get("action"), str):
+        raise ProtocolError(f"answered a decision with {_shown(json.dumps(answer))}; expected "
+                            f"{expected_answer(view)}")
+    if "id" in answer and answer["id"] != decision:
+        raise ProtocolError(f"answered decision {answer['id']!r} when asked decision {decision}")
+    text = answer["action"]
+    try:
+        action = parse_action(text)
+    except NotationError as exc:
+        raise ProtocolError(f"answered {_shown(text)}, which is not an action ({exc})") from None
+    if action not in view.legal_actions:
+        raise ProtocolError(
+            f"answered {_shown(text)}, which is not legal in phase {view.phase}; expected one "
+            f"of: {', '.join(map(A.action_to_str, view.legal_actions))}")
+    why = answer.get("explanation")
+    if why is not None and not isinstance(why, str):
+        raise ProtocolError(f"sent an explanation that is not text ({_shown(json.dumps(why))})")
+    if why is not None and len(why) > MAX_EXPLANATION:
+        raise ProtocolError(f"sent an explanation of {len(why)} characters, starting "
+                            f"{_shown(why)}; one is at most {MAX_EXPLANATION}")
+    return action, why.strip() if why is not None else ""
+
+
+def hand_end(view: SeatView) -> dict[str, Any]:
+    """How a hand ended: the seat's final view, with the score before it."""
+    return {"type": "hand_end", "view": view_to_json(view), "outcome": view.outcome,
+            "points": list(view.points), "scores": list(view.scores)}
+
+
+def game_end(scores: tuple[int, ...] | list[int], winner: Seat | None) -> dict[str, Any]:
+    """The game is over (``winner``: a side, or None)."""
+    return {"type": "game_end", "scores": list(scores),
+            "winner": None if winner is None or winner < 0 else winner}
+
+
+def parse_message(data: bytes | str, expecting: Callable[[], str]) -> dict[str, Any]:
+    """One message (a line without its end, or a frame) as a JSON object; raises
+    :class:`ProtocolError` for one over :data:`MAX_LINE`, not JSON, or not an object."""
+    if len(data) > MAX_LINE:
+        raise ProtocolError(f"flooded its output: a message of {len(data)} bytes, starting "
+                            f"{_shown(data)}; expected {expecting()}")
+    try:
+        message = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError(f"sent {_shown(data)}, which is not JSON; expected "
+                            f"{expecting()}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"sent {_shown(data)}, not a JSON object; expected {expecting()}")
+    return message
+
+
+# ---------------------------------------------------------------------------------------------
 # The child process
 
 
@@ -337,18 +457,13 @@ class BotProcess:
         self._drain = threading.Thread(target=_drain_stderr, args=(self.proc.stderr, self.log),
                                        daemon=True, name="euchre-bot-stderr")
         self._drain.start()
-        self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "host": _host_name()})
+        self.send(host_hello())
         hello = self.read(HELLO_TIME, "its hello", limit="the hello time")
-        if hello.get("type") != "hello":
-            self.fail(f"answered the hello with {_shown(json.dumps(hello))}; expected "
-                      '{"type": "hello", "protocol": 1, "name": ...}')
-        version = hello.get("protocol")
-        if version != PROTOCOL_VERSION:
-            self.fail(f"speaks protocol {version!r}; this host speaks {PROTOCOL_VERSION}")
-        name = hello.get("name")
-        if isinstance(name, str) and name.strip():
-            self.name = name.strip()[:40]
-        self.deterministic = hello.get("deterministic") is True
+        try:
+            name, self.deterministic = check_hello(hello)
+        except ProtocolError as exc:
+            self.fail(str(exc), exc.kind)
+        self.name = name or self.name
 
     @property
     def alive(self) -> bool:
@@ -415,18 +530,13 @@ class BotProcess:
                 self.fail(self._exit_text(f"while the host waited for {expecting()}"), "exit")
             self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
-        if len(line) > MAX_LINE:
-            self.fail(f"flooded its output: a line of {len(line)} bytes; expected {expecting()}")
-        if self._buf.strip():
+        if self._buf.strip() and len(line) <= MAX_LINE:
             self.fail(f"sent a second line, {_shown(self._buf)}, after {_shown(line)}; one "
                       f"line was expected: {expecting()}")
         try:
-            message = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
-            self.fail(f"sent {_shown(line)}, which is not JSON; expected {expecting()}")
-        if not isinstance(message, dict):
-            self.fail(f"sent {_shown(line)}, not a JSON object; expected {expecting()}")
-        return message
+            return parse_message(line, expecting)
+        except ProtocolError as exc:
+            self.fail(str(exc), exc.kind)
 
     def stop(self, polite: bool = True) -> None:
         """Ask it to quit (when ``polite``), then kill what is left of it."""
@@ -435,7 +545,7 @@ class BotProcess:
             return
         if polite and proc.poll() is None and proc.stdin is not None:
             with contextlib.suppress(OSError, ValueError):
-                os.write(proc.stdin.fileno(), b'{"type":"quit"}\n')
+                os.write(proc.stdin.fileno(), QUIT_LINE.encode() + b"\n")
         for stream in (proc.stdin, proc.stdout):
             with contextlib.suppress(OSError, ValueError):
                 if stream is not None:
@@ -644,8 +754,7 @@ class ProtocolBot:
     def _begin(self, proc: BotProcess, view: SeatView) -> None:
         session = (view.rules, view.seat, self.seed, id(self))
         if proc.session != session:
-            proc.send({"type": "new_game", "seat": view.seat, "seed": self.seed,
-                       "rules": rules_to_json(view.rules)})
+            proc.send(new_game(view.seat, self.seed, view.rules))
             proc.session = session
 
     def choose(self, view: SeatView) -> int:
@@ -675,33 +784,12 @@ class ProtocolBot:
     def _decide(self, proc: BotProcess, view: SeatView) -> int:
         self._begin(proc, view)
         self._ids += 1
-        proc.send_line(f'{{"type":"decide","id":{self._ids},"view":{_ENCODE(view_to_json(view))}}}')
-        def expected() -> str:
-            return ('{"type": "action", "action": ...} with one of: '
-                    + ", ".join(A.action_to_str(a) for a in view.legal_actions[:8])
-                    + (", ..." if len(view.legal_actions) > 8 else ""))
-
-        answer = proc.read(self.move_time, expected)
-        if answer.get("type") != "action" or not isinstance(answer.get("action"), str):
-            proc.fail(f"answered a decision with {_shown(json.dumps(answer))}; expected "
-                      f"{expected()}")
-        if "id" in answer and answer["id"] != self._ids:
-            proc.fail(f"answered decision {answer['id']!r} when asked decision {self._ids}")
-        text = answer["action"]
+        proc.send_line(decide_line(self._ids, view))
+        answer = proc.read(self.move_time, lambda: expected_answer(view))
         try:
-            action = parse_action(text)
-        except NotationError as exc:
-            proc.fail(f"answered {_shown(text)}, which is not an action ({exc})")
-        if action not in view.legal_actions:
-            proc.fail(f"answered {_shown(text)}, which is not legal in phase {view.phase}; "
-                      f"expected one of: {', '.join(map(A.action_to_str, view.legal_actions))}")
-        why = answer.get("explanation")
-        if why is not None and not isinstance(why, str):
-            proc.fail(f"sent an explanation that is not text ({_shown(json.dumps(why))})")
-        if why is not None and len(why) > MAX_EXPLANATION:
-            proc.fail(f"sent an explanation of {len(why)} characters, starting {_shown(why)}; "
-                      f"one is at most {MAX_EXPLANATION}")
-        self.explanation = why.strip() if why is not None else ""
+            action, self.explanation = check_answer(answer, self._ids, view)
+        except ProtocolError as exc:
+            proc.fail(str(exc), exc.kind)
         self._last = (action, view)
         return action
 
@@ -739,14 +827,11 @@ class ProtocolBot:
 
     def hand_over(self, view: SeatView) -> None:
         """Tell the program how a hand ended (its seat's final view, with the score)."""
-        self._notify(view.seat, {"type": "hand_end", "view": view_to_json(view),
-                                 "outcome": view.outcome, "points": list(view.points),
-                                 "scores": list(view.scores)}, view)
+        self._notify(view.seat, hand_end(view), view)
 
     def game_over(self, seat: Seat, scores: tuple[int, ...], winner: Seat | None) -> None:
         """Tell the program the game is over and who won (a side, or null)."""
-        self._notify(seat, {"type": "game_end", "scores": list(scores),
-                            "winner": None if winner is None or winner < 0 else winner})
+        self._notify(seat, game_end(scores, winner))
 
 
 def tell_hand_over(bot: object, view: SeatView) -> None:
@@ -767,35 +852,60 @@ def tell_game_over(bot: object, seat: Seat, scores: tuple[int, ...], winner: Sea
 # The program side, for bots written in Python
 
 
+class Lines(Protocol):
+    """What carries a program's messages (its side of a transport): ``recv`` the host's next
+    message (None once it is gone), ``send`` one of the program's."""
+
+    def recv(self) -> str | bytes | None: ...
+
+    def send(self, text: str) -> None: ...
+
+
+class PipeLines:
+    """One message a line, on a pair of byte streams (stdin and stdout)."""
+
+    def __init__(self, inp: BinaryIO, out: BinaryIO) -> None:
+        self.inp, self.out = inp, out
+
+    def recv(self) -> bytes | None:
+        return self.inp.readline() or None
+
+    def send(self, text: str) -> None:
+        self.out.write(text.encode() + b"\n")
+        self.out.flush()
+
+
 def serve(make: Callable[[int | None], Bot], name: str, *, stdin: BinaryIO | None = None,
-          stdout: BinaryIO | None = None, deterministic: bool = False) -> int:
-    """Speak the protocol on stdin/stdout with bots from ``make(seed)``: the reference program
-    (``python -m euchre.bots.host LEVEL``), and what ``euchre bench bot-protocol`` times."""
-    inp = stdin or sys.stdin.buffer
-    out = stdout or sys.stdout.buffer
+          stdout: BinaryIO | None = None, deterministic: bool = False,
+          lines: Lines | None = None) -> int:
+    """Speak the protocol with bots from ``make(seed)``: on stdin/stdout (the reference
+    program, ``python -m euchre.bots.host LEVEL``, and what ``euchre bench bot-protocol``
+    times), or on ``lines`` (``euchre connect``: a websocket to a server). Each ``new_game``
+    makes a new bot; ``hand_end`` and ``game_end`` reach a bot that takes notices."""
+    channel = lines or PipeLines(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
     rules = Rules()
     bot: Bot | None = None
-
-    def send(message: dict[str, Any]) -> None:
-        out.write(_ENCODE(message).encode() + b"\n")
-        out.flush()
-
-    while line := inp.readline():
+    seat = 0
+    while (line := channel.recv()) is not None:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "decide":
             if bot is None:
                 bot = make(None)
             action = bot.choose(view_from_json(message["view"], rules))
-            out.write(b'{"type":"action","id":%d,"action":"%s"}\n'
-                      % (message["id"], _ACTION_TEXT[action].encode()))
-            out.flush()
+            channel.send(f'{{"type":"action","id":{int(message["id"])},'
+                         f'"action":"{_ACTION_TEXT[action]}"}}')
         elif kind == "hello":
-            send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
-                  "deterministic": deterministic})
+            channel.send(_ENCODE({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
+                                  "deterministic": deterministic}))
         elif kind == "new_game":
             rules = Rules.from_dict(message["rules"])
+            seat = message["seat"]
             bot = make(message.get("seed"))
+        elif kind == "hand_end" and bot is not None:
+            tell_hand_over(bot, view_from_json(message["view"], rules))
+        elif kind == "game_end" and bot is not None:
+            tell_game_over(bot, seat, tuple(message["scores"]), message["winner"])
         elif kind == "quit":
             break
     return 0
