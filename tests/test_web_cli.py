@@ -120,15 +120,34 @@ def test_every_serve_limit_flag_reaches_the_server_with_its_default() -> None:
              "--computer-tables", "0", "--abandon-after", "2.5", "--hint-workers", "3",
              "--hint-rate", "0.25", "--chat-rate", "2", "--review-workers", "4",
              "--reviews-at-once", "2", "--request-timeout", "4", "--account-signins", "6",
-             "--address-signins", "8"]
+             "--address-signins", "8", "--bot-connections", "3", "--bot-rate", "5"]
     cfg = server_config(parser.parse_args(["serve", *given]), "sqlite:///x")
     assert (cfg.seat_connections, cfg.table_spectators, cfg.client_tables_per_minute,
             cfg.tables_per_minute, cfg.computer_tables, cfg.abandon_days, cfg.hint_workers,
             cfg.hint_rate, cfg.chat_rate, cfg.review_workers,
             cfg.reviews_at_once, cfg.request_timeout, cfg.address_spectators,
-            cfg.account_signins, cfg.address_signins) == (
-                2, 9, 3, 7, 0, 2.5, 3, 0.25, 2.0, 4, 2, 4.0, 5, 6, 8)
+            cfg.account_signins, cfg.address_signins, cfg.bot_connections, cfg.bot_rate) == (
+                2, 9, 3, 7, 0, 2.5, 3, 0.25, 2.0, 4, 2, 4.0, 5, 6, 8, 3, 5.0)
     assert {flag for flag, *_ in LIMITS} == set(given[::2])
+
+
+def test_the_bot_flags_reach_the_server_and_every_process() -> None:
+    from euchre.cli import build_parser
+    from euchre.cli.serve import child_args, server_config
+    from euchre.web.config import ServerConfig
+
+    parser = build_parser()
+    defaults = server_config(parser.parse_args(["serve"]), "sqlite:///x")
+    base = ServerConfig("x")
+    assert (defaults.bots, defaults.bot_move_time, defaults.bot_grace) == (
+        base.bots, base.bot_move_time, base.bot_grace) == ("invited", 10.0, 2.0)
+    given = ["serve", "--bots", "off", "--bot-move-time", "3", "--bot-grace", "0.5"]
+    args = parser.parse_args(given)
+    cfg = server_config(args, "sqlite:///x")
+    assert (cfg.bots, cfg.bot_move_time, cfg.bot_grace) == ("off", 3.0, 0.5)
+    child = server_config(parser.parse_args(child_args(args, 1)), "sqlite:///x")
+    assert (child.bots, child.bot_move_time, child.bot_grace) == ("off", 3.0, 0.5)
+    assert parser.parse_args(["serve", "--bots", "off"]).bots == "off"
 
 
 

@@ -549,7 +549,8 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
                                                       reverse=True)
         people = srv.get("/api/leaderboard?kind=people")[1]["players"]
         assert {p["name"] for p in people} == {"Ann", "Bob"}
-        assert srv.get("/api/leaderboard?kind=bots")[0] == 400
+        assert srv.get("/api/leaderboard?kind=robots")[0] == 400
+        assert srv.get("/api/leaderboard?kind=bots")[1]["players"] == []  # none played
         assert srv.get("/api/players/Nobody")[0] == 404
         # hands made, euchred and alone add up to the hands the game had
         made = sum(srv.get(f"/api/players/{n}")[1]["stats"]["made"] for n in ("Ann", "Bob"))

@@ -116,6 +116,7 @@ class LiveServer:
         # scripted clients move far faster than people: the rate limit has its own test
         config.setdefault("rate", 1000.0)
         config.setdefault("burst", 1000.0)
+        config.setdefault("bot_rate", 1000.0)  # and a bot's decisions are paced: its own test
         # and they create tables far faster than people: the creation limits have their tests
         config.setdefault("client_tables_per_minute", 100000)
         settings = ServerConfig(**config)

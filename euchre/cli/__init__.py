@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 #: Subcommand modules, in the order ``euchre --help`` lists them: ``euchre.cli.<name>``, each
 #: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
 COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve", "tournament",
-                                      "rate", "serve", "advise", "review", "charts", "puzzles",
-                                      "check_bot", "train", "proxy_config")
+                                      "rate", "serve", "bots", "connect", "advise", "review",
+                                      "charts", "puzzles", "check_bot", "train", "proxy_config")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
 BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server", "advice",

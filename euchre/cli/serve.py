@@ -106,6 +106,11 @@ LIMITS: list[tuple[str, str, Callable[[str], Any], str, str]] = [
     ("--chat-rate", "chat_rate", number_in(0.001, 100, "a second"), "PER_SECOND",
      "chat lines a second one seat, or one spectator's connection, may send, on average "
      "(bursts of 5)"),
+    ("--bot-connections", "bot_connections", whole_number(1, 1000), "N",
+     "connections one bot account's programs may have open at once (a game each)"),
+    ("--bot-rate", "bot_rate", number_in(0.01, 10000, "a second"), "PER_SECOND",
+     "decisions a second one bot account is asked for on average, all its connections "
+     "together (bursts of three times as many); a quicker bot waits its turn"),
 ]
 
 
@@ -140,6 +145,16 @@ def register(sub: Subparsers) -> None:
                    help="address or network (10.0.0.0/8) of a proxy in front (nginx, "
                         "docs/deploying.md) whose X-Forwarded-For names the client, for the "
                         "per-client limits; repeatable (default: none, the header is ignored)")
+    p.add_argument("--bots", choices=("invited", "off"), default="invited",
+                   help="bot accounts' programs (euchre bots, euchre connect): invited (the "
+                        "default: they play where a table seats them by name) or off (no bot "
+                        "connects, no table seats one)")
+    p.add_argument("--bot-move-time", type=seconds, default=10.0, metavar="SECONDS",
+                   help="seconds a bot's program may take over one decision; a silent one is "
+                        "disconnected and its seat's computer plays (default 10)")
+    p.add_argument("--bot-grace", type=seconds, default=2.0, metavar="SECONDS",
+                   help="seconds a bot's seat waits on its turn for the bot to connect "
+                        "before its computer plays for it, until it is back (default 2)")
     p.add_argument("--accounts", choices=("open", "closed", "off"), default="open",
                    help="player accounts: open (anyone may sign up; the default), closed (the "
                         "existing accounts sign in, nobody new signs up) or off (guests only)")
@@ -197,6 +212,9 @@ def server_config(args: argparse.Namespace, url: str) -> ServerConfig:
     return ServerConfig(db_url=url, workers=args.workers, away_timeout=args.away_timeout,
                         bot_factory=bots, freeze_gc=True, cluster=is_postgresql(url),
                         accounts=getattr(args, "accounts", "open"),
+                        bots=getattr(args, "bots", "invited"),
+                        bot_move_time=getattr(args, "bot_move_time", 10.0),
+                        bot_grace=getattr(args, "bot_grace", 2.0),
                         trusted_proxies=tuple(getattr(args, "trusted_proxies", ())), **limits)
 
 
@@ -211,7 +229,10 @@ def child_args(args: argparse.Namespace, port: int) -> list[str]:
     database URL, which may hold a password, goes in their environment, ``DB_ENV``)."""
     out = ["serve", "--host", args.host, "--port", str(port), "--reuse-port",
            "--workers", str(args.workers), "--away-timeout", repr(args.away_timeout),
-           "--accounts", getattr(args, "accounts", "open")]
+           "--accounts", getattr(args, "accounts", "open"),
+           "--bots", getattr(args, "bots", "invited"),
+           "--bot-move-time", repr(getattr(args, "bot_move_time", 10.0)),
+           "--bot-grace", repr(getattr(args, "bot_grace", 2.0))]
     for name, spec in getattr(args, "bot", []):
         out += ["--bot", f"{name}={spec}"]
     for flag, dest, _, _, _ in LIMITS:

@@ -264,7 +264,8 @@ class Accounts:
         return JSONResponse(self.me(await self.session(request)),
                             headers={"Cache-Control": "no-store"})
 
-    async def _check_name(self, name: str, player_id: int | None = None) -> str:
+    async def check_name(self, name: str, player_id: int | None = None) -> str:
+        """``name`` cleaned, or ``Refused`` saying why no player (or bot) may take it."""
         clean = S.clean_text(name, S.NAME_MAX)
         problem = name_problem(clean)
         if problem:
@@ -286,7 +287,7 @@ class Accounts:
         req = await decode(request, GuestRequest)
         player: P.Player | None = None
         if req.name and req.name.strip():
-            player = await self._new_guest(await self._check_name(req.name))
+            player = await self._new_guest(await self.check_name(req.name))
         else:
             for _ in range(20):
                 try:
@@ -312,7 +313,7 @@ class Accounts:
         if found is None:
             raise Refused(401, "you have no player's name yet: give one first")
         req = await decode(request, NameRequest)
-        name = await self._check_name(req.name, found.player.id)
+        name = await self.check_name(req.name, found.player.id)
         try:
             await self.db.run(lambda store: P.rename(store, found.player.id, name))
         except P.NameTaken:
@@ -329,7 +330,7 @@ class Accounts:
         guest = found.player.id if found is not None and found.player.kind == "guest" else None
         if found is not None and guest is None:
             raise Refused(409, "you are signed in to an account: sign out first")
-        name = await self._check_name(req.name, guest)
+        name = await self.check_name(req.name, guest)
         problem = password_problem(req.password, name)
         if problem:
             raise Refused(400, f"password: {problem}")

@@ -21,6 +21,7 @@ from euchre.state import seat_name
 from euchre.web import metrics, ops, profiles
 from euchre.web import schemas as S
 from euchre.web.accounts import Refused, route
+from euchre.web.bots import BotPages
 from euchre.web.config import ServerConfig
 from euchre.web.guard import BodyLimit
 from euchre.web.levels import default_level, level_info, offered_levels, strongest_level
@@ -74,6 +75,7 @@ async def options(request: Request) -> Response:
         "level_info": level_info(),
         "default_level": default_level(),
         "strongest_level": strongest_level(),
+        "bots": server_of(request).config.bots,
     })
 
 
@@ -184,8 +186,8 @@ async def player(request: Request) -> Response:
 
 async def leaderboard(request: Request) -> Response:
     kind = request.query_params.get("kind", "all")
-    if kind not in ("all", "people", "computers"):
-        return bad("kind: one of all, people, computers")
+    if kind not in ("all", "people", "computers", "bots"):
+        return bad("kind: one of all, people, computers, bots")
     settled = request.query_params.get("settled", "0")
     if settled not in ("0", "1"):
         return bad("settled: 1 (leave out provisional ratings) or 0")
@@ -215,6 +217,7 @@ def make_app(config: ServerConfig) -> Starlette:
 
     accounts = server.accounts
     passkeys = Passkeys(accounts)
+    bot_pages = BotPages(accounts, config.bots, server.bot_links.revoked)
     routes = [
         Route("/", page("index.html")),
         Route("/players/{name}", page("player.html")),
@@ -233,6 +236,10 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/account/passkeys/remove", route(passkeys.forget), methods=["POST"]),
         Route("/api/account/passkey/start", route(passkeys.start), methods=["POST"]),
         Route("/api/account/passkey/signin", route(passkeys.sign_in), methods=["POST"]),
+        Route("/api/bots", route(bot_pages.list)),
+        Route("/api/bots", route(bot_pages.add), methods=["POST"]),
+        Route("/api/bots/{name}/token", route(bot_pages.token), methods=["POST"]),
+        Route("/api/bots/{name}/revoke", route(bot_pages.revoke), methods=["POST"]),
         Route("/api/players/{name}", player),
         Route("/api/leaderboard", leaderboard),
         Route("/t/{table_id}", page("table.html")),
@@ -246,6 +253,7 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/tables/{table_id}/record", record),
         Route("/api/tables/{table_id}/replay", replay),
         Route("/api/tables/{table_id}/review", review),
+        WebSocketRoute("/ws/bot", server.bot_links.websocket),  # before a table's: no id
         WebSocketRoute("/ws/{table_id}", server.websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *ops.routes(server),

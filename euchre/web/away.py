@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from euchre.web.actionlog import Database
 from euchre.web.rooms import Rooms
-from euchre.web.table import Seat, Table
+from euchre.web.table import BOT, Seat, Table
 
 log = logging.getLogger("euchre.web")
 
@@ -22,8 +22,10 @@ LEFT_FLUSH_SECONDS = 2.0
 
 class AwayTimers:
     def __init__(self, rooms: Rooms, db: Database, timeout: float,
-                 schedule: Callable[[Table], None]) -> None:
+                 schedule: Callable[[Table], None], bot_grace: float = 2.0) -> None:
         self.rooms, self.db, self.timeout, self.schedule = rooms, db, timeout, schedule
+        self.bot_grace = bot_grace
+        """Seconds a called bot has to take its seat before its computer plays for it."""
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.left_dirty: dict[tuple[str, int], float | None] = {}
         """Seats whose stored ``left_at`` is behind, written together by ``flush_left``."""
@@ -38,28 +40,37 @@ class AwayTimers:
             task.cancel()
 
     def watch(self, table: Table) -> None:
-        """Start the timer of the table's person to play (whose seat nobody holds)."""
+        """Start the timer of the table's person (or bot) to play, whose seat nobody holds. A
+        bot's seat waits ``bot_grace`` from now: it is being called (``botlinks``)."""
         timer = self.timers.get(table.id)
         if timer is None or timer.done():
+            seat = table.seats[table.match.current_player]
+            if seat.kind == BOT:
+                seat.away_since = time.monotonic()
             self.timers[table.id] = asyncio.create_task(self._away(table))
 
     async def _away(self, table: Table) -> None:
         """A computer stands in for an absent person only while someone else is at the table
         (a friend or a spectator waiting on them): a person playing computers alone who
         closes the page finds the game where they left it. Any new connection calls
-        ``schedule`` again, which restarts this timer."""
+        ``schedule`` again, which restarts this timer. A bot's seat is played by its computer
+        ``bot_grace`` seconds after it was called, whoever watches: people waiting on a
+        program that is not there would wait for nothing."""
         watched = self.rooms.watched
         while not table.finished:
             seat = table.seats[table.match.current_player]
-            if seat.computer_plays or seat.present > 0 or not watched(table):
+            bot = seat.kind == BOT
+            if seat.computer_plays or seat.present > 0 or not (bot or watched(table)):
                 return
-            wait = seat.away_since + self.timeout - time.monotonic()
+            timeout = self.bot_grace if bot else self.timeout
+            wait = seat.away_since + timeout - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(min(wait, 1.0))
                 continue
             async with self.rooms.locks[table.id]:
                 seat = table.seats[table.match.current_player]
-                if seat.present > 0 or seat.computer_plays or not watched(table):
+                if seat.present > 0 or seat.computer_plays \
+                        or not (seat.kind == BOT or watched(table)):
                     return
                 seat.stand_in, seat.covered = True, []
                 self.rooms.broadcast_locked(table)

@@ -41,7 +41,7 @@ import os
 import random
 import socket
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import msgspec
@@ -137,6 +137,9 @@ class Cluster:
         self.stopping = False
         self.taken_at: dict[str, float] = {}
         """When this process took each table over (for the logs and the takeover figure)."""
+        self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
+        """Other parts' messages by kind (the bot links': a bot called to a seat, a bot's
+        connection free, a token revoked), heard from every process."""
 
     # starting and stopping ------------------------------------------------------------------
 
@@ -198,6 +201,10 @@ class Cluster:
                     await conn.close()
 
     # sending ---------------------------------------------------------------------------------
+
+    def publish_all(self, payload: dict[str, Any]) -> None:
+        """Queue a notification every process hears (this one too)."""
+        self.publish(BUS, payload)
 
     def publish(self, to: str, payload: dict[str, Any]) -> None:
         """Queue a notification: they are sent in order, several to one round trip."""
@@ -268,6 +275,8 @@ class Cluster:
             self.spawn(self.on_presence(msg))
         elif kind in ("fwd", "join"):
             self.spawn(self.on_request(msg))
+        elif (handler := self.handlers.get(kind)) is not None:
+            handler(msg)
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

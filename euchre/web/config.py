@@ -82,6 +82,19 @@ class ServerConfig:
     accounts: Literal["open", "closed", "off"] = "open"
     """Accounts: "open" (anyone may sign up), "closed" (the existing ones sign in, no new
     ones) or "off" (guests only)."""
+    bots: Literal["invited", "off"] = "invited"
+    """Bot accounts' programs (``euchre.web.botlinks``): "invited" (they play where a table
+    seats them by name) or "off" (no bot connects, no table seats one)."""
+    bot_move_time: float = 10.0
+    """Seconds a bot's program may take over one decision."""
+    bot_grace: float = 2.0
+    """Seconds a bot's seat waits on its turn for a connection of the bot before its computer
+    plays for it (until the bot is back)."""
+    bot_connections: int = 4
+    """Connections one bot may have open at once (a game each), on the whole site."""
+    bot_rate: float = 10.0
+    """Decisions a second one bot is asked for on average (bursts of three times as many), all
+    its connections together, on the whole site."""
     rate: float = 10.0
     """Messages a second one connection may send on average (bursts of ``burst``)."""
     burst: float = 30.0

@@ -87,6 +87,9 @@ class Visit:
     table: str
     seat: Seat
     address: str
+    most: int | None = None
+    """The places of this seat (None: ``Places.seat``): a bot's seat has one, and a bot's
+    connections as many as the operator allows (``euchre.web.botlinks``)."""
 
 
 SPECTATOR = -1
@@ -199,7 +202,7 @@ class LocalLimits(Limits):
         p = self.places
         if visit.seat != SPECTATOR:
             key = (visit.table, visit.seat)
-            if self.at_seat.get(key, 0) >= p.seat:
+            if self.at_seat.get(key, 0) >= (visit.most or p.seat):
                 return SEAT
             self.at_seat[key] = self.at_seat.get(key, 0) + 1
         else:
@@ -354,7 +357,7 @@ class SharedLimits(Limits):
             assert row is not None
             at_seat, watching, from_address = row
             if visit.seat != SPECTATOR:
-                if at_seat >= p.seat:
+                if at_seat >= (visit.most or p.seat):
                     return SEAT
             elif watching >= p.table_spectators:
                 return TABLE

@@ -24,7 +24,8 @@ from euchre.web.away import AwayTimers
 from euchre.web.rooms import Rooms
 from euchre.web.runner import BotRunner
 from euchre.web.store import LostTable
-from euchre.web.table import SPECTATOR, Table, TurnError
+from euchre.web.table import BOT, SPECTATOR, Table, TurnError
+from euchre.web.table import Seat as TableSeat
 from euchre.web.transport import Conn, deliver, error
 
 log = logging.getLogger("euchre.web")
@@ -43,9 +44,9 @@ def bot_seed(table: Table, seq: int) -> int:
 
 class Moves:
     def __init__(self, rooms: Rooms, log_writer: ActionLog, bots: BotRunner,
-                 away_timeout: float) -> None:
+                 away_timeout: float, bot_grace: float = 2.0) -> None:
         self.rooms, self.log, self.bots = rooms, log_writer, bots
-        self.away = AwayTimers(rooms, log_writer.db, away_timeout, self.schedule)
+        self.away = AwayTimers(rooms, log_writer.db, away_timeout, self.schedule, bot_grace)
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.running = False
         self.lost: Callable[[Table], None] = lambda _table: None
@@ -53,6 +54,9 @@ class Moves:
         self.game_over: Callable[[Table], None] = lambda _table: None
         """Called once the action that ended a game is committed (its results are written
         then)."""
+        self.call_bot: Callable[[Table, TableSeat], None] = lambda _table, _seat: None
+        """Called on a bot's turn while no connection of the bot holds its seat (its computer
+        plays meanwhile): the bot links bring one (``botlinks.BotLinks.call``)."""
 
     def start(self) -> None:
         self.running = True
@@ -135,13 +139,30 @@ class Moves:
         person's seat that nobody is connected to."""
         if table.finished or not self.running or not self.rooms.owns(table.id):
             return
+        if table.seq == 0 and self._bots_awaited(table):
+            return
         seat = table.seats[table.match.current_player]
+        if seat.kind == BOT and seat.present == 0:
+            self.call_bot(table, seat)
         if seat.computer_plays:
             task = self.drivers.get(table.id)
             if task is None or task.done():
                 self.drivers[table.id] = asyncio.create_task(self._drive(table))
         elif seat.present == 0:
             self.away.watch(table)
+
+    def _bots_awaited(self, table: Table) -> bool:
+        """A new table's first deal waits for its bots (called now) to take their seats, for
+        ``bot_grace`` seconds at most, so a connected bot plays its game from the start;
+        ``schedule`` is called again when one arrives or the time is up."""
+        absent = [s for s in table.seats if s.kind == BOT and s.present == 0]
+        for seat in absent:
+            self.call_bot(table, seat)
+        left = table.created_at + self.away.bot_grace - time.time()
+        if not absent or left <= 0:
+            return False
+        asyncio.get_running_loop().call_later(left, self.schedule, table)
+        return True
 
     async def _drive(self, table: Table) -> None:
         lock = self.rooms.locks[table.id]

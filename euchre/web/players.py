@@ -43,7 +43,7 @@ class Player:
     id: int
     name: str
     kind: str
-    """"guest", "account" or "computer"."""
+    """"guest", "account", "computer" or "bot"."""
     mu: float | None = None
     sigma: float | None = None
     rated_games: int = 0

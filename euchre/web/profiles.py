@@ -17,7 +17,9 @@ from euchre.web.store import PlayerRow, ResultRow, SeatRow, Store, TableRow
 #: The most finished games a profile lists (the newest first).
 PROFILE_GAMES = 100
 
-Kind = Literal["all", "people", "computers"]
+Kind = Literal["all", "people", "computers", "bots"]
+#: The players' kinds a person is: a guest or an account (a bot account is a program).
+PEOPLE = ("guest", "account")
 
 
 def rating_of(mu: float | None, sigma: float | None) -> dict[str, object] | None:
@@ -105,8 +107,14 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
                       "scores": json.loads(r.scores or "[]"), "names": names.get(r.table_id, []),
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}"})
     measured = ladder_rating(who.name) if who.kind == "computer" else None
+    owner: dict[str, object] | None = None
+    if who.kind == "bot":
+        from euchre.web.bots import by_name
+
+        bot = by_name(store, who.name)
+        owner = {"owner": None if bot is None else bot.owner}
     return {
-        "name": who.name, "kind": who.kind,
+        "name": who.name, "kind": who.kind, **(owner or {}),
         "rating": rating_of(who.mu, who.sigma), "rated_games": who.rated_games,
         # where a computer level's rating started: the calibration run's games and rating
         "calibration": None if measured is None else {
@@ -121,15 +129,17 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
 def leaderboard(store: Store, kind: Kind = "all", settled: bool = False,
                 limit: int = 100) -> list[dict[str, Any]]:
     """Rated players, the highest rating first: people (guests and accounts), computer
-    levels, or both; ``settled`` leaves out the provisional ratings. Only settled ratings are
-    ranked: a provisional one is listed where its rating puts it, without a rank (its rating
-    could be hundreds of points either way)."""
+    levels, bot accounts, or all of them; ``settled`` leaves out the provisional ratings.
+    Only settled ratings are ranked: a provisional one is listed where its rating puts it,
+    without a rank (its rating could be hundreds of points either way)."""
     q = select(PlayerRow).where(PlayerRow.mu.is_not(None), PlayerRow.sigma.is_not(None),
                                 PlayerRow.merged_into.is_(None))
     if kind == "people":
-        q = q.where(PlayerRow.kind != "computer", PlayerRow.rated_games > 0)
+        q = q.where(PlayerRow.kind.in_(PEOPLE), PlayerRow.rated_games > 0)
     elif kind == "computers":
         q = q.where(PlayerRow.kind == "computer")
+    elif kind == "bots":
+        q = q.where(PlayerRow.kind == "bot", PlayerRow.rated_games > 0)
     else:
         q = q.where((PlayerRow.kind == "computer") | (PlayerRow.rated_games > 0))
     if settled:

@@ -23,14 +23,14 @@ from euchre.tournament.ratings import rate_game
 from euchre.web import ratings as R
 from euchre.web.names import name_key
 from euchre.web.store import PlayerRow, ResultRow, Store, TableRow
-from euchre.web.table import HandResult, Table
+from euchre.web.table import PLAYER_KINDS, HandResult, Table
 
 
 @dataclass(frozen=True)
 class SeatResult:
     seat: Seat
     kind: str
-    """"human" or "computer"."""
+    """"human", "computer" or "bot"."""
     player: int | None
     level: str
     won: bool
@@ -97,13 +97,13 @@ def game_result(table: Table) -> GameResult | None:
 
 
 def counts_rated(game: GameResult, people: list[int | None] | None = None) -> bool:
-    """Whether the game is rated: created so, four-handed with a winner, each person's seat a
-    player's (each player once: ``people``, the persons' player ids if not the seats') and
-    each computer at a rated level."""
+    """Whether the game is rated: created so, four-handed with a winner, each person's or
+    bot's seat a player's (each player once: ``people``, their player ids if not the seats')
+    and each computer at a rated level."""
     if not game.rated or game.players != 4 or game.winner < 0:
         return False
     if people is None:
-        people = [s.player for s in game.seats if s.kind == "human"]
+        people = [s.player for s in game.seats if s.kind in PLAYER_KINDS]
     if None in people or len(set(people)) != len(people):
         return False
     return all(R.rated_name(s.level) is not None for s in game.seats if s.kind == "computer")
@@ -144,8 +144,8 @@ def write_results(store: Store, game: GameResult) -> bool:
     account."""
     level_of = {s.seat: R.rated_name(s.level) for s in game.seats if s.kind == "computer"}
     computers = computer_players(store, sorted({n for n in level_of.values() if n}))
-    who = {s.seat: s.player if s.kind == "human" else computers.get(level_of[s.seat] or "")
-           for s in game.seats}
+    who = {s.seat: s.player if s.kind in PLAYER_KINDS
+           else computers.get(level_of[s.seat] or "") for s in game.seats}
     now = time.time()
     with store.engine.begin() as conn:
         claimed = conn.execute(update(TableRow).where(TableRow.id == game.table_id,
@@ -163,7 +163,8 @@ def write_results(store: Store, game: GameResult) -> bool:
             if not moved:
                 break
             who = {seat: moved.get(p, p) if p is not None else None for seat, p in who.items()}
-        rated = counts_rated(game, [who[s.seat] for s in game.seats if s.kind == "human"])
+        rated = counts_rated(game, [who[s.seat] for s in game.seats
+                                    if s.kind in PLAYER_KINDS])
         before = {pid: R.Rating() if r.mu is None or r.sigma is None
                   else R.Rating(r.mu, r.sigma, r.rated_games) for pid, r in rows.items()}
         after: dict[int, R.Rating] = {}

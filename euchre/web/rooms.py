@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING
 
 from euchre.errors import RulesError
 from euchre.rules import PRESETS, Rules
@@ -18,8 +19,11 @@ from euchre.web.levels import accepted_level, accepted_levels, default_level, of
 from euchre.web.names import name_key, name_refusal
 from euchre.web.players import Player
 from euchre.web.store import LostTable, SeatData, TableData
-from euchre.web.table import SPECTATOR, Table
+from euchre.web.table import BOT, HUMAN, SPECTATOR, Table
 from euchre.web.transport import Conn, deliver, error, hang_up, send
+
+if TYPE_CHECKING:
+    from euchre.web.bots import BotAccount
 
 #: Table ids are this long; a longer one in an address is no table (and no database read).
 TABLE_ID_MAX = 32
@@ -56,6 +60,8 @@ class Rooms:
         self.lost: Callable[[Table], None] = lambda _table: None
         """Called when a write of the table was refused because another process owns it
         now (``LostTable``): this process keeps a replica from then on."""
+        self.bots_allowed = True
+        """Whether a table may seat a bot account (``euchre serve --bots``)."""
 
     def watched(self, table: Table) -> bool:
         """Whether anyone is connected to the table, in any server process."""
@@ -101,12 +107,18 @@ class Rooms:
         rules = table_rules(req)
         n = rules.players
         my_seat = req.my_seat if req.my_seat is not None else (2 if n == 4 else 0)
-        seats = seat_plan(req, n, my_seat, player)
+        asked = [s.bot for s in req.seats or [] if s.kind == BOT and s.bot]
+        if asked and not self.bots_allowed:
+            raise ValueError("seats: this server seats no bots")
+        from euchre.web.bots import by_names
+
+        bots = await self.db.run(lambda store: by_names(store, asked)) if asked else {}
+        seats = seat_plan(req, n, my_seat, player, bots)
         if player is None and my_seat >= 0:
             await self.check_unnamed(seats[my_seat].name)
         rated = rated_table(req, rules, seats, player)
-        only_computers = computer_tables if all(sd.kind == "computer" for sd in seats) \
-            else None
+        # a table nobody sits at as a person (computers and bots) plays itself: limited
+        only_computers = computer_tables if all(sd.kind != HUMAN for sd in seats) else None
         table_id = secrets.token_urlsafe(9)
         invite = secrets.token_urlsafe(12)
         seed = new_table_seed()
@@ -235,10 +247,11 @@ def table_rules(req: S.CreateTable) -> Rules:
         raise ValueError(f"rules: {exc}") from None
 
 
-def seat_plan(req: S.CreateTable, n: int, my_seat: int,
-              player: Player | None = None) -> list[SeatData]:
+def seat_plan(req: S.CreateTable, n: int, my_seat: int, player: Player | None = None,
+              bots: Mapping[str, BotAccount] | None = None) -> list[SeatData]:
     """The new table's seats, each with its own random token; the creator's is ``player``'s
-    (named by the player's name) when a player creates it."""
+    (named by the player's name) when a player creates it; a bot's seat is the bot account's
+    of that name in ``bots``."""
     specs = req.seats or [S.SeatSpec("human" if i == my_seat else "computer")
                           for i in range(n)]
     if len(specs) != n:
@@ -249,12 +262,28 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int,
         raise ValueError(f"my_seat {my_seat} is a computer seat; choose a person's seat")
     levels = offered_levels()
     seats: list[SeatData] = []
+    seated: set[int] = set()
     for i, spec in enumerate(specs):
         level = spec.level or default_level()
         if not accepted_level(level):
             raise ValueError(f"seat {i}: unknown computer level {level!r}; choose one of: "
                              + ", ".join(levels))
         mine = i == my_seat
+        if spec.bot is not None and spec.kind != BOT:
+            raise ValueError(f"seat {i}: only a bot's seat (\"kind\": \"bot\") names a bot")
+        if spec.kind == BOT:
+            if not spec.bot:
+                raise ValueError(f"seat {i}: a bot's seat names the bot account "
+                                 "(\"bot\": NAME)")
+            found = (bots or {}).get(spec.bot)
+            if found is None:
+                raise ValueError(f"seat {i}: no bot account is named {spec.bot!r}")
+            if found.id in seated:
+                raise ValueError(f"seat {i}: {found.name} has a seat at this table already")
+            seated.add(found.id)
+            seats.append(SeatData(i, secrets.token_urlsafe(18), BOT, level, found.name, True,
+                                  player_id=found.id))
+            continue
         if spec.kind == "computer":
             name = f"{seat_name(i, n)} ({level})"
         elif mine and player is not None:
@@ -290,8 +319,8 @@ def unratable(rules: Rules, seats: list[SeatData], player: Player | None) -> str
         return "ratings are for four-handed partnership games played to a score"
     if player is None:
         return "its creator plays without a player's name (a guest or an account)"
-    if not any(s.player_id == player.id for s in seats):
-        return "its creator does not play at it"
+    if not any(s.player_id == player.id or s.kind == BOT for s in seats):
+        return "its creator does not play at it, and no bot does"
     for s in seats:
         if s.kind == "computer" and rated_name(s.level) is None:
             return (f"{s.name} plays at a level without a rating; the rated levels are "

@@ -142,16 +142,19 @@ def decode_client(data: str | bytes) -> ClientMessage:
 
 # HTTP request bodies --------------------------------------------------------------------------
 
-SeatKind = Annotated[str, msgspec.Meta(pattern="^(human|computer)$")]
+SeatKind = Annotated[str, msgspec.Meta(pattern="^(human|computer|bot)$")]
 
 
 class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
-    """One seat of a new table: a person (the creator or an invited friend) or a computer."""
+    """One seat of a new table: a person (the creator or an invited friend), a computer, or a
+    bot account (a program playing online, by its account's name)."""
 
     kind: SeatKind
     level: str | None = None
-    """Computer level (one ``euchre.bots.is_level`` accepts); for a person, the level that stands
-    in when they are away."""
+    """Computer level (one ``euchre.bots.is_level`` accepts); for a person or a bot, the level
+    that stands in when they are away."""
+    bot: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    """A bot's seat: the bot account's name."""
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):

@@ -25,6 +25,7 @@ from euchre.web import ratings
 from euchre.web import schemas as S
 from euchre.web.accounts import Accounts, SignInLimits, same_site
 from euchre.web.actionlog import ActionLog, Database
+from euchre.web.botlinks import BotLinks, BotSettings
 from euchre.web.chat import TableTalk
 from euchre.web.collector import FullPasses
 from euchre.web.config import ServerConfig
@@ -98,6 +99,11 @@ class Server:
         """Games' results being written."""
         self.results_look: asyncio.Task[None] | None = None
         """The look for games whose results nobody wrote (``write_unwritten_results``)."""
+        self.bot_links = BotLinks(self, BotSettings(
+            config.bots, config.bot_move_time, config.bot_connections, config.bot_rate,
+            config.bot_grace))
+        """Bot accounts' programs, connected over their websocket (``/ws/bot``)."""
+        self.rooms.bots_allowed = config.bots != "off"
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -134,8 +140,10 @@ class Server:
                               make_pool(cfg.pool, cfg.workers, "euchre-bot"))
         log_writer = ActionLog(self.db)
         log_writer.start()
-        self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout)
+        self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout, cfg.bot_grace)
         self.moves.game_over = self.game_over
+        self.moves.call_bot = self.bot_links.call
+        self.bot_links.start()
         self.hints = Hints(self.rooms, self.bots, self.hint_level, cfg.bot_factory,
                            make_pool(cfg.pool, cfg.hint_workers, "euchre-hint"),
                            cfg.hint_workers, self.limits, cfg.hint_rate)
@@ -156,6 +164,8 @@ class Server:
             log.info("closed and archived %d table(s) without a move for %.0f days",
                      len(closed), cfg.abandon_days)
         if self.cluster is not None:
+            for kind in ("bot", "botup", "revoked"):
+                self.cluster.handlers[kind] = self.bot_links.hear
             await self.cluster.start()
             # the unfinished tables without a live owner: this process's share, now (the
             # others take theirs in their own scans)
@@ -188,6 +198,7 @@ class Server:
         for conns in self.rooms.conns.values():
             for c in list(conns):
                 await close(c, 1001 if self.cluster is None else 1012)
+        await self.bot_links.stop(1001 if self.cluster is None else 1012)
         if self.cluster is not None:
             await self.cluster.stop()
         if self.bots is not None:
@@ -309,11 +320,11 @@ class Server:
             return
         try:
             out = asyncio.create_task(writer(conn))
-            await self._arrive(conn, seat)
+            await self.arrive(conn, seat)
             try:
                 await self._serve(conn)
             finally:
-                await self._leave(conn, seat)
+                await self.leave(conn, seat)
                 conn.closing = True
                 out.cancel()
         finally:
@@ -323,7 +334,8 @@ class Server:
                 log.error("could not give back the place of a connection to table %s: %r",
                           table.id, exc)
 
-    async def _arrive(self, conn: Conn, seat: Seat | None) -> None:
+    async def arrive(self, conn: Conn, seat: Seat | None) -> None:
+        """A connection takes its place at its table (a browser's, or a bot's program)."""
         assert self.moves is not None
         table = conn.table
         async with self.rooms.locks[table.id]:
@@ -344,7 +356,7 @@ class Server:
         if self.cluster is not None:
             self.cluster.report(table)
 
-    async def _leave(self, conn: Conn, seat: Seat | None) -> None:
+    async def leave(self, conn: Conn, seat: Seat | None) -> None:
         assert self.moves is not None
         table = conn.table
         self.rooms.conns[table.id].discard(conn)

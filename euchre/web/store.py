@@ -41,7 +41,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from euchre.seats import Seat
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0007"
+SCHEMA_REVISION = "0008"
 #: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
 MIGRATION_LOCK = 0x4555434852454D49
 #: The transaction advisory lock that orders the creations of tables of computers only.
@@ -101,7 +101,7 @@ class PlayerRow(Base):
     key: Mapped[str] = mapped_column(String(200), unique=True)
     """The name's comparison key: no two players have names that read alike."""
     kind: Mapped[str] = mapped_column(String(16))
-    """"guest", "account" or "computer"."""
+    """"guest", "account", "computer" or "bot" (a program playing online, ``BotRow``)."""
     password: Mapped[str | None] = mapped_column(Text, nullable=True)
     """An account's argon2id hash (never the password)."""
     created_at: Mapped[float] = mapped_column(Float)
@@ -113,6 +113,21 @@ class PlayerRow(Base):
                                                     index=True)
     """A guest whose games went to an account when it signed in to it: that account. Its
     name is free again; a game it was still playing then counts as the account's."""
+
+
+class BotRow(Base):
+    """A bot account: its player's row (kind "bot"), who owns it (None: the operator, who
+    made it with ``euchre bots add``) and its token, of which only the SHA-256 is kept, as a
+    session's; NULL once revoked, so a copy of the database opens no bot's seat either."""
+
+    __tablename__ = "bots"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True,
+                                                 index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    token_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the token in use was made."""
+    created_at: Mapped[float] = mapped_column(Float)
 
 
 class SessionRow(Base):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hmac
 import time
+from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,13 +21,21 @@ from euchre.match import Match
 from euchre.public_view import NO_SEAT, public_view
 from euchre.record import match_to_record
 from euchre.rules import Rules
-from euchre.state import PHASES, seat_name
+from euchre.state import PHASES, HandState, seat_name
 from euchre.view import SeatView
 from euchre.web import messages as M
 from euchre.web.store import TableData
 from euchre.words import YOU, Moment, action_words
 
 SPECTATOR = NO_SEAT
+#: A seat's kinds: a person's (the creator's or a friend's), a computer's at a level, and a
+#: bot account's (a program playing online, ``euchre.web.botlinks``).
+HUMAN, COMPUTER, BOT = "human", "computer", "bot"
+#: The kinds of seat a player (with a name, a rating and a profile) holds.
+PLAYER_KINDS = (HUMAN, BOT)
+#: The finished hands a table keeps to tell a bot how each ended (a bot's connection catches
+#: up at once, so a few are plenty).
+ENDED_KEPT = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +51,13 @@ class HandResult:
 
 @dataclass
 class Seat:
-    """A seat: a person (creator or friend) or a computer at ``level``.
+    """A seat: a person (creator or friend), a computer at ``level`` or a bot account.
 
     A person's seat is played by a computer at ``level`` while ``stand_in`` is set: after nobody
     has been connected to it for the table's away timeout while it was that seat's turn. The
-    person takes it back simply by connecting with the seat's token."""
+    person takes it back simply by connecting with the seat's token. A bot's seat likewise,
+    after its program has not been there for a moment on its turn; it takes the seat back by
+    connecting with its token (``euchre.web.botlinks``)."""
 
     seat: euchre.seats.Seat
     token: str
@@ -127,6 +138,9 @@ class Table:
         """The latest act and where it was made (its seat, the phase, the hand's dealer)."""
         self.hand_results: list[HandResult] = []
         """Each finished hand's public result, in order (for the players' statistics)."""
+        self.ended: deque[tuple[int, HandState, tuple[int, ...]]] = deque(maxlen=ENDED_KEPT)
+        """The latest finished hands: (the log's length once it ended, the hand, the score
+        before it), to tell a bot how each ended (``hand_end``)."""
         for seat, action in data.actions:
             self.apply(seat, action)
         self.chat: list[M.ChatLine] = [M.ChatLine(**c) for c in data.chat]
@@ -201,6 +215,10 @@ class Table:
             self.last_hand = M.hand_summary(seen, list(self.match.scores))
             self.hand_results.append(HandResult(seen.outcome or "", seen.maker, seen.alone,
                                                 tuple(seen.points), tuple(seen.tricks_won)))
+            done = self.match.finished[-1]
+            self.ended.append((self.seq, before, tuple(
+                after - points for after, points in zip(done.scores_after, done.points,
+                                                        strict=True))))
 
     def undo(self, count: int) -> None:
         """Rebuild without the newest ``count`` actions (their commit failed): the log is the
@@ -211,6 +229,7 @@ class Table:
         self.match = Match(self.rules, seed=self.seed)
         self.log, self.last_hand, self.last_event = [], None, None
         self.hand_results = []
+        self.ended.clear()
         for seat, action in log:
             self.apply(seat, action)
 

@@ -35,6 +35,10 @@ SEND_QUEUE_MAX = 512
 REFUSED_MAX = 200
 
 
+#: This process's numbers for connections and the places they hold (``limits.Visit``).
+CONN_IDS = itertools.count(1)
+
+
 class TokenBucket:
     """``rate`` messages a second on average, bursts of ``burst``."""
 
@@ -66,7 +70,7 @@ class Conn:
     """Closed by the server's own shutdown: the person did not leave."""
     close_code: int = 1008
     """The code the writer closes with once the server hangs up (``hang_up``)."""
-    id: int = field(default_factory=itertools.count(1).__next__)
+    id: int = field(default_factory=lambda: next(CONN_IDS))
     """This process's number for the connection (a reply from another process names it)."""
     site: str = ""
     """The connection's name on the whole site, "process:number" (a process numbers its own

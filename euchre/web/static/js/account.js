@@ -1,4 +1,4 @@
-// Sign up, sign in, sign out, change the password or the name. Each request carries the page's
+// Sign up, sign in, sign out, change the password or the name; an account's bots. Each request carries the page's
 // CSRF token (me.js); the session is an HttpOnly cookie the page never reads.
 
 import { me, post, profileUrl, showMe } from "./me.js";
@@ -34,6 +34,57 @@ async function draw() {
   if (!$("passkey-box").hidden) await drawPasskeys();
   $("pk-signin-box").hidden = !pk || $("signin-box").hidden;
   $("signout-box").hidden = !p;
+  await drawBots(p && p.kind === "account");
+}
+
+// An account's bots: each with its rating, a new token, revoking its token; a token is shown
+// once, when it is made.
+async function drawBots(account) {
+  const box = $("bots-box");
+  box.hidden = true;
+  if (!account) return;
+  const res = await fetch("/api/bots", { cache: "no-store" });
+  if (!res.ok) return;
+  const body = await res.json();
+  if (body.mode === "off") return;
+  box.hidden = false;
+  for (const el of box.querySelectorAll(".origin")) el.textContent = location.origin;
+  const list = $("bots-list");
+  list.replaceChildren();
+  for (const b of body.bots) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = profileUrl(b.name);
+    a.textContent = b.name;
+    const rating = b.rating ? `${b.rating.rating} ± ${b.rating.plus_minus}${b.rating.provisional ? " provisional" : ""}` : "not rated yet";
+    li.append(a, ` · ${rating} · ${b.has_token ? "has a token" : "no token (revoked)"} `);
+    const fresh = document.createElement("button");
+    fresh.textContent = "New token";
+    fresh.onclick = () => botAction(`/api/bots/${encodeURIComponent(b.name)}/token`);
+    li.append(fresh);
+    if (b.has_token) {
+      const revoke = document.createElement("button");
+      revoke.textContent = "Revoke token";
+      revoke.onclick = () => botAction(`/api/bots/${encodeURIComponent(b.name)}/revoke`);
+      li.append(" ", revoke);
+    }
+    list.append(li);
+  }
+  $("bot-add").hidden = body.bots.length >= body.most;
+}
+
+function showToken(name, token) {
+  $("bot-token").hidden = !token;
+  $("bot-token-name").textContent = name || "";
+  $("bot-token-value").value = token || "";
+}
+
+async function botAction(url, body) {
+  $("form-error").textContent = "";
+  const [ok, out] = await post(url, body || {});
+  if (!ok) { $("form-error").textContent = out.error; return; }
+  showToken(out.bot ? out.bot.name : out.name, out.token);
+  await drawBots(true);
 }
 
 function form(id, url, body) {
@@ -118,5 +169,10 @@ $("pk-signin").onclick = async () => {
   await draw();
 };
 
+$("bot-add").onsubmit = async (ev) => {
+  ev.preventDefault();
+  await botAction("/api/bots", { name: $("bot-name").value });
+  $("bot-name").value = "";
+};
 $("signout").onclick = async () => { await post("/api/account/signout", {}); await draw(); };
 draw();

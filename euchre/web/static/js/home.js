@@ -142,7 +142,9 @@ function buildSeats(n) {
     row.append(make("span", "", names[i]));
     const kind = make("select", "kind");
     kind.setAttribute("aria-label", `${names[i]}: who sits here`);
-    for (const [v, t] of [["me", "me"], ["friend", "a friend (invite link)"], ["computer", "computer"]]) {
+    const kinds = [["me", "me"], ["friend", "a friend (invite link)"], ["computer", "computer"]];
+    if (OPT.bots !== "off") kinds.push(["bot", "a bot (by its name)"]);
+    for (const [v, t] of kinds) {
       const o = make("option", "", t);
       o.value = v;
       kind.append(o);
@@ -150,16 +152,23 @@ function buildSeats(n) {
     kind.value = i === (n === 4 ? 2 : 0) ? "me" : "computer";
     const level = levelSelect(OPT.default_level);
     const label = make("span", "small level-label");
+    // a bot account's seat: its name (the program connects with the bot's token)
+    const bot = make("input", "bot-name");
+    bot.maxLength = 24;
+    bot.placeholder = "the bot's name";
+    bot.setAttribute("aria-label", `${names[i]}: the bot's name`);
     kind.onchange = () => {
       if (kind.value === "me") {
         for (const other of box.querySelectorAll("select.kind")) {
           if (other !== kind && other.value === "me") { other.value = "computer"; other.onchange(); }
         }
       }
+      bot.hidden = kind.value !== "bot";
       levelLabel(kind.value, names[i], label, level);
     };
+    bot.hidden = true;
     levelLabel(kind.value, names[i], label, level);
-    row.append(kind, label, level);
+    row.append(kind, bot, label, level);
     box.append(row);
   }
 }
@@ -169,7 +178,8 @@ function buildSeats(n) {
 function levelLabel(kind, seatName, label, select) {
   const words = { me: ["computer for you while you're away", "the computer that plays for you while you are away"],
     friend: ["computer while they're away", "the computer that plays for your friend while they are away"],
-    computer: ["level", "how strong this computer plays"] }[kind];
+    computer: ["level", "how strong this computer plays"],
+    bot: ["computer while it's away", "the computer that plays for the bot while its program is not connected"] }[kind];
   label.textContent = words[0];
   select.setAttribute("aria-label", `${seatName}: ${words[1]}`);
   select.title = words[1];
@@ -184,7 +194,8 @@ async function create(ev) {
     const kind = row.querySelector("select.kind").value;
     const level = row.querySelector("select.level").value;
     if (kind === "me") mySeat = Number(row.dataset.seat);
-    seats.push({ kind: kind === "computer" ? "computer" : "human", level });
+    if (kind === "bot") seats.push({ kind, level, bot: row.querySelector("input.bot-name").value.trim() });
+    else seats.push({ kind: kind === "computer" ? "computer" : "human", level });
   }
   // The player's name: a first visit becomes a guest with it on the way (one click). Never
   // "You", which every other player's page would read as their own seat.

@@ -1,4 +1,4 @@
-// The leaderboard: people and computer levels on one rating scale, filtered by kind.
+// The leaderboard: people, computer levels and bots on one rating scale, filtered by kind.
 
 import { profileUrl, showMe } from "./me.js";
 
@@ -26,13 +26,13 @@ async function load() {
     tbody.append(tr);
   }
   for (const p of body.players) {
-    const tr = make("tr", p.kind === "computer" ? "computer" : "person");
+    const tr = make("tr", p.kind === "computer" || p.kind === "bot" ? p.kind : "person");
     tr.append(make("td", "", p.rank === null ? "–" : String(p.rank)));  // provisional: unranked
     const who = make("td");
     const a = make("a", "", p.name);
     a.href = profileUrl(p.name);
     who.append(a);
-    if (p.kind === "computer") who.append(make("span", "tag", "computer"));
+    if (p.kind === "computer" || p.kind === "bot") who.append(make("span", `tag ${p.kind}`, p.kind));
     tr.append(who);
     tr.append(make("td", "", `${p.rating} ± ${p.plus_minus}${p.provisional ? " provisional" : ""}`));
     tr.append(make("td", "", String(p.rated_games)));

@@ -67,7 +67,11 @@ async function main() {
   const p = await res.json();
   if (!res.ok) { $("who").textContent = p.error; return; }
   document.title = `${p.name} · Euchre`;
-  $("who").textContent = p.kind === "computer" ? `${p.name} (computer level)` : p.name;
+  $("who").textContent = p.kind === "computer" ? `${p.name} (computer level)` :
+    p.kind === "bot" ? `${p.name} (bot)` : p.name;
+  if (p.kind === "bot") {  // a program that plays here with an account of its own
+    $("rating").before(make("p", "small", `A bot: a program that plays online with an account of its own, ${p.owner ? `kept by ${p.owner}` : "the site's own"}.`));
+  }
   $("rating").textContent = `Rating ${ratingText(p.rating)} · ${p.rated_games} rated game${p.rated_games === 1 ? "" : "s"}`;
   if (p.calibration) {  // a computer level: where its rating started
     $("rating").after(make("p", "small", `Measured at ${ratingText(p.calibration)} over ${p.calibration.games} games against the other levels (the calibration run, euchre rate --levels), where its rating here started.`));

@@ -385,6 +385,7 @@ function renderSeats(s, winner) {
     }
     el.append(head);
     const sub = make("div", "seat-sub");
+    if (info.kind === "bot") sub.append(make("span", "tag bot", "bot"));  // a program, online
     if (info.kind === "computer") sub.append(make("span", "tag", `computer · ${info.level}`));
     else if (info.stand_in) sub.append(make("span", "tag away", `away · computer plays`));
     else if (!info.claimed) sub.append(make("span", "tag away", "waiting for a friend"));
