@@ -28,7 +28,7 @@ The ids and their text form::
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from euchre.cards import (
     LOW_RANKS,
@@ -47,36 +47,36 @@ from euchre.errors import NotationError, quote
 Action: TypeAlias = int
 """An action id: each id means one thing in every phase (see the table above)."""
 
-PLAY_BASE = 0
-DISCARD_BASE = 40
-BID_BASE = 73
+PLAY_BASE: Final = 0
+DISCARD_BASE: Final = 40
+BID_BASE: Final = 73
 """Two-handed with rows: ``bid k`` (k tricks of twelve) is ``BID_BASE + k - BID_MIN``."""
-BID_MIN = 7
-BID_MAX = 12
-FIX_RENEGE = 79
-PASS = 80
-ORDER = 81
-ORDER_ALONE = 82
-CALL_BASE = 84
-CALL_ALONE_BASE = 88
-DEFEND_ALONE = 92
-GO_ALONE = 93
-WITH_PARTNER = 94
-DECLINE = 95
-TAKE = 96
-FARMER = 97
-MISDEAL = 98
-CLAIM_RENEGE = 99
-SWAP_BASE = 100
+BID_MIN: Final = 7
+BID_MAX: Final = 12
+FIX_RENEGE: Final = 79
+PASS: Final = 80
+ORDER: Final = 81
+ORDER_ALONE: Final = 82
+CALL_BASE: Final = 84
+CALL_ALONE_BASE: Final = 88
+DEFEND_ALONE: Final = 92
+GO_ALONE: Final = 93
+WITH_PARTNER: Final = 94
+DECLINE: Final = 95
+TAKE: Final = 96
+FARMER: Final = 97
+MISDEAL: Final = 98
+CLAIM_RENEGE: Final = 99
+SWAP_BASE: Final = 100
 
 #: Every three-card set of low cards (7-10 of any suit), in a fixed order: swap ids index this.
-SWAP_SETS: tuple[tuple[int, int, int], ...] = tuple(
+SWAP_SETS: Final[tuple[tuple[int, int, int], ...]] = tuple(
     combinations(sorted(card(s, r) for s in SUITS for r in LOW_RANKS), 3)
 )
-SWAP_ID: dict[int, int] = {
+SWAP_ID: Final[dict[int, int]] = {
     (1 << a) | (1 << b) | (1 << c): SWAP_BASE + i for i, (a, b, c) in enumerate(SWAP_SETS)
 }
-NUM_ACTIONS = SWAP_BASE + len(SWAP_SETS)
+NUM_ACTIONS: Final = SWAP_BASE + len(SWAP_SETS)
 
 
 def play(c: Card) -> Action:
@@ -91,7 +91,7 @@ def call(suit: Suit, alone: bool = False) -> Action:
     return (CALL_ALONE_BASE if alone else CALL_BASE) + suit
 
 
-def bid(tricks: int) -> Action:
+def bid(tricks: int | object) -> Action:
     """Two-handed with rows: the id of bidding ``tricks`` (BID_MIN..BID_MAX) of twelve."""
     if isinstance(tricks, bool) or not isinstance(tricks, int) \
             or not BID_MIN <= tricks <= BID_MAX:
@@ -128,7 +128,7 @@ def is_discard(a: Action) -> bool:
     return DISCARD_BASE <= a <= DISCARD_BASE + 32
 
 
-_WORDS = {
+_WORDS: Final = {
     PASS: "pass",
     ORDER: "order",
     ORDER_ALONE: "order alone",
@@ -142,7 +142,7 @@ _WORDS = {
     CLAIM_RENEGE: "claim renege",
     FIX_RENEGE: "fix renege",
 }
-_ALIASES = {
+_ALIASES: Final = {
     "p": PASS,
     "order up": ORDER,
     "assist": ORDER,
@@ -174,10 +174,10 @@ _ALIASES = {
     "no claim": PASS,
     "let it stand": PASS,
 }
-_PARSE_WORDS = {**{w: a for a, w in _WORDS.items()}, **_ALIASES}
+_PARSE_WORDS: Final = {**{w: a for a, w in _WORDS.items()}, **_ALIASES}
 
 
-def action_to_str(a: Action) -> str:
+def action_to_str(a: Action | object) -> str:
     """The canonical ASCII text of an action: what records store."""
     if isinstance(a, bool) or not isinstance(a, int):
         raise NotationError(f"an action is an integer id (0..{NUM_ACTIONS - 1}), not {quote(a)}")
@@ -198,7 +198,7 @@ def action_to_str(a: Action) -> str:
     raise NotationError(f"{quote(a)} is not an action id (0..{NUM_ACTIONS - 1})")
 
 
-def action_from_str(text: str) -> Action:
+def action_from_str(text: str | object) -> Action:
     """Parse an action's text (canonical or a documented alias); raises NotationError."""
     if not isinstance(text, str):
         raise NotationError(f"an action is written as text (e.g. 'JH', 'pass'), not {quote(text)}")

@@ -12,7 +12,7 @@ colour": they look up ``EFFECTIVE_SUIT`` and ``SUIT_MASK`` instead.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from euchre.errors import NotationError, quote
 
@@ -23,20 +23,30 @@ Suit: TypeAlias = int
 Mask: TypeAlias = int
 """A set of cards as a bitmask: bit ``c`` is set when card ``c`` is in it."""
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
-SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
-SUIT_LETTERS = "CDHS"
-SUIT_SYMBOLS = "♣♦♥♠"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-RANK_LETTERS = "789TJQKA"
-RANK_NAMES = ("7", "8", "9", "10", "J", "Q", "K", "A")
-SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
-JOKER = 32
-NUM_CARD_IDS = 33
-NO_CARD = -1
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
+SUITS: Final = (CLUBS, DIAMONDS, HEARTS, SPADES)
+SUIT_LETTERS: Final = "CDHS"
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+RANK_LETTERS: Final = "789TJQKA"
+RANK_NAMES: Final = ("7", "8", "9", "10", "J", "Q", "K", "A")
+SEVEN: Final = 0
+EIGHT: Final = 1
+NINE: Final = 2
+TEN: Final = 3
+JACK: Final = 4
+QUEEN: Final = 5
+KING: Final = 6
+ACE: Final = 7
+JOKER: Final = 32
+NUM_CARD_IDS: Final = 33
+NO_CARD: Final = -1
 
 #: Ranks a card may be counted low with for the farmer's hand (7s and 8s exist in 32-card decks).
-LOW_RANKS = (SEVEN, EIGHT, NINE, TEN)
+LOW_RANKS: Final = (SEVEN, EIGHT, NINE, TEN)
 
 
 def card(suit: Suit, rank: int) -> Card:
@@ -70,12 +80,12 @@ def deck_mask(size: int) -> Mask:
 # ---------------------------------------------------------------------------------------------
 # Notation
 
-_SUIT_PARSE = {
+_SUIT_PARSE: Final = {
     "C": CLUBS, "D": DIAMONDS, "H": HEARTS, "S": SPADES,
     "♣": CLUBS, "♦": DIAMONDS, "♥": HEARTS, "♠": SPADES,
     "♧": CLUBS, "♢": DIAMONDS, "♡": HEARTS, "♤": SPADES,
 }
-_RANK_PARSE = {
+_RANK_PARSE: Final = {
     "7": SEVEN, "8": EIGHT, "9": NINE, "T": TEN, "10": TEN,
     "J": JACK, "Q": QUEEN, "K": KING, "A": ACE,
 }
@@ -94,21 +104,22 @@ def _need_text(text: object, what: str) -> str:
     return text
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: str | object) -> Card:
     """Read ``9C``, ``TC``, ``10C``, ``10♣``, ``c9`` or ``JOKER``/``BENNY``, in any case."""
-    t = _need_text(text, "card").strip().upper().replace(" ", "")
+    raw = _need_text(text, "card")
+    t = raw.strip().upper().replace(" ", "")
     if t in ("JOKER", "BENNY", "JK", "BEN", "★", "🃏"):
         return JOKER
     for rank_text, suit_text in ((t[:-1], t[-1:]), (t[1:], t[:1])):
         if suit_text in _SUIT_PARSE and rank_text in _RANK_PARSE:
             return card(_SUIT_PARSE[suit_text], _RANK_PARSE[rank_text])
     raise CardParseError(
-        f"{quote(text.strip())} is not a card: write rank then suit, e.g. 9C TC 10C JD QH KS AS"
+        f"{quote(raw.strip())} is not a card: write rank then suit, e.g. 9C TC 10C JD QH KS AS"
         " or J♥, or JOKER"
     )
 
 
-def parse_suit(text: str) -> Suit:
+def parse_suit(text: str | object) -> Suit:
     """Read ``H``, ``hearts``, ``♥``; case-insensitive."""
     t = _need_text(text, "suit").strip()
     up = t.upper()
@@ -162,7 +173,10 @@ def _build_mask_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tables)
 
 
-_CHUNK0, _CHUNK1, _CHUNK2 = _build_mask_tables()
+_CHUNKS: Final = _build_mask_tables()
+_CHUNK0: Final = _CHUNKS[0]
+_CHUNK1: Final = _CHUNKS[1]
+_CHUNK2: Final = _CHUNKS[2]
 
 
 def cards_of(mask: Mask) -> list[Card]:
@@ -175,9 +189,9 @@ def cards_of(mask: Mask) -> list[Card]:
 # ---------------------------------------------------------------------------------------------
 # Per-trump tables. Index 4 means "no trump yet" (printed suits; the Joker has suit 4 = none).
 
-NO_TRUMP = 4
+NO_TRUMP: Final = 4
 
-SUIT_PLAIN_MASK = tuple(mask_of(card(s, r) for r in range(8)) for s in SUITS)
+SUIT_PLAIN_MASK: Final = tuple(mask_of(card(s, r) for r in range(8)) for s in SUITS)
 
 
 def _effective_suit(c: int, trump: int) -> int:
@@ -190,12 +204,12 @@ def _effective_suit(c: int, trump: int) -> int:
 
 
 #: EFFECTIVE_SUIT[trump][card]: the suit a card follows as, the left bower and Joker in trump.
-EFFECTIVE_SUIT: tuple[tuple[int, ...], ...] = tuple(
+EFFECTIVE_SUIT: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_effective_suit(c, t) for c in range(NUM_CARD_IDS)) for t in range(5)
 )
 
 #: SUIT_MASK[trump][suit]: every card whose effective suit is ``suit`` under ``trump``.
-SUIT_MASK: tuple[tuple[int, ...], ...] = tuple(
+SUIT_MASK: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         mask_of(c for c in range(NUM_CARD_IDS) if EFFECTIVE_SUIT[t][c] == s) for s in range(5)
     )
@@ -224,7 +238,7 @@ def _trump_rank(c: int, trump: int) -> int:
 
 #: STRENGTH[trump][led][card]: >0 when the card can win a trick led in ``led``; bigger wins.
 #: Trumps score 100 + trump rank, cards of the led suit 1 + rank, everything else 0.
-STRENGTH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+STRENGTH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(
         tuple(
             (100 + _trump_rank(c, t))
@@ -238,7 +252,7 @@ STRENGTH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 #: POWER[trump][card]: a total order for sorting and for bots (trumps above every plain card).
-POWER: tuple[tuple[int, ...], ...] = tuple(
+POWER: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         (100 + _trump_rank(c, t)) if EFFECTIVE_SUIT[t][c] == t else (c & 7)
         for c in range(NUM_CARD_IDS)

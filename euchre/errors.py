@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 
 class EuchreError(Exception):
     """Base of every error the library raises on purpose."""
@@ -24,7 +26,7 @@ class RecordError(EuchreError, ValueError):
 
 
 #: How much of an untrusted value an error message repeats.
-QUOTE_LIMIT = 60
+QUOTE_LIMIT: Final = 60
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:

@@ -13,7 +13,7 @@ the interface that knows how it shows them.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Final, Protocol
 
 from euchre import actions as A
 from euchre.cards import (
@@ -63,7 +63,7 @@ class HandState(Protocol):
 
     def legal_actions(self) -> list[int]: ...
 
-_ALONE_BIDS = (A.ORDER_ALONE, *range(A.CALL_ALONE_BASE, A.CALL_ALONE_BASE + 4))
+_ALONE_BIDS: Final = (A.ORDER_ALONE, *range(A.CALL_ALONE_BASE, A.CALL_ALONE_BASE + 4))
 
 
 def _label(action: object) -> str:
@@ -77,7 +77,7 @@ def _label(action: object) -> str:
         if A.SWAP_BASE <= action < A.NUM_ACTIONS:
             return "swap " + " ".join(card_name(c) for c in A.SWAP_SETS[action - A.SWAP_BASE])
     try:
-        return A.action_to_str(action)  # type: ignore[arg-type]
+        return A.action_to_str(action)
     except Exception:
         return quote(action)
 

@@ -8,16 +8,18 @@ card play).
 
 from __future__ import annotations
 
+from typing import Final
+
 from euchre.rules import Rules
 from euchre.seats import Seat, is_maker_side, side_of
 
-TRICKS_PER_HAND = 5
+TRICKS_PER_HAND: Final = 5
 """Tricks in a hand of every game but two-handed with rows."""
-TRICKS_TO_MAKE = 3
+TRICKS_TO_MAKE: Final = 3
 """Tricks the makers need (of five) to score."""
-ROWS_TRICKS_PER_HAND = 12
+ROWS_TRICKS_PER_HAND: Final = 12
 """Two-handed with rows: every card is played, twelve tricks a hand."""
-ROWS_BASE = 6
+ROWS_BASE: Final = 6
 """Two-handed with rows: a maker who takes the tricks bid scores one point per trick past six."""
 
 

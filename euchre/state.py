@@ -10,8 +10,8 @@ The state is the whole truth, hidden cards included. Players, bots and UIs get
 :meth:`HandState.view`, which holds only what one seat may know.
 
 How it is laid out: each phase (:mod:`euchre.phases`) has one method listing its actions
-(``_legal_<phase>``) and one applying an action in it (``_on_<phase>``), looked up by phase number
-in the tables at the end of this module; card play, the hot path, stays inline in
+(``_legal_<phase>``) and one applying an action in it (``_on_<phase>``), chosen by phase number
+in ``_legal`` and ``_apply``; card play, the hot path, stays inline in
 ``legal_actions`` and ``apply_action``. What differs between games that are more than a rule
 toggle (the deal, the opening bid, the tricks a hand, the contract) is a
 :class:`~euchre.variants.Variant`. The words of a refusal are :mod:`euchre.explain`'s, the score
@@ -24,7 +24,7 @@ import operator
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Final
+from typing import Any, Final, SupportsIndex
 
 from euchre import actions as A
 from euchre import explain
@@ -37,6 +37,7 @@ from euchre.cards import (
     KING,
     LOW_RANKS,
     NO_TRUMP,
+    NUM_CARD_IDS,
     QUEEN,
     STRENGTH,
     SUIT_MASK,
@@ -116,18 +117,52 @@ _BidTables = tuple[
     tuple[tuple[int, ...], ...],  # round two for the dealer, by turned-down suit
     bool,  # the Canadian loner applies
 ]
-_BID_TABLES: dict[int, tuple[Rules, _BidTables]] = {}
+class _Facts:
+    """What a hand reads from its rules, worked out once per rules object: the bids each seat
+    may make (bidding asks for legal actions twice a decision, to list them and to check the
+    choice, and these tuples turn both into a lookup) and the options the engine consults.
+    Reading them from this (compiled) class rather than from the pure-Python ``Rules`` saves a
+    dictionary lookup an attribute on the compiled build's hot path."""
+
+    __slots__ = (
+        "all_seats",
+        "bids",
+        "deck",
+        "declaring",
+        "discard_upcard",
+        "fix",
+        "n",
+        "next_seat",
+        "no_points",
+        "prevent",
+        "rules",
+        "variant",
+    )
+
+    def __init__(self, rules: Rules, bids: _BidTables) -> None:
+        self.rules = rules
+        n = self.n = rules.players
+        self.deck = rules.deck
+        self.fix = rules.renege_fix
+        self.prevent = rules.renege == "prevent"
+        self.declaring = rules.farmers_hand != "off" or rules.no_ace_no_face
+        self.discard_upcard = rules.dealer_may_discard_upcard
+        self.variant = variant_for(rules)
+        self.bids = bids
+        self.all_seats: tuple[Seat, ...] = tuple(range(n))
+        self.next_seat: tuple[Seat, ...] = tuple((s + 1) % n for s in range(n))
+        self.no_points: tuple[int, ...] = (0,) * (2 if n == 4 else n)
 
 
-def _bid_tables(rules: Rules) -> _BidTables:
-    """The bids each seat may make under ``rules``, worked out once per rules object.
+_FACTS: Final[dict[int, _Facts]] = {}
 
-    Bidding asks for legal actions twice a decision (to list them, then to check the choice);
-    these few tuples turn both into a lookup. Keyed by identity (hashing a dataclass of every
-    option costs more than the work it saves), with the rules kept alive in the entry."""
-    hit = _BID_TABLES.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
+
+def _facts(rules: Rules) -> _Facts:
+    """The :class:`_Facts` of ``rules``, kept by identity (hashing a dataclass of every option
+    costs more than the work it saves), with the rules kept alive in the entry."""
+    hit = _FACTS.get(id(rules))
+    if hit is not None and hit.rules is rules:
+        return hit
     with_bid = bool(rules.going_alone) and rules.alone_timing == "with_bid"
     round_one = (A.PASS, A.ORDER, *((A.ORDER_ALONE,) if with_bid else ()))
     canadian = rules.canadian_loner and rules.players == 4
@@ -150,10 +185,10 @@ def _bid_tables(rules: Rules) -> _BidTables:
         tuple(round_two(d, not rules.stick_the_dealer) for d in (*SUITS, NO_TRUMP)),
         canadian,
     )
-    if len(_BID_TABLES) > 256:
-        _BID_TABLES.clear()
-    _BID_TABLES[id(rules)] = (rules, tables)
-    return tables
+    if len(_FACTS) > 256:
+        _FACTS.clear()
+    facts = _FACTS[id(rules)] = _Facts(rules, tables)
+    return facts
 
 
 def _as_action(action: object) -> int:
@@ -170,11 +205,9 @@ def _as_action(action: object) -> int:
         ) from None
 
 
-_ALL_SEATS: Final = {n: tuple(range(n)) for n in (2, 3, 4)}
-_NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
-_NO_POINTS: Final = {n: (0,) * (2 if n == 4 else n) for n in (2, 3, 4)}
+_PLAYS: Final = tuple((seat, c) for seat in range(4) for c in range(NUM_CARD_IDS))
+"""Every (seat, card) pair a play is logged as, built once."""
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
-_SHUFFLE_STEPS: Final = {size: tuple((i, i + 1) for i in range(size - 1, 0, -1)) for size in _DECKS}
 
 
 class HandState:
@@ -182,6 +215,7 @@ class HandState:
 
     __slots__ = (
         "_bids",
+        "_facts",
         "_fix",
         "_ntricks",
         "_prevent",
@@ -280,6 +314,7 @@ class HandState:
     outcome: str | None
     points: tuple[int, ...]
     _bids: _BidTables
+    _facts: _Facts
     _fix: bool
     _ntricks: int
     _prevent: bool
@@ -293,7 +328,7 @@ class HandState:
     def __init__(
         self,
         rules: Rules,
-        dealer: Seat,
+        dealer: Seat | object,
         deck: list[Card] | tuple[Card, ...],
         *,
         _trusted: bool = False,
@@ -304,11 +339,14 @@ class HandState:
         the face-down kitty in order (two-handed with rows deals them as
         :class:`RowsVariant` says). Use :meth:`deal` for a seeded random deck.
         """
-        n = rules.players
+        facts = _facts(rules)
+        n = facts.n
         if not _trusted:
+            # ``Seat | object``: a bool or a string is refused here, in the compiled build too
+            # (mypyc would convert or refuse a typed argument before this check).
             if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
                 raise IllegalActionError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
-            full = _DECKS[rules.deck]
+            full = _DECKS[facts.deck]
             if len(deck) != len(full) or sorted(deck) != list(full):
                 raise IllegalActionError(
                     f"a deck order must hold each of the {rules.deck} cards of this deck "
@@ -316,19 +354,22 @@ class HandState:
                 )
         self.rules = rules
         self.n = n
-        self.dealer = dealer
+        # A seat by now: checked above, or given by a trusted caller (a compiled build checks
+        # the type again here; a cast would cost a call in the pure one).
+        self.dealer = dealer  # type: ignore[assignment]
         self.deck = tuple(deck)
-        variant = self.variant = variant_for(rules)
+        self._facts = facts
+        variant = self.variant = facts.variant
         variant.deal(self)
         self._ntricks = variant.tricks_per_hand
-        self._fix = rules.renege_fix
+        self._fix = facts.fix
         self.forced = 0
         self.trump = NO_TRUMP
         self.maker = -1
         self.alone = False
         self.lone_defender = -1
-        self.active = _ALL_SEATS[n]
-        self.nxt = _NEXT_SEAT[n]
+        self.active = facts.all_seats
+        self.nxt = facts.next_seat
         self.discarded = -1
         self.swapper = -1
         self.swap_given = ()
@@ -344,12 +385,12 @@ class HandState:
         self.renege_claimed = -1
         self.history = []
         self.outcome = None
-        self.points = _NO_POINTS[n]
+        self.points = facts.no_points
         self.bids = 0
         self.bid_start = 0
         self._stack = []
-        self._prevent = rules.renege == "prevent"
-        self._bids = _bid_tables(rules)
+        self._prevent = facts.prevent
+        self._bids = facts.bids
         self._strength = STRENGTH[0]
         self._suit_mask = SUIT_MASK[NO_TRUMP]
         self.decl_queue = self._declarers()
@@ -371,10 +412,11 @@ class HandState:
     @classmethod
     def deal(cls, rules: Rules, dealer: Seat, rng: random.Random) -> HandState:
         """Shuffle with ``rng`` (never the global generator) and deal."""
-        deck = list(_DECKS[rules.deck])
+        size = rules.deck
+        deck = list(_DECKS[size])
         rnd = rng.random
-        for i, m in _SHUFFLE_STEPS[rules.deck]:  # Fisher-Yates, i from the top down
-            j = int(rnd() * m)
+        for i in range(size - 1, 0, -1):  # Fisher-Yates, i from the top down
+            j = int(rnd() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
         if not 0 <= dealer < rules.players:
             raise IllegalActionError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer}")
@@ -441,7 +483,9 @@ class HandState:
                 if follow:
                     hand = follow
             return cards_of(hand)
-        return list(_LEGAL[self.phase](self))
+        if self.phase == BID1:  # the commonest other question: no second call to dispatch
+            return list(self._legal_bid1())
+        return list(self._legal())
 
     def lawful_cards(self) -> list[Card]:
         """The cards the player to move may play without reneging: those of the led suit when
@@ -452,6 +496,63 @@ class HandState:
         the solvers and the rollout policy play lawfully only."""
         return cards_of(lawful_mask(self.hands[self.cur], self.trump,
                                     self.led if self.trick else -1))
+
+    def _legal(self) -> Sequence[Action]:
+        """The actions of the current phase other than card play, from that phase's method.
+        An if-chain (commonest phases first) rather than a table of methods: the compiled
+        build makes these native calls, where a table would call through Python."""
+        p = self.phase
+        if p == BID1:
+            return self._legal_bid1()
+        if p == BID2:
+            return self._legal_bid2()
+        if p == DISCARD:
+            return self._legal_discard()
+        if p == DECLARE:
+            return self._legal_declare()
+        if p == DEALER_TAKE:
+            return self._legal_dealer_take()
+        if p == ALONE:
+            return self._legal_alone()
+        if p == DEFEND:
+            return self._legal_defend()
+        if p == CLAIM:
+            return self._legal_claim()
+        if p == FIX:
+            return self._legal_fix()
+        if p == AUCTION:
+            return self._legal_auction()
+        if p == TRUMP:
+            return self._legal_trump()
+        return self._legal_none()  # PLAY is inline in legal_actions; OVER has none
+
+    def _apply(self, p: int, seat: Seat, a: Action) -> None:
+        """Apply ``a`` (checked legal and logged) in phase ``p`` other than card play: the
+        phase's ``_on_`` method, chosen as :meth:`_legal` chooses."""
+        if p == BID1:
+            self._on_bid1(seat, a)
+        elif p == BID2:
+            self._on_bid2(seat, a)
+        elif p == DISCARD:
+            self._on_discard(seat, a)
+        elif p == DECLARE:
+            self._on_declare(seat, a)
+        elif p == DEALER_TAKE:
+            self._on_dealer_take(seat, a)
+        elif p == ALONE:
+            self._on_alone(seat, a)
+        elif p == DEFEND:
+            self._on_defend(seat, a)
+        elif p == CLAIM:
+            self._on_claim(seat, a)
+        elif p == FIX:
+            self._on_fix(seat, a)
+        elif p == AUCTION:
+            self._on_auction(seat, a)
+        elif p == TRUMP:
+            self._on_trump(seat, a)
+        else:
+            self._on_none(seat, a)
 
     # One method per phase: the actions it offers (card play is inline in legal_actions).
 
@@ -475,7 +576,7 @@ class HandState:
 
     def _legal_discard(self) -> Sequence[Action]:
         hand = self.hands[self.cur]
-        if not self.rules.dealer_may_discard_upcard:
+        if not self._facts.discard_upcard:
             hand &= ~(1 << self.upcard)
         return [A.DISCARD_BASE + c for c in cards_of(hand)]
 
@@ -536,55 +637,60 @@ class HandState:
 
         Asking only the seats whose hands qualify would tell the table who holds a farmer's hand:
         so everyone is asked, and a seat with nothing to declare can only pass (privately)."""
-        r = self.rules
-        if r.farmers_hand == "off" and not r.no_ace_no_face:
+        if not self._facts.declaring:
             return ()
         return tuple((self.dealer + 1 + i) % self.n for i in range(self.n))
 
     # -----------------------------------------------------------------------------------------
     # Applying actions
 
-    def apply_action(self, action: Action) -> None:
-        """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
-        if type(action) is not int:
-            action = _as_action(action)
+    def apply_action(self, action: SupportsIndex) -> None:
+        """Apply a legal action; an illegal one raises IllegalActionError and changes nothing.
+
+        Any integer-like id is taken (a numpy int from RL code); anything else is refused
+        with IllegalActionError, in the compiled build too (hence ``SupportsIndex``, which
+        mypyc does not check on the way in, rather than ``int``)."""
+        a = action if type(action) is int else _as_action(action)
         seat = self.cur
         phase = self.phase
         if phase != PLAY:
-            if action not in _LEGAL[phase](self):
-                raise IllegalActionError(self.explain_illegal(action))
-            self.history.append((seat, action))
-            _APPLY[phase](self, seat, action)
+            if a not in (self._legal_bid1() if phase == BID1 else self._legal()):
+                raise IllegalActionError(self.explain_illegal(a))
+            self.history.append((seat, a))
+            if phase == BID1:
+                self._on_bid1(seat, a)
+            else:
+                self._apply(phase, seat, a)
             return
         # Playing a card: the hot path, validated by masks and kept inline.
         hand = self.hands[seat]
-        if not 0 <= action <= 32 or not hand >> action & 1:
-            raise IllegalActionError(self.explain_illegal(action))
-        bit = 1 << action
+        if not 0 <= a <= 32 or not hand >> a & 1:
+            raise IllegalActionError(self.explain_illegal(a))
+        bit = 1 << a
         trick = self.trick
         if trick:
             follow = hand & self._suit_mask[self.led]
             if follow and not bit & follow:
                 if self._prevent or self.forced >> seat & 1:
-                    raise IllegalActionError(self.explain_illegal(action))
-                self.reneges.append((seat, len(self.tricks), action))
-        entry = (seat, action)
+                    raise IllegalActionError(self.explain_illegal(a))
+                self.reneges.append((seat, len(self.tricks), a))
+        entry = _PLAYS[seat * NUM_CARD_IDS + a]  # (seat, a), shared: no tuple built per card
         self.history.append(entry)
         self.hands[seat] = hand ^ bit
         if self.under:  # a row card played turns up the card under it
-            under = self.under[action]
+            under = self.under[a]
             if under >= 0:
                 self.hands[seat] |= 1 << under
         if not trick:
-            led = EFFECTIVE_SUIT[self.trump][action]
+            led = EFFECTIVE_SUIT[self.trump][a]
             self.led = led
             self.leader = seat
             self.win_seat = seat
-            self.win_str = self._strength[led][action]
+            self.win_str = self._strength[led][a]
             self.trick = (entry,)
             self.cur = self.nxt[seat]
             return
-        st = self._strength[self.led][action]
+        st = self._strength[self.led][a]
         if st > self.win_str:
             self.win_str = st
             self.win_seat = seat
@@ -649,7 +755,7 @@ class HandState:
         self.phase = PLAY
         self.cur = seat
 
-    def push(self, action: Action) -> None:
+    def push(self, action: SupportsIndex) -> None:
         """Apply ``action`` after saving a snapshot that :meth:`pop` restores."""
         self._stack.append(self._snapshot())
         try:
@@ -975,13 +1081,21 @@ class HandState:
         other._restore(self._snapshot())
         return other
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and ``copy.deepcopy``: the deal, then this state's snapshot, the undo
+        stack included. Explicit because the compiled class has no instance ``__dict__`` for
+        the default protocol to copy."""
+        return (_rebuild, (self.rules, self.dealer, self.deck, list(self.history),
+                           list(self.tricks), self._snapshot(), list(self._stack)))
+
     def copy(self) -> HandState:
         """The same as :meth:`clone`, under the name ``copy`` users reach for. A def, not
         ``copy = clone``: mypyc compiles such an alias into a class that cannot be built."""
         return self.clone()
 
-    def view(self, seat: Seat, scores: tuple[int, ...] = ()) -> SeatView:
-        """What ``seat`` may know now: the only thing to hand a bot or a user interface."""
+    def view(self, seat: Seat | object, scores: tuple[int, ...] = ()) -> SeatView:
+        """What ``seat`` may know now: the only thing to hand a bot or a user interface.
+        Anything but a seat number is refused with IllegalActionError."""
         return make_view(self, seat, scores)
 
     # -----------------------------------------------------------------------------------------
@@ -999,25 +1113,21 @@ class HandState:
         )
 
 
-_LEGAL: Final = (
-    HandState._legal_declare, HandState._legal_bid1, HandState._legal_bid2,
-    HandState._legal_dealer_take, HandState._legal_discard, HandState._legal_alone,
-    HandState._legal_defend, HandState._legal_none, HandState._legal_claim,
-    HandState._legal_none, HandState._legal_fix, HandState._legal_auction,
-    HandState._legal_trump,
-)
-"""By phase: the method listing its actions (card play, PLAY, is inline in legal_actions)."""
-_APPLY: Final = (
-    HandState._on_declare, HandState._on_bid1, HandState._on_bid2, HandState._on_dealer_take,
-    HandState._on_discard, HandState._on_alone, HandState._on_defend, HandState._on_none,
-    HandState._on_claim, HandState._on_none, HandState._on_fix, HandState._on_auction,
-    HandState._on_trump,
-)
-"""By phase: the method applying an action in it (card play is inline in apply_action)."""
-assert len(_LEGAL) == len(_APPLY) == len(PHASE_NAMES)
+def _rebuild(rules: Rules, dealer: Seat, deck: tuple[Card, ...],
+             history: list[tuple[Seat, Action]], tricks: list[Trick], snapshot: tuple[Any, ...],
+             stack: list[tuple[Any, ...]]) -> HandState:
+    """The state :meth:`HandState.__reduce__` describes."""
+    state = HandState(rules, dealer, deck, _trusted=True)
+    state.history = history
+    state.tricks = tricks
+    state._restore(snapshot)
+    state._stack = stack
+    return state
 
 
-def make_view(state: HandState, seat: Seat, scores: tuple[int, ...] = ()) -> SeatView:
+
+
+def make_view(state: HandState, seat: Seat | object, scores: tuple[int, ...] = ()) -> SeatView:
     """Build ``seat``'s view of a :class:`~euchre.state.HandState`."""
     s = state
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:

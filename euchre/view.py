@@ -10,7 +10,8 @@ discard or a declaration another player silently declined.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any, Final
 
 from euchre import actions as A
 from euchre.actions import Action
@@ -20,11 +21,11 @@ from euchre.rules import Rules
 from euchre.seats import Seat, is_maker_side, partner, side_of
 from euchre.variants import Variant, variant_for
 
-HIDDEN_DISCARD = -1
+HIDDEN_DISCARD: Final = -1
 """Stands in a view's history for another player's face-down discard."""
-HIDDEN_SWAP = -2
+HIDDEN_SWAP: Final = -2
 """Stands in a view's history for another player's farmer's swap (which cards is private)."""
-FACE_DOWN = -1
+FACE_DOWN: Final = -1
 """Stands in a view's ``rows`` for a card still face down (two-handed with rows)."""
 
 Trick = tuple[Seat, tuple[tuple[Seat, Card], ...], Seat]
@@ -71,6 +72,11 @@ class SeatView:
     card under it being ``FACE_DOWN`` until the card on it is played. A column's cards that
     were played show in the tricks; the rest lie face up (public) or face down (hidden from
     everyone, the seat itself included). Empty in every other game."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and ``copy.deepcopy`` by the fields, which the compiled (native, frozen)
+        class needs: the dataclass's own way sets attributes a frozen class refuses."""
+        return (SeatView, tuple(getattr(self, f.name) for f in fields(self)))
 
     def face_up(self, seat: Seat) -> list[Card]:
         """The cards ``seat`` has lying face up on the table now (rows only)."""

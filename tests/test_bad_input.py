@@ -231,7 +231,7 @@ def test_item7_a_push_whose_action_conversion_fails_keeps_the_undo_stack() -> No
     first = h.legal_actions()[0]
     h.push(first)
     with pytest.raises(IllegalActionError) as info:
-        h.push(IndexRaises())  # type: ignore[arg-type]
+        h.push(IndexRaises())
     clean(str(info.value))
     assert h.pop() == first  # the failed push left nothing on the stack
     with pytest.raises(IllegalActionError, match="nothing to undo"):

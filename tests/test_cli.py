@@ -33,6 +33,7 @@ def test_bench_engine_interleaves_rounds_and_reports_the_median_ratio() -> None:
     r = subprocess.run([EUCHRE, "bench", "engine", "--seconds", "0.4", "--rounds", "2"],
                        capture_output=True, text=True, check=True)
     assert "ratio: median" in r.stdout and "2 interleaved rounds" in r.stdout
+    assert "ratio in CPU time: median" in r.stdout
     bad = subprocess.run([EUCHRE, "bench", "engine", "--rounds", "0"], capture_output=True,
                          text=True, check=False)
     assert bad.returncode == 2 and "--rounds" in bad.stderr

@@ -49,8 +49,11 @@ def test_seeded_random_game_is_identical_in_a_fresh_interpreter() -> None:
         "json.dump({f'{n}/{s}': play_record(n, s) for n in euchre.PRESETS for s in SEEDS},"
         " sys.stdout)\n"
     )
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # The checkout after whatever comes first already (make test's compiled build), for
+    # ``tests``: not implied where PYTHONSAFEPATH keeps the current directory off the path.
+    path = [p for p in (os.environ.get("PYTHONPATH"), root) if p]
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": os.pathsep.join(path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, cwd=root, check=True, timeout=120).stdout
     other = json.loads(out)

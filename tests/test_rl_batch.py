@@ -191,3 +191,8 @@ def test_interleaved_measurement_alternates_sides_and_takes_the_median_ratio() -
     assert order == ["ours", "peer", "peer", "ours", "ours", "peer"]
     assert res.ratios == [30.0, 10.0, 20.0] and res.median_ratio == 20.0
     assert "median 20.0x over 3 interleaved rounds (spread 10.0x..30.0x" in res.summary("a", "b")
+    assert res.cpu_ratios == [] and "CPU time" not in res.summary("a", "b")  # not measured
+    timed = interleave(lambda s: Rate(100, 1.0, cpu=0.5), lambda s: Rate(10, 1.0, cpu=1.0),
+                       rounds=2, seconds=0.01)
+    assert timed.cpu_ratios == [20.0, 20.0]
+    assert "ratio in CPU time: median 20.00x (spread 20.00x..20.00x)" in timed.summary("a", "b")

@@ -50,11 +50,21 @@ def whole_number(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+def version_text() -> str:
+    """``euchre --version``: the version and the build of the engine's core that runs."""
+    from euchre import __version__
+    from euchre._build import describe
+
+    return f"euchre {__version__}: {describe()}, Python {sys.version.split()[0]}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="euchre",
         description="Euchre: play in the terminal, replay records, measure speed.",
     )
+    p.add_argument("--version", action="version", version=version_text(),
+                   help="the version, and which build of the core runs (compiled or pure)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"euchre.cli.{name}").register(sub)

@@ -15,14 +15,20 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Rate:
-    """One timed run: ``count`` units (hands) in ``seconds``."""
+    """One timed run: ``count`` units (hands) in ``seconds`` of wall time, and in ``cpu``
+    seconds of this process's CPU time when measured (0: not measured)."""
 
     count: int
     seconds: float
+    cpu: float = 0.0
 
     @property
     def per_s(self) -> float:
         return self.count / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def per_cpu_s(self) -> float:
+        return self.count / self.cpu if self.cpu > 0 else 0.0
 
 
 Runner = Callable[[float], Rate]
@@ -45,6 +51,13 @@ class Interleaved:
     def median_ratio(self) -> float:
         return statistics.median(self.ratios)
 
+    @property
+    def cpu_ratios(self) -> list[float]:
+        """Per-round ratios of CPU time: on a shared machine, time spent descheduled or
+        slowed by other jobs weighs less here than on the wall clock (empty if not measured)."""
+        return [a.per_cpu_s / b.per_cpu_s for a, b in zip(self.ours, self.peer, strict=True)
+                if a.cpu > 0 and b.cpu > 0]
+
     @staticmethod
     def _total(rates: tuple[Rate, ...]) -> float:
         secs = sum(r.seconds for r in rates)
@@ -60,10 +73,15 @@ class Interleaved:
 
     def summary(self, ours_name: str, peer_name: str, unit: str = "hands") -> str:
         r = self.ratios
-        return (f"{ours_name}/{peer_name} ratio: median {self.median_ratio:.1f}x over "
+        text = (f"{ours_name}/{peer_name} ratio: median {self.median_ratio:.1f}x over "
                 f"{len(r)} interleaved rounds (spread {min(r):.1f}x..{max(r):.1f}x; "
                 f"{ours_name} {self.ours_per_s:,.0f} {unit}/s, "
                 f"{peer_name} {self.peer_per_s:,.0f} {unit}/s)")
+        c = self.cpu_ratios
+        if c:
+            text += (f"\n{ours_name}/{peer_name} ratio in CPU time: median "
+                     f"{statistics.median(c):.2f}x (spread {min(c):.2f}x..{max(c):.2f}x)")
+        return text
 
 
 def interleave(ours: Runner, peer: Runner, rounds: int, seconds: float) -> Interleaved:

@@ -14,6 +14,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from euchre._build import describe
 from euchre.cli import Subparsers, positive_seconds
 from euchre.cli._measure import Rate, Runner, interleave, positive_rounds
 from euchre.rules import PRESETS, Rules, preset
@@ -26,6 +27,8 @@ class BenchResult:
     hands: int
     seconds: float
     decisions: int
+    cpu: float = 0.0
+    """This process's CPU seconds over the same run."""
 
     @property
     def hands_per_s(self) -> float:
@@ -43,6 +46,7 @@ def bench_engine(seconds: float, rules: Rules, seed: int = 0) -> BenchResult:
     players = rules.players
     deal = HandState.deal
     start = time.perf_counter()
+    cpu0 = time.process_time()
     deadline = start + seconds
     while True:
         for _ in range(100):
@@ -54,7 +58,8 @@ def bench_engine(seconds: float, rules: Rules, seed: int = 0) -> BenchResult:
             hands += 1
         now = time.perf_counter()
         if now >= deadline:
-            return BenchResult("euchre", hands, now - start, decisions)
+            return BenchResult("euchre", hands, now - start, decisions,
+                               time.process_time() - cpu0)
 
 
 def bench_openspiel(seconds: float, seed: int = 0) -> BenchResult | None:
@@ -67,6 +72,7 @@ def bench_openspiel(seconds: float, seed: int = 0) -> BenchResult | None:
     rnd = rng.random
     hands = steps = 0
     start = time.perf_counter()
+    cpu0 = time.process_time()
     deadline = start + seconds
     while True:
         for _ in range(100):
@@ -78,7 +84,8 @@ def bench_openspiel(seconds: float, seed: int = 0) -> BenchResult | None:
             hands += 1
         now = time.perf_counter()
         if now >= deadline:
-            return BenchResult("openspiel", hands, now - start, steps)
+            return BenchResult("openspiel", hands, now - start, steps,
+                               time.process_time() - cpu0)
 
 
 def openspiel_runner(seed: int = 0) -> Runner | None:
@@ -93,7 +100,7 @@ def openspiel_runner(seed: int = 0) -> Runner | None:
     def run(seconds: float) -> Rate:
         r = bench_openspiel(seconds, seed + next(rounds))
         assert r is not None
-        return Rate(r.hands, r.seconds)
+        return Rate(r.hands, r.seconds, r.cpu)
 
     return run
 
@@ -102,16 +109,14 @@ def run_engine_bench(seconds: float, preset_name: str, seed: int, rounds: int = 
     """Our engine and OpenSpiel's Python loop, ``seconds`` each in all, interleaved over
     ``rounds`` rounds; the median per-round ratio and its spread."""
     rules = preset(preset_name)
-    import euchre.state
-
-    build = "mypyc-compiled" if not euchre.state.__file__.endswith(".py") else "pure Python"
+    build = describe()
     steps: list[float] = []
     round_seeds = iter(range(1 << 30))
 
     def ours(secs: float) -> Rate:
         r = bench_engine(secs, rules, seed + next(round_seeds))
         steps.append(r.steps_per_hand)
-        return Rate(r.hands, r.seconds)
+        return Rate(r.hands, r.seconds, r.cpu)
 
     peer = openspiel_runner(seed)
     if peer is None:
