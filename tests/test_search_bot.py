@@ -390,7 +390,8 @@ def test_bench_search_reports_decision_time_percentiles(capsys: pytest.CaptureFi
 
     assert main(["bench", "search", "--hands", "1", "--think", "3"]) == 0
     out = capsys.readouterr().out
-    assert "p95 ms" in out and "peer: the rule player" in out
+    assert "p95 ms" in out and "mean ms" in out and "cpu mean" in out
+    assert "peer: the rule player" in out
     for kind in ("bid", "play", "all"):
         assert any(line.split()[:1] == [kind] for line in out.splitlines())
 

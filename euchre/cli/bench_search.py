@@ -20,7 +20,7 @@ from euchre.state import HandState
 
 
 def register(sub: Subparsers) -> None:
-    p = sub.add_parser("search", help="decision time of the search player (p50, p95, max)",
+    p = sub.add_parser("search", help="decision time of the search player (mean, p50, p95, max)",
                        description=__doc__)
     p.add_argument("--hands", type=_hands, default=12, help="hands to play (12)")
     p.add_argument("--think", default=None,
@@ -34,6 +34,10 @@ def _hands(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 10_000:
         raise argparse.ArgumentTypeError(f"must be a whole number of hands 1..10000, not {text}")
     return int(text)
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -76,14 +80,14 @@ def run(args: argparse.Namespace) -> int:
             state.apply_action(action)
     print(f"search player, think={think}, solver backend {BACKEND}, {args.hands} hands of "
           f"{args.preset}")
-    print(f"{'decisions':>20} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
-          f"{'cpu p50':>8} {'cpu p95':>8}")
+    print(f"{'decisions':>20} {'n':>5} {'mean ms':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
+          f"{'cpu mean':>8} {'cpu p50':>8} {'cpu p95':>8}")
     for kind in ("bid", "play", "all"):
         w = wall["bid"] + wall["play"] if kind == "all" else wall[kind]
         c = cpu["bid"] + cpu["play"] if kind == "all" else cpu[kind]
-        print(f"{kind:>20} {len(w):>5} {1000 * _pct(w, 0.5):>8.1f} {1000 * _pct(w, 0.95):>8.1f} "
-              f"{1000 * max(w, default=0):>8.1f} {1000 * _pct(c, 0.5):>8.1f} "
-              f"{1000 * _pct(c, 0.95):>8.1f}")
+        print(f"{kind:>20} {len(w):>5} {1000 * _mean(w):>8.1f} {1000 * _pct(w, 0.5):>8.1f} "
+              f"{1000 * _pct(w, 0.95):>8.1f} {1000 * max(w, default=0):>8.1f} "
+              f"{1000 * _mean(c):>8.1f} {1000 * _pct(c, 0.5):>8.1f} {1000 * _pct(c, 0.95):>8.1f}")
     allw = wall["bid"] + wall["play"]
     if peer and allw:
         ratio = _pct(allw, 0.5) / max(_pct(peer, 0.5), 1e-9)
