@@ -37,7 +37,6 @@ from euchre.cards import (
     KING,
     LOW_RANKS,
     NO_TRUMP,
-    NUM_CARD_IDS,
     QUEEN,
     STRENGTH,
     SUIT_MASK,
@@ -126,14 +125,19 @@ class _Facts:
 
     __slots__ = (
         "all_seats",
+        "ask_alone",
         "bids",
         "deck",
         "declaring",
+        "defend_alone",
+        "defend_vs_partners",
         "discard_upcard",
         "fix",
         "n",
         "next_seat",
         "no_points",
+        "ntricks",
+        "points",
         "prevent",
         "rules",
         "variant",
@@ -147,7 +151,14 @@ class _Facts:
         self.prevent = rules.renege == "prevent"
         self.declaring = rules.farmers_hand != "off" or rules.no_ace_no_face
         self.discard_upcard = rules.dealer_may_discard_upcard
+        self.ask_alone = rules.alone_timing == "after_discard" and rules.going_alone
+        self.defend_alone = rules.defend_alone
+        self.defend_vs_partners = rules.defend_alone_vs_partners
+        self.points: dict[int, tuple[int, ...]] = {}
+        """What each finished hand scores (:func:`~euchre.scoring.hand_points`), by its
+        :func:`_points_key`, filled as hands finish."""
         self.variant = variant_for(rules)
+        self.ntricks = self.variant.tricks_per_hand
         self.bids = bids
         self.all_seats: tuple[Seat, ...] = tuple(range(n))
         self.next_seat: tuple[Seat, ...] = tuple((s + 1) % n for s in range(n))
@@ -205,8 +216,11 @@ def _as_action(action: object) -> int:
         ) from None
 
 
-_PLAYS: Final = tuple((seat, c) for seat in range(4) for c in range(NUM_CARD_IDS))
-"""Every (seat, card) pair a play is logged as, built once."""
+_ENTRIES: Final[tuple[Any, ...]] = tuple(
+    (seat, a) for seat in range(4) for a in range(A.NUM_ACTIONS))
+"""Every (seat, action) pair the history logs, built once and shared. Typed ``Any`` so that
+the compiled build passes the tuple itself along instead of unpacking it into two native
+ints and building a new one."""
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
 
 
@@ -361,7 +375,7 @@ class HandState:
         self._facts = facts
         variant = self.variant = facts.variant
         variant.deal(self)
-        self._ntricks = variant.tricks_per_hand
+        self._ntricks = facts.ntricks
         self._fix = facts.fix
         self.forced = 0
         self.trump = NO_TRUMP
@@ -420,6 +434,8 @@ class HandState:
             deck[i], deck[j] = deck[j], deck[i]
         if not 0 <= dealer < rules.players:
             raise IllegalActionError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer}")
+        if cls is HandState:  # a direct call, which the compiled build makes natively
+            return HandState(rules, dealer, deck, _trusted=True)
         return cls(rules, dealer, deck, _trusted=True)
 
     # -----------------------------------------------------------------------------------------
@@ -656,7 +672,7 @@ class HandState:
         if phase != PLAY:
             if a not in (self._legal_bid1() if phase == BID1 else self._legal()):
                 raise IllegalActionError(self.explain_illegal(a))
-            self.history.append((seat, a))
+            self.history.append(_ENTRIES[seat * A.NUM_ACTIONS + a])
             if phase == BID1:
                 self._on_bid1(seat, a)
             else:
@@ -667,14 +683,14 @@ class HandState:
         if not 0 <= a <= 32 or not hand >> a & 1:
             raise IllegalActionError(self.explain_illegal(a))
         bit = 1 << a
-        trick = self.trick
+        trick: tuple[Any, ...] = self.trick  # Any: see _ENTRIES
         if trick:
             follow = hand & self._suit_mask[self.led]
             if follow and not bit & follow:
                 if self._prevent or self.forced >> seat & 1:
                     raise IllegalActionError(self.explain_illegal(a))
                 self.reneges.append((seat, len(self.tricks), a))
-        entry = _PLAYS[seat * NUM_CARD_IDS + a]  # (seat, a), shared: no tuple built per card
+        entry = _ENTRIES[seat * A.NUM_ACTIONS + a]  # (seat, a), shared: no tuple built per card
         self.history.append(entry)
         self.hands[seat] = hand ^ bit
         if self.under:  # a row card played turns up the card under it
@@ -694,8 +710,16 @@ class HandState:
         if st > self.win_str:
             self.win_str = st
             self.win_seat = seat
-        trick = (*trick, entry)
-        if len(trick) != len(self.active):
+        k = len(trick)  # the trick so far and this card, spelt out: no list built on the way
+        if k == 1:
+            trick = (trick[0], entry)
+        elif k == 2:
+            trick = (trick[0], trick[1], entry)
+        elif k == 3:
+            trick = (trick[0], trick[1], trick[2], entry)
+        else:
+            trick = (*trick, entry)
+        if k + 1 != len(self.active):
             self.trick = trick
             self.cur = self.nxt[seat]
             return
@@ -960,17 +984,16 @@ class HandState:
         self.cur = d
 
     def _after_trump(self) -> None:
-        r = self.rules
         # A Canadian loner already went alone with the bid: nothing left to ask.
-        if r.alone_timing == "after_discard" and r.going_alone and not self.alone:
+        if self._facts.ask_alone and not self.alone:
             self.phase = ALONE
             self.cur = self.maker
             return
         self._start_defence()
 
     def _start_defence(self) -> None:
-        r = self.rules
-        if r.defend_alone and (self.alone or r.defend_alone_vs_partners):
+        facts = self._facts
+        if facts.defend_alone and (self.alone or facts.defend_vs_partners):
             order = [(self.dealer + 1 + i) % 4 for i in range(4)]
             defenders = tuple(s for s in order if not self.is_maker_side(s))
             self.decl_queue = defenders
@@ -986,7 +1009,7 @@ class HandState:
         self.cur = e if e in self.active else self.nxt[e]
 
     def _end_of_play(self) -> None:
-        if self.rules.renege == "penalize":
+        if not self._prevent:  # renege "penalize": each side may claim one
             order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
             claimants: list[int] = []
             sides_seen: set[bool] = set()
@@ -1021,8 +1044,20 @@ class HandState:
     def points_for(self, maker_tricks: int) -> tuple[int, ...]:
         """What this hand scores, per side, if the makers finish with ``maker_tricks`` tricks
         and no renege is claimed (:func:`euchre.scoring.hand_points`)."""
-        return hand_points(self.rules, self.maker, maker_tricks, alone=self.alone,
-                           lone_defender=self.lone_defender >= 0, contract=self.contract)
+        maker, alone, contract = self.maker, self.alone, self.contract
+        lone = self.lone_defender >= 0
+        # Kept once worked out, since scoring reads a dozen options of the rules: a key for every
+        # value a hand can reach, none (-1) for anything else a caller may ask about.
+        key = ((((contract * 16 + maker_tricks) * 4 + maker) * 2 + alone) * 2 + lone
+               if 0 <= maker < 4 and 0 <= maker_tricks < 16 and 0 <= contract < 16 else -1)
+        table = self._facts.points
+        pts = table.get(key)
+        if pts is None:
+            pts = hand_points(self.rules, maker, maker_tricks, alone=alone, lone_defender=lone,
+                              contract=contract)
+            if key >= 0:
+                table[key] = pts
+        return pts
 
     def _score(self, made: int | None = None) -> None:
         """Score the hand on the makers' tricks (``made``: after a renege's trick penalty)."""

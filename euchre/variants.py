@@ -53,6 +53,9 @@ _SEAT_POSITIONS: Final = {
     )
     for key, seats in _DEAL_MAPS.items()
 }
+# The two tables above by ``4 * players + dealer``: a deal reads them without building a key.
+_DEAL_MAP_AT: Final = tuple(_DEAL_MAPS.get((k // 4, k % 4), ()) for k in range(20))
+_SEAT_POSITIONS_AT: Final = tuple(_SEAT_POSITIONS.get((k // 4, k % 4), ()) for k in range(20))
 
 
 class Variant:
@@ -82,9 +85,9 @@ class Variant:
         """Deal ``state.deck`` in packets of 3 and 2 from the dealer's left; the next card is the
         up-card, the rest the face-down kitty in order."""
         n, dealer, deck = state.n, state.dealer, state.deck
-        state.deal_seats = _DEAL_MAPS[(n, dealer)]
+        state.deal_seats = _DEAL_MAP_AT[4 * n + dealer]
         hands = [0] * n
-        for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS[(n, dealer)]:
+        for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS_AT[4 * n + dealer]:
             hands[seat] = (
                 1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
             )

@@ -80,8 +80,11 @@ def test_lawful_cards_follow_suit_even_where_a_renege_is_legal() -> None:
 
 def test_a_finished_hand_scored_what_the_score_table_says() -> None:
     rng = random.Random(11)
-    for name in ("standard", "cutthroat", "two-handed", "two-handed-rows", "tournament"):
+    for name in ("standard", "cutthroat", "two-handed", "two-handed-rows", "tournament",
+                 "joker"):
         rules = preset(name)
+        if name == "tournament":
+            rules = rules.replace(defend_alone=True)
         for k in range(60):
             h = HandState.deal(rules, k % rules.players, rng)
             while not h.is_terminal():
@@ -91,6 +94,11 @@ def test_a_finished_hand_scored_what_the_score_table_says() -> None:
             assert h.points == h.points_for(h.maker_tricks()) == hand_points(
                 rules, h.maker, h.maker_tricks(), alone=h.alone,
                 lone_defender=h.lone_defender >= 0, contract=h.contract)
+            # The state keeps what it has scored per rules object: every other count too.
+            for made in range(h.variant.tricks_per_hand + 1):
+                assert h.points_for(made) == hand_points(
+                    rules, h.maker, made, alone=h.alone, lone_defender=h.lone_defender >= 0,
+                    contract=h.contract)
 
 
 def test_the_game_dealt_is_its_variant_and_undo_depth_counts_pushes() -> None:
