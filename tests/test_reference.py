@@ -87,12 +87,37 @@ def test_the_hint_is_scored_and_a_wrong_hint_counts_as_a_disagreement(
     assert list(res.disagreements) == wrong and res.sure_but_wrong == len(wrong)
     assert res.unseparated == len(ref.entries) - len(separated) and res.close == 0
     assert len(res.seconds) == len(ref.entries) and 0 < res.p50 <= res.p95
-    assert main(["bench", "advice", "--reference", str(tiny), "--json"]) == 0
+    assert main(["bench", "advice", "--reference", str(tiny), "--json", "--tie-asks", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["decisions"] == 6 and out["separated"] == res.separated
     assert 0 <= out["agree"] <= out["separated"] and out["seconds_p95"] >= out["seconds_p50"]
-    assert main(["bench", "advice", "--reference", str(tiny)]) == 0
-    assert "the hint's first choice is the reference's in" in capsys.readouterr().out
+    assert out["tie"]["asks"] == 3 and 0 <= out["tie"]["firm"] <= 3
+    assert main(["bench", "advice", "--reference", str(tiny), "--tie-asks", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "the hint's first choice is the reference's in" in text
+    assert "A true tie (two aces equal by construction), asked 2 times: firm " in text
+    assert "the rule promises at most 5%" in text
+
+
+def test_the_tie_is_asked_with_a_seed_each_and_every_firm_answer_counted() -> None:
+    from euchre.analysis.reference import tie_rate
+
+    seeds: list[int] = []
+
+    def every_other(view: SeatView, seed: int) -> tuple[int, bool]:
+        seeds.append(seed)
+        aces = [a for a in view.lawful_cards() if a in (parse_card("AC"), parse_card("AS"))]
+        return aces[seed % 2], seed % 2 == 0  # close when even: firm half the time
+
+    res = tie_rate(10, seed=2, hinter=every_other)
+    assert res.asks == 10 and len(res.seconds) == 10 and len(set(seeds[1:])) == 10
+    assert res.firm == sum(s % 2 for s in seeds[1:]) and res.rate == res.firm / 10
+
+    def not_an_ace(view: SeatView, seed: int) -> tuple[int, bool]:
+        return parse_card("9D"), True
+
+    with pytest.raises(AssertionError, match="not the tie it was built to be"):
+        tie_rate(1, hinter=not_an_ace)
 
 
 def test_the_shipped_reference_covers_every_kind_of_decision_with_many_deals() -> None:

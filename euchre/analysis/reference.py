@@ -30,8 +30,8 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
-from euchre.actions import action_from_str, action_to_str
-from euchre.analysis.assess import Assessment, hint_assessment, valued
+from euchre.actions import DISCARD_BASE, action_from_str, action_to_str, is_discard
+from euchre.analysis.assess import SEPARATION, Assessment, hint_assessment, valued
 from euchre.analysis.values import Objective, OptionValue, default_objective, evaluate
 from euchre.bots import make_bot
 from euchre.cards import Card, card_str, parse_card
@@ -50,12 +50,17 @@ __all__ = [
     "Reference",
     "ReferenceFileError",
     "Spot",
+    "TieResult",
     "check",
     "collect",
     "load_reference",
+    "mirrored",
     "reference_from_json",
     "reference_to_json",
     "spot_view",
+    "stored_game",
+    "tie_rate",
+    "tie_state",
     "value",
 ]
 
@@ -195,7 +200,10 @@ def _entry(spot: Spot, a: Assessment) -> Entry:
     best = frozenset(o.action for o in a.options if o.behind == 0.0 and o.behind_se == 0.0)
     opts = tuple(OptionValue(o.action, o.value, o.points, se=o.se, behind=o.behind,
                              behind_se=o.behind_se) for o in a.options)
-    return Entry(spot, a.objective, a.deals, opts, best | {top.action}, a.settled)
+    # One look at a fixed number of deals: the fixed-sample rule, not the hint's sequential one.
+    separated = all(o.behind > SEPARATION * o.behind_se or o.action in best
+                    for o in a.options[1:])
+    return Entry(spot, a.objective, a.deals, opts, best | {top.action}, separated)
 
 
 def value(spot: Spot, deals: int = DEFAULT_DEALS, seed: int = 0) -> Entry:
@@ -312,6 +320,80 @@ def check(ref: Reference, hinter: Hinter = service_hint, seed: int = 1,
     return CheckResult(len(ref.entries), sep, agree, sep_close, unsep, close, tuple(times),
                        {k: (v[0], v[1]) for k, v in sorted(by_kind.items())}, tuple(wrong),
                        sure_wrong)
+
+
+# ---------------------------------------------------------------------------------------------
+# A true tie, asked again and again
+
+#: A constructed true tie: East leads to trick one of a standard hand holding A♣ A♠ 9♦ 10♦ Q♦,
+#: North (the dealer) having picked up the 9♥ after three passes. Nothing any seat has seen
+#: tells clubs from spades, so the two aces are worth exactly the same: a deal and its
+#: clubs-spades mirror (:func:`mirrored`) are equally likely, equally weighted by the bidding
+#: and solve to mirrored values. They differ deal by deal (about one deal in eight).
+TIE_DECK = "AC AS 9D JC QC JH TH KS QH KH TD QD KC JS QS KD AD AH 9S TC 9H TS JD 9C"
+TIE_ACTIONS = ("pass", "pass", "pass", "order", "discard 9S")
+TIE_OPTIONS = ("AC", "AS")
+
+
+def tie_state() -> HandState:
+    """The constructed tie's position (:data:`TIE_DECK`), East to lead, in a game at 0-0."""
+    st = HandState(Rules(), 0, [parse_card(c) for c in TIE_DECK.split()])
+    for text in TIE_ACTIONS:
+        st.apply_action(action_from_str(text))
+    return st
+
+
+def _mirror(a: int) -> int:
+    """A card, or a play or discard action, with clubs and spades swapped."""
+    base = DISCARD_BASE if is_discard(a) else 0
+    card = a - base
+    if not 0 <= card < 32:
+        return a
+    suit, rank = divmod(card, 8)
+    return base + {0: 3, 3: 0}.get(suit, suit) * 8 + rank
+
+
+def mirrored(st: HandState) -> HandState:
+    """``st`` with clubs and spades swapped in the deal and in every action (bids that name a
+    suit are not mirrored: keep to positions whose bids name none)."""
+    out = HandState(st.rules, st.dealer, [_mirror(c) for c in st.deck])
+    for _, a in st.history:
+        out.apply_action(_mirror(a))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class TieResult:
+    asks: int
+    firm: int
+    """Asks answered firmly (not a close call): each one wrong, the options being equal."""
+    seconds: tuple[float, ...]
+
+    @property
+    def rate(self) -> float:
+        return self.firm / self.asks if self.asks else 0.0
+
+
+def tie_rate(asks: int, seed: int = 1, hinter: Hinter = service_hint,
+             progress: Callable[[], None] | None = None) -> TieResult:
+    """Ask ``hinter`` the constructed tie ``asks`` times, each with a seed of its own, and
+    count the firm answers."""
+    view = tie_state().view(1, (0, 0))
+    tied = {parse_card(c) for c in TIE_OPTIONS}
+    firm = 0
+    times: list[float] = []
+    hinter(view, seed)  # the judges load and compile on first use: not an ask's time
+    for i in range(asks):
+        t = time.perf_counter()
+        choice, close = hinter(view, seed * 1_000_003 + i)
+        times.append(time.perf_counter() - t)
+        if choice not in tied:
+            raise AssertionError(f"the tie's first choice was {action_to_str(choice)}, not an "
+                                 "ace: the position is not the tie it was built to be")
+        firm += not close
+        if progress is not None:
+            progress()
+    return TieResult(asks, firm, tuple(times))
 
 
 def check_to_json(res: CheckResult) -> dict[str, Any]:
@@ -436,6 +518,18 @@ def load_reference(text: str | None = None) -> Reference:
     except json.JSONDecodeError as exc:
         raise ReferenceFileError(f"not valid JSON: {exc}") from None
     return reference_from_json(data)
+
+
+def stored_game() -> tuple[Match, str]:
+    """(the game, its record) a review is measured on (``euchre bench review`` and its
+    test): a game to ten points between rule players (North-South) and beginners
+    (East-West), ``Match(Rules(), seed=3)`` with the bots seeded 30 to 33: 59 decisions in
+    four hands, beginners' mistakes among them."""
+    from euchre.record import from_json
+
+    text = resources.files("euchre.analysis").joinpath("data/review-game.json").read_text(
+        encoding="utf-8")
+    return from_json(text), text
 
 
 def kinds_of(entries: Iterable[Entry]) -> dict[str, int]:

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from euchre import actions as A
 from euchre.analysis.advice import Advice
-from euchre.analysis.assess import assessment_words
+from euchre.analysis.assess import assessment_words, model_basis
 from euchre.analysis.puzzles import Puzzle
 from euchre.analysis.review import Review
 from euchre.analysis.values import OBJECTIVES, Z95, OptionValue
@@ -95,8 +95,8 @@ def print_advice(adv: Advice, seconds: float, console: Console | None = None) ->
         if a is not None:
             # The service's own words: each option against the best with the paired error, a
             # close call said as one, and why the game and the hand disagree where they do.
-            con.print(f"Best: {assessment_words(a, basis=False)} Over {r.deals} deals; "
-                      f"judged by {OBJECTIVES[r.objective]}.")
+            con.print(f"Best: {assessment_words(a, basis=False)} Over {r.deals} deals, "
+                      f"{model_basis(a)}; judged by {OBJECTIVES[r.objective]}.")
             continue
         best, second = r.options[0], r.options[1] if len(r.options) > 1 else None
         verdict = f"Best: {option_words(best.action, r.view)}"
@@ -164,11 +164,12 @@ def print_review(rev: Review, top: Card, console: Console | None = None) -> None
     judged = ("the chance to win the game given up" if win else
               "expected points (the player's side's minus the other side's) given up")
     con.print(f"[dim]Judged by {OBJECTIVES[rev.objective]}. Loss: {judged} against the best "
-              "choice, measured on deals apart from those that picked the best (so the totals "
-              "are unbiased and a good choice may come out a little below zero); in red, clear "
-              "mistakes (beyond the error bar). "
-              f"Card play solved double-dummy over {rev.play_deals} deals consistent with what "
-              "the player saw, bids played out by "
+              "choice, which the evaluation service picks on deals of its own (the same at "
+              "every budget), measured on fresh deals (so the totals are unbiased at any budget "
+              "and a good choice may come out a little below zero); in red, clear mistakes "
+              "(both samples say so). "
+              f"Card play solved double-dummy over {rev.play_deals} fresh deals consistent with "
+              "what the player saw, bids played out by "
               f"the rollout policy over {rev.bid_deals}; {rev.seconds:.1f} s.[/]")
 
 

@@ -6,25 +6,42 @@ what the player could know, never on the cards that were actually out. Card play
 double-dummy over deals consistent with the view; bids and discards are played out by the
 rollout policy (see :mod:`euchre.analysis.values` for why the two judges differ).
 
-No winner's curse: the best option picked on a sample looks better on that sample than it is,
-so a loss measured on the deals that picked it grows as the deals shrink. The deals of each
-decision are split in two; the best option picked on one half is measured against the choice
-on the other half, and the other way round (cross-fitting), and the two measurements are
-averaged. That estimate is unbiased, so it may come out below zero on a good choice, and the
-totals add it signed: the same game reviewed with few or many deals gives totals that agree
-within their error bars. A decision's shown loss is that estimate when positive, else 0; a
-*clear* mistake is one whose loss exceeds its 95% interval.
+Right at every budget. Each decision is judged in two steps on deals apart from each other:
+
+1. **The pick**: the evaluation service (:func:`euchre.analysis.assess.assess`, the hint's own
+   judge and stopping rule) values every option on deals of its own, at most
+   :data:`PICK_DEALS`, seeded by the decision alone: the same pick whatever the review's
+   budget and seed.
+2. **The measure**: where the pick is not the choice, the pick is measured against the choice
+   on the review's budget of fresh deals (``play_deals``/``bid_deals``), paired deal by deal.
+
+Because the pick never depends on the deals it is measured on, the loss has no winner's curse
+(a best picked on a sample looks better on that sample than it is), and because it never
+depends on the budget either, a review with 12 deals and one with 400 estimate the same
+totals: the mean over seeds at any budget is the large budget's total, and each total's error
+bar is the spread between seeds (both tested). A loss may come out below zero when the choice
+was as good; the totals add the signed estimates. A decision is a *clear* mistake only when
+both samples say so: the pick leads the choice firmly on its own deals (the hint's rule) and
+the fresh deals confirm a loss beyond its 95% interval.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from euchre import actions as A
-from euchre.analysis.assess import amount, objectives_differ
+from euchre.analysis.assess import (
+    Assessment,
+    amount,
+    assess,
+    objectives_differ,
+    span,
+)
 from euchre.analysis.values import (
     Z95,
     Objective,
@@ -50,17 +67,22 @@ __all__ = [
     "Review",
     "combine",
     "count_decisions",
-    "cross_fitted_loss",
+    "hand_starts",
     "match_objective",
+    "measure",
+    "pick",
     "play_context",
     "review_match",
     "review_to_json",
     "unreviewable",
 ]
 
-#: Default deals per decision: card play (solved) and bids (played out).
+#: Default deals per decision on which a loss is measured: card play (solved) and bids
+#: (played out).
 PLAY_DEALS = 24
 BID_DEALS = 24
+#: The most deals the best option is picked on (the service stops sooner once it is firm).
+PICK_DEALS = 96
 #: Farmer's swaps valued besides the one chosen (the cheapest by the policy's habit).
 MAX_SWAPS = 3
 
@@ -99,13 +121,20 @@ class Decision:
     se: float = 0.0
     """Standard error of ``estimate``."""
     values: Values | None = field(default=None, repr=False, compare=False)
-    """The per-deal results the decision was judged on (another choice can be measured on
-    them the same way, :func:`cross_fitted_loss`)."""
+    """The fresh deals the loss was measured on, every option valued (None where the pick
+    was the choice: nothing to measure)."""
+    pick_deals: int = 0
+    """Deals the best option was picked on (those ``options`` are valued on)."""
+    pick_firm: bool = False
+    """On the picking deals the best led the choice firmly (the hint's rule)."""
+    pick_values: Values | None = field(default=None, repr=False, compare=False)
+    """The picking deals' per-deal results."""
 
     @property
     def clear(self) -> bool:
-        """A clear mistake: the loss is beyond its 95% interval."""
-        return self.loss > 0 and self.loss > self.ci95
+        """A clear mistake: the picking deals and the fresh ones both say so (the pick leads
+        firmly on its deals, and the loss on the fresh ones is beyond its 95% interval)."""
+        return self.pick_firm and self.loss > 0 and self.loss > self.ci95
 
     @property
     def choice_label(self) -> str:
@@ -189,6 +218,12 @@ def _hands(match: Match) -> list[tuple[int, HandState, tuple[int, ...], tuple[in
     return out
 
 
+def hand_starts(match: Match) -> dict[int, tuple[HandState, tuple[int, ...]]]:
+    """Hand number -> (its state as dealt, its actions): where each decision of a review
+    replays from."""
+    return {no: (st, actions) for no, st, actions, _ in _hands(match)}
+
+
 def unreviewable(rules: Rules) -> str | None:
     """Why a game under ``rules`` cannot be reviewed, or None when it can: the review values
     card plays with the double-dummy solver, which plays five-card hands, so the rows of
@@ -215,6 +250,37 @@ def count_decisions(match: Match, seats: Collection[int] | None = None) -> int:
                 total += 1
             st.apply_action(a)
     return total
+
+
+def _pick_seed(hand_no: int, index: int) -> int:
+    """The picking deals' seed: the decision's place in the game and nothing else."""
+    text = f"pick {hand_no} {index}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+def pick(view: SeatView, hand_no: int, index: int, objective: Objective,
+         options: Sequence[int] | None = None) -> Assessment:
+    """The best option of a decision as the service sees it on deals of its own (the first
+    step of a review): the same whatever the review's budget and seed, so it is worked out
+    once (a game reviewed again, at another budget or seed, picks from memory)."""
+    return _pick(view, hand_no, index, objective, None if options is None else tuple(options))
+
+
+@functools.lru_cache(maxsize=512)
+def _pick(view: SeatView, hand_no: int, index: int, objective: Objective,
+          options: tuple[int, ...] | None) -> Assessment:
+    return assess(view, objective, seed=_pick_seed(hand_no, index), seconds=None,
+                  max_deals=PICK_DEALS, options=options)
+
+
+def measure(view: SeatView, better: int, choice: int, deals: int, rng: random.Random,
+            objective: Objective, options: Sequence[int] | None = None
+            ) -> tuple[float, float, Values]:
+    """(loss, standard error, the values) of ``choice`` against ``better`` on ``deals`` fresh
+    deals, paired: what the choice gave up (the second step of a review)."""
+    values = evaluate(view, deals, rng, options=options)
+    loss, se = values.diff_se(better, choice, objective)
+    return loss, se, values
 
 
 def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BID_DEALS,
@@ -248,11 +314,12 @@ def review_match(match: Match, play_deals: int = PLAY_DEALS, bid_deals: int = BI
             seat = st.cur
             view = st.view(seat, scores)
             if (seats is None or seat in seats) and _reviewable(st, view, a):
-                rng = random.Random(seed * 1_000_003 + hand_no * 1000 + j)
+                opts = _options(view, a)
+                picked = pick(view, hand_no, j, objective, opts)
                 deals = play_deals if view.phase == Phase.PLAY else bid_deals
-                values = evaluate(view, deals, rng, options=_options(view, a))
-                out.append(_decision(hand_no, j, seat, names[seat], view, a, values,
-                                     objective))
+                rng = random.Random(seed * 1_000_003 + hand_no * 1000 + j)
+                out.append(_decision(hand_no, j, seat, names[seat], view, a, picked,
+                                     objective, deals, rng, opts))
                 if progress is not None:
                     progress()
             st.apply_action(a)
@@ -273,69 +340,26 @@ def combine(parts: Sequence[Review]) -> Review:
     return replace(first, decisions=tuple(decisions), seconds=sum(p.seconds for p in parts))
 
 
-#: Standard errors by which an option must lead the choice on the picking half to be picked:
-#: on a dozen deals a leader made by noise is picked often, and measured on other deals it
-#: comes out worse than the choice, a "loss" that says nothing about the player.
-PICK_SE = 1.0
-
-
-def _top(values: Values, objective: Objective, deals: slice) -> int:
-    """The best option on ``deals`` only (ties to the lower action id)."""
-    ws = values.weights[deals]
-    total = sum(ws)
-
-    def mean(a: int) -> float:
-        xs = values.series(a, objective)[deals]
-        return sum(w * x for w, x in zip(ws, xs, strict=True)) / total
-
-    return min(values.samples, key=lambda a: (-round(mean(a), 9), a))
-
-
-def cross_fitted_loss(values: Values, choice: int, objective: Objective = "points"
-                      ) -> tuple[float, float, int]:
-    """(loss, standard error, the best option picked) of ``choice``, free of the winner's
-    curse: the best picked on each half of the deals is measured against the choice on the
-    other half, and the two measurements averaged. When a half keeps the choice (nothing led
-    it by :data:`PICK_SE` errors) its measurement is 0, with the error the leader's would
-    have had: the review could not tell, which is not the same as knowing."""
-    n = values.deals
-    if n < 4:
-        raise ValueError(f"a review needs at least 4 deals a decision, not {n}")
-    halves = (slice(0, n // 2), slice(n // 2, n))
-    parts: list[tuple[float, float]] = []
-    picks: list[int] = []
-    for pick_on, measure_on in (halves, halves[::-1]):
-        top = _top(values, objective, pick_on)
-        if top == choice:
-            parts.append((0.0, 0.0))
-            continue
-        lead, lead_se = values.diff_se(top, choice, objective, pick_on)
-        gap, se = values.diff_se(top, choice, objective, measure_on)
-        if lead > PICK_SE * lead_se:
-            picks.append(top)
-            parts.append((gap, se))
-        else:
-            parts.append((0.0, se))
-    est = (parts[0][0] + parts[1][0]) / 2
-    se = math.sqrt(parts[0][1] ** 2 + parts[1][1] ** 2) / 2
-    picked = next((p for p in picks if p != choice), choice)
-    return est, se, picked
-
-
 def _decision(hand_no: int, index: int, seat: Seat, name: str, view: SeatView, choice: int,
-              values: Values, objective: Objective) -> Decision:
-    est_of = {e.action: e for e in values.ranked()}
-    ranked = [est_of[a] for a in _by(values, objective)]
-    est, se, picked = cross_fitted_loss(values, choice, objective)
-    if est > 0 and picked != choice:
-        best, loss, ci = picked, est, Z95 * se
+              picked: Assessment, objective: Objective, deals: int, rng: random.Random,
+              options: Sequence[int] | None) -> Decision:
+    by = {o.action: o for o in picked.options}
+    best = picked.best.action
+    mine = by[choice]
+    if best == choice or (mine.behind == 0.0 and mine.behind_se == 0.0):
+        # the choice is the pick, or comes to the same on every deal (equivalent cards)
+        best, est, se, fresh = choice, 0.0, 0.0, None
     else:
-        best, loss, ci = choice, 0.0, 0.0
+        est, se, fresh = measure(view, best, choice, deals, rng, objective, options)
+    loss, ci = (est, Z95 * se) if est > 0 else (0.0, 0.0)
     return Decision(hand_no, index, seat, name, view.phase, _when(view), choice, best,
-                    loss, ci, values.kind, values.deals, tuple(ranked),
-                    *_why(view, values, choice, best, seat_name(seat, view.players), loss, ci,
-                          objective),
-                    view, est, se, values)
+                    loss, ci, picked.values.kind, 0 if fresh is None else fresh.deals,
+                    picked.options,
+                    *_why(view, picked, choice, best, seat_name(seat, view.players), loss, ci,
+                          objective, est, 0 if fresh is None else fresh.deals,
+                          best != choice and mine.firm),
+                    view, est, se, fresh, picked.deals, best != choice and mine.firm,
+                    picked.values)
 
 
 def _partner_winning(view: SeatView) -> int:
@@ -370,39 +394,59 @@ def play_context(view: SeatView, choice: int, best: int) -> str:
     return ""
 
 
-def _why(view: SeatView, values: Values, choice: int, best: int, name: str,
-         loss: float = 0.0, ci: float = 0.0, objective: Objective = "points"
-         ) -> tuple[str, str]:
-    """A sentence a player can read: what the best choice was worth against the one made, in
-    the objective's unit (a value is an expected result, not a cost; the loss is what the
-    choice gave up), and why the two objectives disagree where they do."""
+def _why(view: SeatView, picked: Assessment, choice: int, best: int, name: str,
+         loss: float, ci: float, objective: Objective, estimate: float, deals: int,
+         pick_firm: bool) -> tuple[str, str]:
+    """A sentence a player can read, with one gap for the one comparison: the best choice and
+    how it compares with the next (a choice that was best), or what the choice gave up against
+    the best, measured on deals of its own, and whether that is a clear mistake (both samples
+    say so) or a close call; and why the two objectives disagree where they do."""
+    values = picked.values
     if values.kind == "play":
-        basis = (f"solved double-dummy over {values.deals} deals consistent with what "
-                 f"{name} saw")
+        basis = (f"solved double-dummy over deals consistent with what {name} saw")
     else:
-        basis = f"played out by sound players over {values.deals} deals {name} could face"
+        basis = f"played out by sound players over deals {name} could face"
 
-    def worth(a: int, unit: bool = True) -> str:
-        v, se = values.mean_se(a, objective)
+    def worth(a: int) -> str:
+        o = next(x for x in picked.options if x.action == a)
         if objective == "win":
-            return amount(v, se, "win") + (" to win the game" if unit else "")
-        return amount(v, se, "points", True) + (" points this hand" if unit else "")
+            return amount(o.value, o.se, "win") + " to win the game"
+        return amount(o.points, o.points_se, "points", True) + " points this hand"
 
     differ = objectives_differ(view, values, best, objective)
     tail = f" {differ}" if differ else ""
     if best == choice:
-        alts = [a for a in _by(values, objective) if a != choice][:1]
-        nxt = f"; next best {option_words(alts[0], view)}, {worth(alts[0])}" if alts else ""
+        alts = [o for o in picked.options if o.action != choice][:1]
+        nxt = ""
+        if alts:
+            o = alts[0]
+            how = "clearly worse" if o.firm else "a close call"
+            nxt = (f"; next best {option_words(o.action, view)}, {how} "
+                   f"({span(o, picked.z, objective)})")
         short = f"Best choice: {worth(choice)}{nxt}."
-        return f"{short[:-1]}, {basis}.{tail}", f"{short}{tail}"
+        return (f"{short[:-1]}, {basis}, {picked.deals} deals.{tail}", f"{short}{tail}")
     lead = play_context(view, choice, best) if values.kind == "play" else ""
-    verdict = "beyond the error" if loss > ci else "within the error: a close call"
-    given = (f"{100 * loss:.1f}% ± {100 * ci:.1f}% of the chance to win given up"
-             if objective == "win" else f"{loss:.2f} ± {ci:.2f} points given up")
-    short = (f"{lead}{option_words(best, view)}: {worth(best)} against "
-             f"{worth(choice, False)} for {option_words(choice, view)}; measured on deals apart "
-             f"from those that picked it, {given}, {verdict}")
-    return f"{short}, {basis}.{tail}", f"{short}.{tail}"
+    given = (f"{100 * estimate:.1f}% ± {100 * ci:.1f}% of the chance to win given up"
+             if objective == "win" else f"{estimate:.2f} ± {ci:.2f} points given up")
+    if estimate <= 0:
+        kept = (f"{100 * -estimate:.1f}% more of the chance to win" if objective == "win"
+                else f"{-estimate:.2f} more points")
+        short = (f"{lead}{option_words(best, view)} looked best on the deals that picked it, "
+                 f"but on {deals} fresh deals {option_words(choice, view)} kept {kept}: no "
+                 "loss to show")
+        return (f"{short}; {basis}, {picked.deals} deals to pick the best.{tail}",
+                f"{short}.{tail}")
+    if pick_firm and loss > ci:
+        verdict = "a clear mistake: the deals that picked it and fresh ones both say so"
+    elif loss > ci:
+        verdict = ("beyond the error on the fresh deals, but the deals that picked it did not "
+                   "separate the two firmly: a close call")
+    else:
+        verdict = "within the error: a close call"
+    short = (f"{lead}{option_words(best, view)} instead of {option_words(choice, view)}: "
+             f"{given} on {deals} fresh deals, {verdict}")
+    return (f"{short}; {basis}, {picked.deals} deals to pick the best.{tail}",
+            f"{short}.{tail}")
 
 
 def _by(values: Values, objective: Objective) -> list[int]:
@@ -447,6 +491,8 @@ def review_to_json(rev: Review) -> dict[str, object]:
                 "clear": d.clear,
                 "judge": d.kind,
                 "deals": d.deals,
+                "pick_deals": d.pick_deals,
+                "pick_firm": d.pick_firm,
                 "why": d.why,
                 "options": [
                     {"action": _action_json(o.action),

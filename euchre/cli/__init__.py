@@ -19,7 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve",
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
 BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server", "advice",
-                                    "bot_protocol")
+                                    "review", "bot_protocol")
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]

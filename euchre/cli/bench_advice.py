@@ -7,14 +7,18 @@ each decision: an interrupted build (or one stopped by ``--minutes``) goes on wh
 when run again with the same settings. Without ``--build`` the hint answers every decision of
 the set and is scored: how often its first choice is the reference's where the reference
 separates the options beyond its error, how often it says "close call" where the reference
-does not, and how long it takes a decision (p50, p95).
+does not, and how long it takes a decision (p50, p95); then the hint is asked a constructed
+true tie (:func:`euchre.analysis.reference.tie_state`) ``--tie-asks`` times, and every firm
+answer it gives there is counted (the stopping rule promises at most 5%).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import statistics
 import sys
 from pathlib import Path
 
@@ -30,7 +34,9 @@ def register(sub: Subparsers) -> None:
         description="Score the hint against a reference set of decisions valued with many "
                     "deals: how often its first choice is the reference's where the reference "
                     "separates the options beyond its error, how often it says close call "
-                    "where the reference does not, and its time per decision (p50, p95). "
+                    "where the reference does not, and its time per decision (p50, p95); "
+                    "then how often it answers a constructed true tie firmly, asked "
+                    "--tie-asks times. "
                     "With --build, make the set instead: games between the bots under every "
                     "preset the solver plays, decisions of every kind (bids of both rounds, "
                     "alone calls, discards, card plays), every option valued on the same "
@@ -49,6 +55,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--minutes", type=float, default=None, metavar="M",
                    help="stop building after about this long (resume later)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games and deals (0)")
+    p.add_argument("--tie-asks", type=whole_number(0, 100_000), default=200, metavar="N",
+                   help="times the hint is asked the constructed true tie (200; 0: none)")
     p.add_argument("--json", action="store_true", help="print the measurement as JSON")
     p.set_defaults(func=run)
 
@@ -70,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
+    from euchre.analysis.assess import FIRM_ALPHA
     from euchre.analysis.reference import (
         DEFAULT_PRESETS,
         Reference,
@@ -81,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         kinds_of,
         load_reference,
         reference_to_json,
+        tie_rate,
     )
 
     if args.minutes is not None and not 0 < args.minutes <= 24 * 60:
@@ -136,8 +146,16 @@ def run(args: argparse.Namespace) -> int:
     with Progress(console=err, transient=True) as bar:
         task = bar.add_task("asking the hint", total=len(ref.entries))
         res = check(ref, progress=lambda: bar.advance(task))
+        tie = None
+        if args.tie_asks:
+            ties = bar.add_task("asking a true tie", total=args.tie_asks)
+            tie = tie_rate(args.tie_asks, progress=lambda: bar.advance(ties))
     if args.json:
-        print(json.dumps(check_to_json(res), indent=1))
+        out = check_to_json(res)
+        if tie is not None:
+            out["tie"] = {"asks": tie.asks, "firm": tie.firm, "firm_rate": round(tie.rate, 4),
+                          "seconds_p50": round(statistics.median(tie.seconds), 4)}
+        print(json.dumps(out, indent=1))
         return 0
 
     def pct(a: int, b: int) -> str:
@@ -154,4 +172,24 @@ def run(args: argparse.Namespace) -> int:
     print(f"  Not separated: {res.unseparated}; the hint said close call in {res.close} "
           f"({pct(res.close, res.unseparated)}).")
     print(f"  Hint time per decision: p50 {res.p50:.2f} s, p95 {res.p95:.2f} s.")
+    if tie is not None:
+        hi = _upper95(tie.firm, tie.asks)
+        print(f"A true tie (two aces equal by construction), asked {tie.asks} times: firm "
+              f"{tie.firm} times ({100 * tie.rate:.1f}%, at most {100 * hi:.1f}% at 95% "
+              f"confidence; the rule promises at most {100 * FIRM_ALPHA:.0f}%), p50 "
+              f"{statistics.median(tie.seconds):.2f} s an ask.")
     return 0
+
+
+def _upper95(k: int, n: int) -> float:
+    """The one-sided 95% upper bound of a rate seen ``k`` times in ``n`` (Clopper-Pearson)."""
+    if k >= n:
+        return 1.0
+    lo, hi = k / n, 1.0
+    for _ in range(60):  # the rate whose chance of k or fewer in n is 5%
+        mid = (lo + hi) / 2
+        below = sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                             + i * math.log(mid) + (n - i) * math.log1p(-mid))
+                    for i in range(k + 1))
+        lo, hi = (mid, hi) if below > 0.05 else (lo, mid)
+    return hi

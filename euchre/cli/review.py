@@ -52,12 +52,16 @@ def register(sub: Subparsers) -> None:
 
 def compare_bot(rev: Any, spec: str, seed: int) -> dict[str, Any]:
     """What the player ``spec`` would choose at each reviewed decision, measured like the
-    review's own choices (:func:`~euchre.analysis.review.cross_fitted_loss`, in the review's
-    objective, on the same deals): how often it picks the best choice, and what it would have
-    given up (a choice's loss shown when positive, the signed estimates added in the total)."""
+    review's own choices (in the review's objective, against the review's pick, on the fresh
+    deals the review measured the decision on, or on the ones it would have): how often it
+    picks the best choice, and what it would have given up (a choice's loss shown when
+    positive, the signed estimates added in the total)."""
+    import random
+
     from euchre.actions import action_to_str
-    from euchre.analysis.review import cross_fitted_loss
+    from euchre.analysis.review import measure
     from euchre.bots import make_bot
+    from euchre.phases import Phase
 
     bot = make_bot(spec, seed)
     agree = valued = 0
@@ -66,8 +70,17 @@ def compare_bot(rev: Any, spec: str, seed: int) -> dict[str, Any]:
     for d in sorted(rev.decisions, key=lambda d: (d.hand, d.index)):
         action = bot.choose(d.view)
         est = None
-        if d.values is not None and action in d.values.samples:
-            est, se, _ = cross_fitted_loss(d.values, action, rev.objective)
+        mine = next((o for o in d.options if o.action == action), None)
+        if mine is not None:
+            if action == d.best or (mine.behind == 0.0 and mine.behind_se == 0.0):
+                est, se = 0.0, 0.0
+            elif d.values is not None and action in d.values.samples:
+                est, se = d.values.diff_se(d.best, action, rev.objective)
+            else:
+                deals = rev.play_deals if d.phase == Phase.PLAY else rev.bid_deals
+                rng = random.Random(seed * 1_000_003 + d.hand * 1000 + d.index)
+                est, se, _ = measure(d.view, d.best, action, deals, rng, rev.objective,
+                                     [o.action for o in d.options])
             valued += 1
             loss += est
             var += se * se

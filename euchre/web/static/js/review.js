@@ -231,13 +231,13 @@ function select(i) {
     tr.append(mk);
     table.append(tr);
   }
-  $("pick-note").hidden = d.best === d.options[0].action || d.loss === 0;
+  $("pick-note").hidden = d.deals === 0;
   const v = verdictOf(d);
   const verdict = $("verdict");
   verdict.className = `verdict ${v.cls}`;
   verdict.textContent = d.loss > 0
     ? `${d.choice_label} gave up ${withError(d.loss, d.ci95)}${unit()} against ${d.best_label}: ` +
-      (d.clear ? "a clear mistake, beyond its 95% interval." : "within the error, a close call.")
+      (d.clear ? "a clear mistake: the deals that picked the best and fresh deals both say so." : "not confirmed beyond the error: a close call.")
     : `${d.choice_label} was the best choice, or as good as any the review could tell apart.`;
   $("why").textContent = d.why;
 }
