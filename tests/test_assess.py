@@ -132,6 +132,7 @@ def test_a_pick_is_the_same_at_every_budget_and_seed_and_measured_on_other_deals
     assert measured >= 2
 
 
+@pytest.mark.slow
 def test_review_totals_are_unbiased_at_every_budget_and_their_error_bars_are_the_seeds_spread(
 ) -> None:
     """The all-seat total of two hands of a stored game, over 30 seeds at 12 and at 24 deals
@@ -466,6 +467,7 @@ def test_the_two_aces_of_the_constructed_tie_are_equal_by_construction() -> None
     assert any(v[ac] != v[as_] for v in values)  # a tie on average, not deal by deal
 
 
+@pytest.mark.slow
 def test_a_true_tie_asked_again_and_again_is_rarely_called_firm() -> None:
     """The service on the constructed tie, asked 50 times with 480 deals each (looked at
     every 8 from 48 on): at most FIRM_ALPHA of the answers are firm. The two-standard-error

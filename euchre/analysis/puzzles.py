@@ -24,21 +24,25 @@ import random
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from euchre import actions as A
 from euchre.actions import action_from_str, action_to_str
-from euchre.analysis.assess import Assessment, assess, assessment_words
+from euchre.analysis.assess import FIRM_FLOOR, Assessment, assess, assessment_words
 from euchre.analysis.values import evaluate, lawful_cards
 from euchre.bots import make_bot
 from euchre.cards import Card, card_str, card_symbol, parse_card
 from euchre.match import Match
 from euchre.rules import Rules
 from euchre.seats import Seat
-from euchre.state import BID1, BID2, PLAY, HandState, seat_name
+from euchre.state import BID1, BID2, DISCARD, PLAY, HandState, seat_name
 from euchre.view import SeatView
 
-__all__ = ["Puzzle", "PuzzleSet", "load_puzzles", "mine", "mine_bids", "puzzle_view",
+if TYPE_CHECKING:
+    from euchre.analysis.review import Review
+
+__all__ = ["KIND_PHASES", "Puzzle", "PuzzleSet", "bid_puzzle", "clear_bids", "load_puzzles",
+           "mine", "mine_bids", "mistake_puzzles", "puzzle_to_json", "puzzle_view",
            "puzzles_to_json"]
 
 FORMAT = "euchre-puzzles"
@@ -68,9 +72,17 @@ class Puzzle:
     """(card or bid, expected points) of every option, best first."""
     explanation: str
     kind: str = "play"
-    """'play' (which card) or 'bid' (which bid)."""
+    """'play' (which card), 'bid' (which bid) or 'discard' (which card the dealer buries)."""
     gap_se: float = 0.0
     """Standard error of ``gap``, paired on the same deals (bidding puzzles)."""
+    objective: str = "points"
+    """What ``gap`` and ``values`` are in: 'points' a hand, or 'win' (the chance to win the
+    game, for a mistake of one's own game judged by the game)."""
+    choice: int = -1
+    """A puzzle from one's own game: what the player chose there (-1 for a mined one)."""
+    hand: int = 0
+    """A puzzle from one's own game: the hand (1-based) and the action's index in it."""
+    index: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +91,14 @@ class PuzzleSet:
     deals: int
     threshold: float
     puzzles: tuple[Puzzle, ...]
+    source: dict[str, Any] | None = None
+    """Puzzles of one's own game: where they come from (``table`` or ``record``, ``seat``:
+    the seat whose mistakes they are, or None for every seat; ``players``)."""
+
+
+#: A puzzle's kind by the phase of its position.
+KIND_PHASES: dict[str, tuple[int, ...]] = {"play": (PLAY,), "bid": (BID1, BID2),
+                                          "discard": (DISCARD,)}
 
 
 def puzzle_state(rules: Rules, p: Puzzle) -> HandState:
@@ -163,6 +183,39 @@ def _worth_posing(a: Assessment, threshold: float) -> bool:
     return True
 
 
+def clear_bids(rules: Rules, hands: int, seed: int = 0, deals: int = DEFAULT_BID_DEALS,
+               threshold: float = DEFAULT_THRESHOLD, rounds: Collection[int] = (1, 2),
+               progress: Callable[[int], None] | None = None, early: bool = False,
+               done: Callable[[], bool] = lambda: False
+               ) -> Iterator[tuple[HandState, tuple[int, ...], Seat, Assessment]]:
+    """(the hand, scores before it, the seat, its assessment) at every bid of ``rounds`` in
+    ``hands`` hands of rule-based self-play whose best option is clear: it leads every other
+    by ``threshold`` points and firmly (judged by points this hand, as a puzzle is one hand),
+    and the hand is no junk hand. ``early``: the service stops as soon as the answer is firm
+    (its stopping rule holds however often it looks); else all ``deals`` are looked at once."""
+    phases = {phase for r, phase in ((1, BID1), (2, BID2)) if r in rounds}
+    rng = random.Random(seed * 7919 + 1)
+    for h, scores, seat, view in _self_play(rules, hands, seed, seed + 1, rng, progress, done):
+        if h.phase in phases and len(view.legal_actions) > 1:
+            a = assess(view, "points", seed=rng.getrandbits(32), seconds=None,
+                       max_deals=deals, min_deals=min(deals, FIRM_FLOOR) if early else deals)
+            if _worth_posing(a, threshold):
+                yield h, scores, seat, a
+
+
+def bid_puzzle(number: int, h: HandState, scores: tuple[int, ...], seat: Seat,
+               a: Assessment) -> Puzzle:
+    """A bidding puzzle of a clear assessment (:func:`clear_bids`)."""
+    pairs = [(o.action, round(o.value, 4)) for o in a.options]
+    return Puzzle(number, h.dealer, h.deck, tuple(x for _, x in h.history), scores, seat,
+                  a.best.action, round(a.options[1].behind, 4), tuple(pairs),
+                  assessment_words(a).replace(
+                      "Judged by points this hand",
+                      "Each bid played out by sound players on the same deals; judged by "
+                      "points this hand"),
+                  "bid", round(a.options[1].behind_se, 4))
+
+
 def mine_bids(rules: Rules, hands: int, seed: int = 0, deals: int = DEFAULT_BID_DEALS,
               threshold: float = DEFAULT_THRESHOLD, limit: int | None = None,
               progress: Callable[[int], None] | None = None, first_id: int = 1,
@@ -170,30 +223,43 @@ def mine_bids(rules: Rules, hands: int, seed: int = 0, deals: int = DEFAULT_BID_
     """Play ``hands`` hands of rule-based self-play and keep the bids of ``rounds`` whose best
     option is clear (at most ``limit``); ``progress(1)`` after each hand. Judged by points this
     hand, as a puzzle is one hand."""
-    phases = {phase for r, phase in ((1, BID1), (2, BID2)) if r in rounds}
-    rng = random.Random(seed * 7919 + 1)
     found: list[Puzzle] = []
-    for h, scores, seat, view in _self_play(rules, hands, seed, seed + 1, rng, progress,
-                                            lambda: limit is not None and len(found) >= limit):
-        if h.phase in phases and len(view.legal_actions) > 1:
-            a = assess(view, "points", seed=rng.getrandbits(32), seconds=None,
-                       max_deals=deals, min_deals=deals)
-            passes = sum(p.answer == A.PASS for p in found)
-            # Clear passes are the commonest answer by far: at most one more of them than
-            # of the bids worth making, so the set is not a string of "pass".
-            if _worth_posing(a, threshold) and (
-                    a.best.action != A.PASS or passes <= len(found) - passes):
-                pairs = [(o.action, round(o.value, 4)) for o in a.options]
-                found.append(Puzzle(
-                    first_id + len(found), h.dealer, h.deck,
-                    tuple(x for _, x in h.history), scores, seat, a.best.action,
-                    round(a.options[1].behind, 4), tuple(pairs),
-                    assessment_words(a).replace(
-                        "Judged by points this hand",
-                        "Each bid played out by sound players on the same deals; judged by "
-                        "points this hand"),
-                    "bid", round(a.options[1].behind_se, 4)))
+    for h, scores, seat, a in clear_bids(rules, hands, seed, deals, threshold, rounds,
+                                         progress,
+                                         done=lambda: limit is not None and len(found) >= limit):
+        passes = sum(p.answer == A.PASS for p in found)
+        # Clear passes are the commonest answer by far: at most one more of them than of the
+        # bids worth making, so the set is not a string of "pass".
+        if a.best.action != A.PASS or passes <= len(found) - passes:
+            found.append(bid_puzzle(first_id + len(found), h, scores, seat, a))
     return found
+
+
+def _option_str(p: Puzzle, a: int) -> str:
+    return card_str(a) if p.kind == "play" else action_to_str(a)
+
+
+def puzzle_to_json(p: Puzzle) -> dict[str, Any]:
+    """One puzzle in the documented JSON form."""
+    key = "card" if p.kind == "play" else "action"
+    unit = "win" if p.objective == "win" else "points"
+    own: dict[str, Any] = {} if p.choice < 0 else {
+        "objective": p.objective, "choice": _option_str(p, p.choice), "hand": p.hand,
+        "index": p.index, "gap_se": p.gap_se}
+    return {
+        "id": p.id,
+        "dealer": p.dealer,
+        "deck": [card_str(c) for c in p.deck],
+        "actions": [action_to_str(a) for a in p.actions],
+        "scores": list(p.scores),
+        "seat": p.seat,
+        "answer": _option_str(p, p.answer),
+        "gap": p.gap,
+        "values": [{key: _option_str(p, c), unit: v} for c, v in p.values],
+        "explanation": p.explanation,
+        **({} if p.kind == "play" else {"kind": p.kind, "gap_se": p.gap_se}),
+        **own,
+    }
 
 
 def puzzles_to_json(ps: PuzzleSet) -> dict[str, Any]:
@@ -204,25 +270,35 @@ def puzzles_to_json(ps: PuzzleSet) -> dict[str, Any]:
         "rules": ps.rules.to_dict(),
         "deals": ps.deals,
         "threshold": ps.threshold,
-        "puzzles": [
-            {
-                "id": p.id,
-                "dealer": p.dealer,
-                "deck": [card_str(c) for c in p.deck],
-                "actions": [action_to_str(a) for a in p.actions],
-                "scores": list(p.scores),
-                "seat": p.seat,
-                "answer": card_str(p.answer) if p.kind == "play" else action_to_str(p.answer),
-                "gap": p.gap,
-                "values": [{"card": card_str(c), "points": v} if p.kind == "play"
-                           else {"action": action_to_str(c), "points": v}
-                           for c, v in p.values],
-                "explanation": p.explanation,
-                **({} if p.kind == "play" else {"kind": p.kind, "gap_se": p.gap_se}),
-            }
-            for p in ps.puzzles
-        ],
+        **({} if ps.source is None else {"source": ps.source}),
+        "puzzles": [puzzle_to_json(p) for p in ps.puzzles],
     }
+
+
+def mistake_puzzles(rev: Review, match: Match, seat: Seat | None = None,
+                    source: dict[str, Any] | None = None) -> PuzzleSet:
+    """A game's clear mistakes (of ``seat``, or of every seat) as puzzles to replay, in game
+    order: each position replays exactly (the hand's dealer, deck and actions before it), its
+    answer is the review's best, its values the review's (in the review's objective), and its
+    explanation what the mistake gave up. Card plays, bids and discards are posed."""
+    from euchre.analysis.review import hand_starts
+
+    hands = hand_starts(match)
+    found: list[Puzzle] = []
+    for d in sorted(rev.decisions, key=lambda d: (d.hand, d.index)):
+        kind = next((k for k, ph in KIND_PHASES.items() if d.phase.number in ph), None)
+        if not d.clear or kind is None or (seat is not None and d.seat != seat):
+            continue
+        st, actions = hands[d.hand]
+        values = [(o.action, round(o.value, 4)) for o in d.options]
+        found.append(Puzzle(len(found) + 1, st.dealer, tuple(st.deck), tuple(actions[:d.index]),
+                            tuple(d.view.scores), d.seat, d.best, round(d.loss, 4),
+                            tuple(values), d.short, kind, round(d.se, 4), rev.objective,
+                            d.choice, d.hand, d.index))
+    src = dict(source or {})
+    src.setdefault("seat", seat)
+    src.setdefault("players", list(rev.players))
+    return PuzzleSet(match.rules, rev.play_deals, 0.0, tuple(found), src)
 
 
 class PuzzleFileError(ValueError):
@@ -240,26 +316,36 @@ def puzzles_from_json(data: Any) -> PuzzleSet:
         out = []
         for p in data["puzzles"]:
             kind = p.get("kind", "play")
-            if kind not in ("play", "bid"):
-                raise PuzzleFileError(f"puzzle {p.get('id')}: kind must be 'play' or 'bid', "
-                                      f"not {kind!r}")
+            if kind not in KIND_PHASES:
+                raise PuzzleFileError(f"puzzle {p.get('id')}: kind must be one of "
+                                      f"{', '.join(KIND_PHASES)}, not {kind!r}")
+            objective = p.get("objective", "points")
+            if objective not in ("points", "win"):
+                raise PuzzleFileError(f"puzzle {p.get('id')}: objective must be 'points' or "
+                                      f"'win', not {objective!r}")
             option = parse_card if kind == "play" else action_from_str
             key = "card" if kind == "play" else "action"
+            unit = "win" if objective == "win" else "points"
+            choice = p.get("choice")
             pz = Puzzle(int(p["id"]), int(p["dealer"]), tuple(parse_card(c) for c in p["deck"]),
                         tuple(action_from_str(a) for a in p["actions"]),
                         tuple(int(s) for s in p["scores"]), int(p["seat"]),
                         option(p["answer"]), float(p["gap"]),
-                        tuple((option(v[key]), float(v["points"])) for v in p["values"]),
-                        str(p["explanation"]), kind, float(p.get("gap_se", 0.0)))
+                        tuple((option(v[key]), float(v[unit])) for v in p["values"]),
+                        str(p["explanation"]), kind, float(p.get("gap_se", 0.0)), objective,
+                        -1 if choice is None else option(choice), int(p.get("hand", 0)),
+                        int(p.get("index", 0)))
             st = puzzle_state(rules, pz)
-            phases = (PLAY,) if kind == "play" else (BID1, BID2)
-            if st.phase not in phases or st.cur != pz.seat or \
+            if st.phase not in KIND_PHASES[kind] or st.cur != pz.seat or \
                     pz.answer not in st.legal_actions():
-                what = "play" if kind == "play" else "bid"
                 raise PuzzleFileError(f"puzzle {pz.id}: the position does not replay to "
-                                      f"{seat_name(pz.seat, rules.players)} to {what}")
+                                      f"{seat_name(pz.seat, rules.players)} to {kind}")
             out.append(pz)
-        return PuzzleSet(rules, int(data["deals"]), float(data["threshold"]), tuple(out))
+        source = data.get("source")
+        if source is not None and not isinstance(source, dict):
+            raise PuzzleFileError("'source' must be an object (table or record, seat)")
+        return PuzzleSet(rules, int(data["deals"]), float(data["threshold"]), tuple(out),
+                         source)
     except PuzzleFileError:
         raise
     except Exception as exc:  # a malformed entry of any kind: one clear message

@@ -181,10 +181,11 @@ def bowers_words(trump: int, rules_deck: int, symbol: Callable[[int], str]) -> s
             f"{symbol(left_bower(trump))}{joker}")
 
 
-def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str]
-                 ) -> list[str]:
+def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str],
+                 heading: str | None = None) -> list[str]:
     """A puzzle's position in sentences: who dealt, the up-card, the bidding so far, the
-    trump in question and its bowers, the tricks so far and the hand, then the question."""
+    trump in question and its bowers, the tricks so far and the hand, then the question
+    (``heading``, "Puzzle 3 of 41" by default, names it)."""
     from euchre.narrate import bidding_segments, staged
 
     n = view.players
@@ -198,8 +199,8 @@ def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], 
         return symbol(8 * t + 6)[-1]  # the suit's symbol, via its ace
 
     dealt = "you dealt" if view.dealer == view.seat else f"{seat_name(view.dealer, n)} dealt"
-    lines = [f"Puzzle {p.id} of {count}: you are {me}; {dealt}; the up-card was "
-             f"{symbol(view.upcard)}."]
+    heading = heading or f"Puzzle {p.id} of {count}"
+    lines = [f"{heading}: you are {me}; {dealt}; the up-card was {symbol(view.upcard)}."]
     if view.scores:
         lines.append("Score: " + ", ".join(f"{_side(s, n)} {v}"
                                             for s, v in enumerate(view.scores)))
@@ -248,17 +249,19 @@ def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], 
         lines.append("Your bids: " + ", ".join(
             f"{k}. {option_words(a, view)}" for k, a in enumerate(view.legal_actions, 1)))
         lines.append("Which bid is clearly best?")
+    elif p.kind == "discard":
+        lines.append("Which card do you bury?")
     else:
         lines.append("Which card is clearly best?")
     return [words(x) for x in lines]
 
 
 def print_puzzle(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], str],
-                 console: Console | None = None) -> None:
+                 console: Console | None = None, heading: str | None = None) -> None:
     """The position of a puzzle (:func:`puzzle_lines`), each line folded between words at the
     console's width."""
     con = _console(console)
-    for i, line in enumerate(puzzle_lines(p, view, count, symbol)):
+    for i, line in enumerate(puzzle_lines(p, view, count, symbol, heading)):
         t = Text(line)
         if i == 0:
             t.stylize("bold", 0, line.index(":"))

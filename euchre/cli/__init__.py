@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 #: defining ``register(sub)`` that adds its parser and sets ``func`` (args -> exit status).
 COMMAND_MODULES: tuple[str, ...] = ("play", "replay", "bench", "stats", "solve", "tournament",
                                       "rate", "serve", "bots", "connect", "advise", "review",
-                                      "charts", "puzzles", "check_bot", "train", "proxy_config")
+                                      "charts", "puzzles", "check_bot", "train", "train_bids",
+                                      "proxy_config")
 
 #: ``euchre bench KIND`` measurements: ``euchre.cli.bench_<kind>``, each with ``register(sub)``.
 BENCH_MODULES: tuple[str, ...] = ("engine", "solver", "search", "batch", "server", "advice",

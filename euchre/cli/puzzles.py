@@ -21,7 +21,7 @@ from euchre.solver import solvable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from euchre.analysis.puzzles import Puzzle
+    from euchre.analysis.puzzles import Puzzle, PuzzleSet
     from euchre.view import SeatView
 
 
@@ -94,6 +94,9 @@ def register(sub: Subparsers) -> None:
     q.add_argument("--answer", default=None, metavar="ANSWER",
                    help="answer without being asked: a card (e.g. AH) or a bid (its number, "
                         "or e.g. pass, order, 'order alone', 'call H')")
+    q.add_argument("--all", action="store_true",
+                   help="pose every puzzle of the set in turn (the mistakes of one's own game: "
+                        "euchre review --puzzles)")
     q.add_argument("--ascii", action="store_true", help="suits as the letters C D H S")
     q.set_defaults(func=_run_pose)
 
@@ -144,11 +147,7 @@ def _run_mine(args: argparse.Namespace) -> int:
 
 
 def _run_pose(args: argparse.Namespace) -> int:
-    from euchre.analysis.puzzles import PuzzleFileError, load_puzzles, puzzle_view
-    from euchre.analysis.report import print_puzzle
-    from euchre.cards import CardParseError, card_symbol, parse_card
-    from euchre.tui.words import card_error
-    from euchre.words import Moment, action_words, option_words
+    from euchre.analysis.puzzles import PuzzleFileError, load_puzzles
 
     try:
         text = None if args.file is None else Path(args.file).read_text(encoding="utf-8")
@@ -162,16 +161,43 @@ def _run_pose(args: argparse.Namespace) -> int:
     if not ps.puzzles:
         print("euchre puzzle: the set holds no puzzles", file=sys.stderr)
         return 1
+    if args.all:
+        if args.answer is not None or args.number is not None:
+            print("euchre puzzle: --all poses every puzzle in turn: give neither --answer nor "
+                  "--number with it", file=sys.stderr)
+            return 2
+        right = 0
+        for p in ps.puzzles:
+            rc, ok = _pose(args, ps, p)
+            if rc == 1:  # the player stopped (end of input)
+                break
+            right += ok
+        print(f"{right} of {len(ps.puzzles)} right.")
+        return 0
     if args.number is not None:
         if args.number > len(ps.puzzles):
             print(f"euchre puzzle: --number must be 1..{len(ps.puzzles)}", file=sys.stderr)
             return 2
         p = ps.puzzles[args.number - 1]
     else:
-        p = _pick(ps.puzzles, args.kind, random.Random(args.seed))
-        if p is None:
+        picked = _pick(ps.puzzles, args.kind, random.Random(args.seed))
+        if picked is None:
             print(f"euchre puzzle: the set holds no {args.kind} puzzles", file=sys.stderr)
             return 1
+        p = picked
+    return _pose(args, ps, p)[0]
+
+
+def _pose(args: argparse.Namespace, ps: PuzzleSet, p: Puzzle) -> tuple[int, bool]:
+    """Show ``p``, read the answer and say whether it is right: (0, right or not), or 1 when
+    the input ended before an answer, 2 for a bad --answer."""
+    from euchre.actions import DISCARD_BASE
+    from euchre.analysis.puzzles import puzzle_view
+    from euchre.analysis.report import print_puzzle
+    from euchre.cards import CardParseError, card_symbol, parse_card
+    from euchre.tui.words import card_error
+    from euchre.words import Moment, action_words, option_words
+
     view = puzzle_view(ps.rules, p)
     symbol = (lambda c: card_symbol(c).translate(str.maketrans("♣♦♥♠", "CDHS"))) \
         if args.ascii else card_symbol
@@ -189,22 +215,26 @@ def _run_pose(args: argparse.Namespace) -> int:
     while True:
         if answer is None:
             try:
-                answer = input("Your card: " if p.kind == "play" else "Your bid: ")
+                answer = input({"play": "Your card: ", "discard": "Your discard: "}.get(
+                    p.kind, "Your bid: "))
             except EOFError:
                 print()
                 say(f"The answer: {label(p.answer)}. {p.explanation}")
-                return 1
-        if p.kind == "play":
+                return 1, False
+        if p.kind in ("play", "discard"):
+            base = 0 if p.kind == "play" else DISCARD_BASE
+            cards = [a - base for a in legal]
             try:
-                choice = parse_card(answer.strip())
+                choice = parse_card(answer.strip()) + base
             except CardParseError as exc:
                 say(f"{card_error(str(exc), ps.rules)}. Type a card from your hand, e.g. "
-                    f"{symbol(legal[0])}.")
+                    f"{symbol(cards[0])}.")
                 choice = -1
             else:
                 if choice not in legal:
-                    say(f"{symbol(choice)} is not a card you may play here: "
-                        + " ".join(symbol(c) for c in legal))
+                    verb = "play" if p.kind == "play" else "bury"
+                    say(f"{symbol(choice - base)} is not a card you may {verb} here: "
+                        + " ".join(symbol(c) for c in cards))
                     choice = -1
         else:
             choice = _bid_answer(answer, view)
@@ -215,23 +245,27 @@ def _run_pose(args: argparse.Namespace) -> int:
         if choice >= 0:
             break
         if args.answer is not None:
-            return 2
+            return 2, False
         answer = None
     values = dict(p.values)
+    if p.choice >= 0:
+        say(f"In the game you chose {label(p.choice)}.")
     if choice == p.answer:
         say(f"Right! {p.explanation}")
     else:
         lost = values[p.answer] - values.get(choice, values[p.answer])
-        say(f"Not quite: {label(choice)} gives up {lost:.2f} points a hand. The answer is "
+        given = (f"{100 * lost:.1f}% of the chance to win the game" if p.objective == "win"
+                 else f"{lost:.2f} points a hand")
+        say(f"Not quite: {label(choice)} gives up {given}. The answer is "
             f"{label(p.answer)}. {p.explanation}")
-    return 0
+    return 0, choice == p.answer
 
 
 def _pick(puzzles: Sequence[Puzzle], kind: str, rng: random.Random) -> Puzzle | None:
     """A puzzle at random, every one of ``kind`` as likely: for any kind, a card puzzle is
     drawn and replaced by a bidding one as often as those make up the set (so a seed picks
     the card puzzle it picked before the set had bidding ones, or one of those)."""
-    cards = [p for p in puzzles if p.kind == "play"]
+    cards = [p for p in puzzles if p.kind != "bid"]  # a card to play or to bury
     bids = [p for p in puzzles if p.kind == "bid"]
     if kind == "bid" or (kind == "any" and not cards):
         return rng.choice(bids) if bids else None

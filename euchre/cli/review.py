@@ -43,6 +43,9 @@ def register(sub: Subparsers) -> None:
                         "(the default for one-hand play)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (0)")
     p.add_argument("--json", action="store_true", help="print JSON (docs/analysis.md)")
+    p.add_argument("--puzzles", default=None, metavar="FILE",
+                   help="also write the clear mistakes (of --seat, or of every seat) as a "
+                        "puzzle set to replay with 'euchre puzzle --file FILE --all'")
     p.add_argument("--bot", type=level_spec, default=None, metavar="SPEC",
                    help="also ask this player (a level, package.module:factory or "
                         "'cmd:COMMAND LINE') what it would choose at each decision, and what "
@@ -151,6 +154,24 @@ def _run(args: argparse.Namespace) -> int:
             print(f"euchre review: --bot {args.bot}: {type(exc).__name__}: {exc}",
                   file=sys.stderr)
             return 1
+    if args.puzzles is not None:
+        from pathlib import Path
+
+        from euchre.analysis.puzzles import mistake_puzzles, puzzles_to_json
+
+        ps = mistake_puzzles(rev, match, None if seats is None else min(seats),
+                             {"record": args.record})
+        try:
+            Path(args.puzzles).write_text(json.dumps(puzzles_to_json(ps), indent=1) + "\n",
+                                          encoding="utf-8")
+        except OSError as exc:
+            print(f"euchre review: cannot write {args.puzzles}: {exc.strerror}",
+                  file=sys.stderr)
+            return 2
+        whose = "every seat's" if seats is None else f"{rev.players[min(seats)]}'s"
+        print(f"{len(ps.puzzles)} clear mistake{'' if len(ps.puzzles) == 1 else 's'} "
+              f"({whose}) written as puzzles to {args.puzzles}: replay them with "
+              f"'euchre puzzle --file {args.puzzles} --all'", file=sys.stderr)
     if args.json:
         out = review_to_json(rev)
         if compared is not None:

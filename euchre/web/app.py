@@ -30,6 +30,7 @@ from euchre.web.passkeys import Passkeys
 from euchre.web.replay import replay_frames
 from euchre.web.server import Server
 from euchre.web.table import Table
+from euchre.web.trainer import Trainer
 from euchre.web.transport import WS_PROTOCOL_MAX_BYTES
 
 __all__ = ["WS_PROTOCOL_MAX_BYTES", "ServerConfig", "make_app", "rules_options"]
@@ -196,6 +197,20 @@ async def leaderboard(request: Request) -> Response:
     return as_json({"kind": kind, "players": rows})
 
 
+async def puzzles(request: Request) -> Response:
+    t = await finished_table(request, "its mistakes can be replayed as puzzles")
+    if isinstance(t, Response):
+        return t
+    status, raw = server_of(request).reviews.puzzles_answer(t, request.query_params)
+    return Response(raw, status_code=status, media_type="application/json")
+
+
+async def train_bids(request: Request) -> Response:
+    trainer: Trainer = request.app.state.trainer
+    status, raw = await trainer.answer(server_of(request).reviews.pool, request.query_params)
+    return Response(raw, status_code=status, media_type="application/json")
+
+
 def page(name: str) -> Callable[[Request], Any]:
     async def handler(request: Request) -> Response:
         return FileResponse(STATIC / name, headers={"Content-Security-Policy": CSP,
@@ -245,6 +260,8 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/t/{table_id}", page("table.html")),
         Route("/replay/{table_id}", page("replay.html")),
         Route("/review/{table_id}", page("review.html")),
+        Route("/puzzles/{table_id}", page("puzzles.html")),
+        Route("/train-bids", page("train-bids.html")),
         Route("/api/options", options),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/finished", finished),
@@ -254,6 +271,8 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/tables/{table_id}/replay", replay),
         Route("/api/tables/{table_id}/review", review),
         WebSocketRoute("/ws/bot", server.bot_links.websocket),  # before a table's: no id
+        Route("/api/tables/{table_id}/puzzles", puzzles),
+        Route("/api/train-bids", train_bids),
         WebSocketRoute("/ws/{table_id}", server.websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *ops.routes(server),
@@ -262,4 +281,5 @@ def make_app(config: ServerConfig) -> Starlette:
                     middleware=[Middleware(BodyLimit, seconds=config.request_timeout),
                                 *ops.proxy_middleware(config)])
     app.state.server = server
+    app.state.trainer = Trainer()
     return app

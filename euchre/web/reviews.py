@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from euchre import actions as A
 from euchre.analysis.review import (
     Review,
     combine,
@@ -38,6 +39,7 @@ from euchre.match import Match
 from euchre.phases import Phase
 from euchre.public_view import NO_SEAT
 from euchre.rules import Rules
+from euchre.seats import Seat
 from euchre.view import SeatView
 from euchre.web import messages as M
 from euchre.web.limits import LimitError
@@ -137,11 +139,54 @@ def hand_job(game: Game, hand_no: int, deals: int, objective: Objective | None) 
     return review_match(m, deals, deals, hands={hand_no}, **more)
 
 
-def finish_job(parts: list[Review], game: Game) -> bytes:
-    """The hands' reviews as one, in the page's JSON, encoded."""
-    rules, _, _, names = game
+def finish_job(parts: list[Review], game: Game) -> tuple[bytes, bytes]:
+    """The hands' reviews as one, in the page's JSON, and every clear mistake as a puzzle
+    (:func:`puzzles_page_json`), both encoded."""
+    rules, seed, actions, names = game
     target = Rules.from_dict(rules).target
-    return msgspec.json.encode(review_page_json(combine(parts), names, target))
+    rev = combine(parts)
+    return (msgspec.json.encode(review_page_json(rev, names, target)),
+            msgspec.json.encode(puzzles_page_json(rev, _match(rules, seed, actions), names)))
+
+
+def puzzles_page_json(rev: Review, match: Match, names: list[str]) -> dict[str, Any]:
+    """Every clear mistake of the game as a puzzle (``puzzles.schema.json``, every seat's; the
+    puzzles page shows one seat's), each with, for the page, the table as the deciding seat saw
+    it (``moment``), when it was, the options with their labels and values (and errors), and
+    what the player chose."""
+    from euchre.analysis.puzzles import mistake_puzzles, puzzles_to_json
+    from euchre.words import option_words
+
+    ps = mistake_puzzles(rev, match, None, {"names": names})
+    out = puzzles_to_json(ps)
+    by = {(d.hand, d.index): d for d in rev.decisions}
+    for p, row in zip(ps.puzzles, out["puzzles"], strict=True):
+        d = by[(p.hand, p.index)]
+        row["moment"] = moment(d.view, names)
+        row["when"] = d.when
+        row["choice_label"] = d.choice_label
+        row["answer_label"] = d.best_label
+        row["choice_action"] = A.action_to_str(d.choice)
+        row["answer_action"] = A.action_to_str(d.best)
+        valued = {o.action for o in d.options}
+        order = ([c for c in sort_hand(d.view.hand, d.view.trump) if c in valued]
+                 if d.phase == Phase.PLAY else [x for x in d.view.legal_actions if x in valued])
+        # the options to answer from, in the hand's or the bids' own order (not best first)
+        row["choices"] = [{"action": A.action_to_str(x), "label": option_words(x, d.view)}
+                          for x in order]
+        row["options"] = [
+            {"action": A.action_to_str(o.action), "label": option_words(o.action, d.view),
+             "points": round(o.points, 4), "ci95": _ci(o.ci95),
+             # how far behind the best, paired on the picking deals, in the review's unit
+             "behind": round(o.behind, 4), "behind_ci95": _ci(1.96 * o.behind_se),
+             **({} if o.win is None else {"win": round(o.win, 4),
+                                          "win_ci95": _ci(o.win_ci95 or 0.0)})}
+            for o in d.options]
+    return out
+
+
+def _ci(x: float) -> float | None:
+    return round(x, 4) if x == x and x != float("inf") else None
 
 
 def warm_job() -> None:
@@ -156,10 +201,10 @@ def warm_job() -> None:
     review_match(m, MIN_DEALS, MIN_DEALS)
 
 
-def moment(view: SeatView, names: list[str]) -> dict[str, Any]:
+def moment(view: SeatView, names: list[str], viewer: Seat = NO_SEAT) -> dict[str, Any]:
     """The table as the deciding seat saw it when deciding, drawn like a replay frame: its own
     hand face up, how many cards each other seat held, the up-card, the bidding so far (in
-    words about the players, ``names``) and the trick."""
+    words about the players, ``names``; to ``viewer``, its own seat "You") and the trick."""
     return {
         "seat": view.seat,
         "dealer": view.dealer,
@@ -170,7 +215,7 @@ def moment(view: SeatView, names: list[str]) -> dict[str, Any]:
         "trump": M.suit_letter(view.trump),
         "maker": view.maker,
         "alone": view.alone,
-        "bids": msgspec.to_builtins(M.bid_events(view, M.speaker(names, NO_SEAT))),
+        "bids": msgspec.to_builtins(M.bid_events(view, M.speaker(names, viewer))),
         "trick": [[s, card_str(c)] for s, c in view.current_trick] if view.phase == Phase.PLAY
         else [],
         "tricks_won": list(view.tricks_won),
@@ -218,6 +263,8 @@ class ReviewRun:
     """Wall time from the start of the work to its result (the wait in the queue apart)."""
     result: bytes | None = None
     """The review's JSON, encoded, once done."""
+    puzzles: bytes | None = None
+    """Every clear mistake as a puzzle (:func:`puzzles_page_json`), encoded, once done."""
     error: str | None = None
 
 
@@ -289,6 +336,32 @@ class Reviews:
             return 503, msgspec.json.encode({"error": str(exc)})
         return {"done": 200, "failed": 500}.get(run.state, 202), self.status(run)
 
+    def puzzles_answer(self, table: Table, params: Mapping[str, str]) -> tuple[int, bytes]:
+        """(HTTP status, body) for the clear mistakes of one ``seat`` of a finished ``table``
+        as puzzles, from its review at the budget asked (the review is worked out first if it
+        has not been: 202 with its progress meanwhile); 400 for a bad seat or budget."""
+        raw = params.get("seat")
+        if raw is None or not re.fullmatch(r"[0-9]", raw) or int(raw) >= table.n:
+            return 400, msgspec.json.encode(
+                {"error": f"seat must be the seat whose mistakes to pose, 0..{table.n - 1}, "
+                          f"not {(raw or '')[:20]!r}"})
+        rest = {k: v for k, v in params.items() if k != "seat"}
+        status, body = self.answer(table, rest)
+        if status != 200:
+            return status, body
+        run = self.runs[self._key(table.id, parse_budget(rest))]
+        assert run.puzzles is not None
+        every = msgspec.json.decode(run.puzzles)
+        seat = int(raw)
+        every["puzzles"] = [p for p in every["puzzles"] if p["seat"] == seat]
+        every["source"] = {"table": table.id, "seat": seat,
+                           "players": every["source"].get("names", [])}
+        return 200, msgspec.json.encode(every)
+
+    @staticmethod
+    def _key(table_id: str, budget: Budget) -> tuple[str, int, str | None]:
+        return (table_id, budget.deals, budget.objective)
+
     def position(self, run: ReviewRun) -> int:
         """1 for the next review to start, 0 for one not waiting."""
         return self.queue.index(run) + 1 if run in self.queue else 0
@@ -341,7 +414,8 @@ class Reviews:
                         parts.append(part)
                         run.hands_done += 1
                         run.decisions_done += len(part.decisions)
-                    run.result = await loop.run_in_executor(self.pool, finish_job, parts, game)
+                    run.result, run.puzzles = await loop.run_in_executor(
+                        self.pool, finish_job, parts, game)
                     run.seconds = time.monotonic() - run.started
                     run.state = "done"
                 finally:

@@ -2,7 +2,7 @@
 // deciding seat's hand face up, the others' cards face down): seats around the felt, the trick
 // or the up-card in the middle.
 
-import { backEl, cardEl } from "./cards.js";
+import { backEl, cardEl, cardShort, SUIT_SYMBOL } from "./cards.js";
 import { seatPosition } from "./seats.js";
 
 export function make(tag, cls, value) {
@@ -78,4 +78,15 @@ export function drawBoard(board, f, names, viewer, mark = -1) {
 export function scoreText(names, scores, target) {
   const sides = names.length === 4 ? [`${names[0]} & ${names[2]}`, `${names[1]} & ${names[3]}`] : names;
   return "Score: " + scores.map((v, s) => `${sides[s]} ${v}`).join(", ") + ` (to ${target})`;
+}
+
+// What a moment of a hand (a review's decision, a puzzle, a trainer's position) shows besides
+// the table: the up-card, the trump and the bidding so far, one line.
+export function momentFacts(m) {
+  const bids = m.bids.filter((e) => e.text).map((e) => e.text);  // the server's words
+  const parts = [];
+  if (m.upcard) parts.push(`Up-card ${cardShort(m.upcard)} (${m.upcard_status})`);
+  if (m.trump) parts.push(`Trump ${SUIT_SYMBOL[m.trump]}`);
+  parts.push(bids.length ? `Bidding so far: ${bids.join(", ")}` : "No bids yet");
+  return parts.join(" · ");
 }

@@ -3,8 +3,7 @@
 // cost, each seat's total with its error bar, the worst decisions first, and the table at any
 // decision with every option's value. Every number and label comes from the review's JSON.
 
-import { drawBoard, make, scoreText } from "./board.js";
-import { cardShort, SUIT_SYMBOL } from "./cards.js";
+import { drawBoard, make, momentFacts, scoreText } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -76,6 +75,14 @@ function drawTotals() {
     bar.append(svg("line", { x1: mid, x2: mid, y1: 0, y2: H, class: "zero" }));
     const mistakes = t.mistakes === 1 ? "1 clear mistake" : `${t.mistakes} clear mistakes`;
     const text = make("span", "total-text", `${withError(t.loss, t.loss_ci95)}${unit()} · ${mistakes} · ${t.decisions} decisions`);
+    if (t.mistakes) {
+      // the seat's clear mistakes, to replay as puzzles (the same review: its budget and judge)
+      const q = new URLSearchParams(location.search);
+      q.set("seat", String(t.seat));
+      const link = make("a", "puzzle-link", t.mistakes === 1 ? "replay it as a puzzle" : `replay them as puzzles`);
+      link.href = `/puzzles/${encodeURIComponent(tableId)}?${q}`;
+      text.append(" · ", link);
+    }
     row.append(name, bar, text);
     box.append(row);
   }
@@ -186,15 +193,6 @@ function drawWorst(all = false) {
   $("more").textContent = `Show all ${costly.length}`;
 }
 
-function bidsText(m) {
-  const bids = m.bids.filter((e) => e.text).map((e) => e.text);  // the server's words
-  const parts = [];
-  if (m.upcard) parts.push(`Up-card ${cardShort(m.upcard)} (${m.upcard_status})`);
-  if (m.trump) parts.push(`Trump ${SUIT_SYMBOL[m.trump]}`);
-  parts.push(bids.length ? `Bidding so far: ${bids.join(", ")}` : "No bids yet");
-  return parts.join(" · ");
-}
-
 function select(i) {
   if (i < 0 || i >= order.length) return;
   selected = i;
@@ -207,7 +205,7 @@ function select(i) {
     if (at < box.scrollLeft + 20 || at > box.scrollLeft + box.clientWidth - 20) box.scrollLeft = Math.max(0, at - box.clientWidth / 2);
   }
   $("detail-h").textContent = `${handWhen(d)}: ${seatName(d.seat)} to ${d.phase === "play" ? "play" : "decide"}`;
-  $("detail-facts").textContent = bidsText(m);
+  $("detail-facts").textContent = momentFacts(m);
   drawBoard($("board"), m, rev.players.map((_, s) => seatName(s)), d.seat, d.seat);
   $("detail-score").textContent = scoreText(rev.players, m.scores, rev.target);
   const table = $("options");

@@ -1,0 +1,146 @@
+"""Learning from one's games in the browser: a seat's clear mistakes as puzzles (by table and
+seat, from the game's review) and the bidding trainer (clear positions, every bid valued with
+its error), through their APIs and in headless Chromium, desktop and phone."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any
+
+import jsonschema
+import pytest
+from test_web_review import NAMES, played, store_game
+from webtools import CHROMIUM, LiveServer
+
+from euchre.analysis.puzzles import puzzles_from_json
+
+DEALS = 16
+#: What the puzzles page adds to each puzzle of the set (the table, the options' labels).
+PAGE_FIELDS = {"moment", "when", "choice_label", "answer_label", "choice_action",
+               "answer_action", "options", "choices"}
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[LiveServer]:
+    store_game(sqlite_url, "done1", played())
+    store_game(sqlite_url, "going1", played(), finished=False)
+    with LiveServer(db_url=sqlite_url) as srv:
+        yield srv
+
+
+def polled(srv: LiveServer, path: str, timeout: float = 90) -> tuple[int, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        status, body = srv.get(path)
+        if status != 202:
+            return status, body
+        assert time.monotonic() < deadline, "the review did not finish"
+        time.sleep(0.05)
+
+
+def test_a_seats_clear_mistakes_are_puzzles_by_table_and_seat(server: LiveServer) -> None:
+    query = f"deals={DEALS}&objective=points"
+    status, review = polled(server, f"/api/tables/done1/review?{query}")
+    assert status == 200
+    mistakes = {s: [d for d in review["review"]["decisions"] if d["clear"] and d["seat"] == s]
+                for s in range(4)}
+    assert any(mistakes.values())
+    schema = json.loads(resources.files("euchre.analysis").joinpath(
+        "schemas/puzzles.schema.json").read_text(encoding="utf-8"))
+    for seat in range(4):
+        status, body = polled(server, f"/api/tables/done1/puzzles?seat={seat}&{query}")
+        assert status == 200, body
+        assert body["source"] == {"table": "done1", "seat": seat, "players": NAMES}
+        assert len(body["puzzles"]) == len(mistakes[seat])
+        plain = {**body, "puzzles": [{k: v for k, v in p.items() if k not in PAGE_FIELDS}
+                                     for p in body["puzzles"]]}
+        jsonschema.validate(plain, schema)
+        ps = puzzles_from_json(plain)  # every position replays to the seat to move
+        for p, row, d in zip(ps.puzzles, body["puzzles"],
+                             sorted(mistakes[seat], key=lambda d: (d["hand"], d["index"])),
+                             strict=True):
+            assert (p.hand, p.index, p.seat) == (d["hand"], d["index"], seat)
+            assert row["answer_action"] == d["best"] != row["choice_action"] == d["choice"]
+            assert p.objective == "points" and p.gap == d["loss"] > 0
+            assert row["moment"]["seat"] == seat and len(row["options"]) >= 2
+            # asked in the hand's or the bids' order, not best first
+            assert sorted(c["action"] for c in row["choices"]) == sorted(
+                o["action"] for o in row["options"])
+            assert all(o["ci95"] is None or o["ci95"] >= 0 for o in row["options"])
+            assert row["options"][0]["behind"] == 0 and all(
+                o["behind"] >= 0 and o["behind_ci95"] is not None for o in row["options"])
+    for bad, words in (("seat=9", "seat must be"), ("seat=x", "seat must be"), ("", "seat must"),
+                       ("seat=1&deals=2", "deals must be")):
+        status, body = server.get(f"/api/tables/done1/puzzles?{bad}")
+        assert status == 400 and words in body["error"], (bad, body)
+    status, body = server.get("/api/tables/going1/puzzles?seat=0")
+    assert status == 409 and "still being played" in body["error"]
+
+
+def test_the_bidding_trainer_deals_a_clear_position_with_every_bids_value(
+        server: LiveServer) -> None:
+    status, pos = server.get("/api/train-bids?seed=3&round=1")
+    assert status == 200, pos
+    assert pos["round"] == 1 and pos["seed"] == 3 and pos["preset"] == "standard"
+    assert {b["action"] for b in pos["bids"]} == {v["action"] for v in pos["values"]}
+    assert pos["answer"] == pos["values"][0]["action"]
+    points = [v["points"] for v in pos["values"]]
+    assert points == sorted(points, reverse=True)  # judged by points this hand
+    # clear: every other bid firmly behind the answer, and by at least 0.25 points
+    assert all(v["firm"] and v["behind"] >= 0.25 and v["range"].endswith("less")
+               for v in pos["values"][1:])
+    assert all(v["ci95"] > 0 for v in pos["values"]) and pos["deals"] >= 48
+    assert "Clearly worse: " in pos["words"] and len(pos["hand"]) == 5
+    assert server.get("/api/train-bids?seed=3&round=1") == (200, pos)  # the seed's position
+    for bad, words in (("seed=-1", "seed must"), ("round=3", "round must"),
+                       ("preset=two-handed-rows", "preset must"), ("x=1", "unknown parameter")):
+        status, body = server.get(f"/api/train-bids?{bad}")
+        assert status == 400 and words in body["error"], (bad, body)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM, reason="needs Chromium")
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_puzzles_and_trainer_pages_pose_and_answer(server: LiveServer, width: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        # the review page links each seat's clear mistakes to its puzzles
+        page.goto(server.base + f"/review/done1?deals={DEALS}&objective=points")
+        page.wait_for_selector("#result:not([hidden])", timeout=90000)
+        link = page.locator("#totals a.puzzle-link").first
+        href = link.get_attribute("href") or ""
+        assert href.startswith("/puzzles/done1?") and "seat=" in href
+        link.click()
+        page.wait_for_selector("#puzzle:not([hidden])", timeout=90000)
+        assert page.locator("#board .rseat").count() == 4
+        choices = page.locator("#choices button")
+        assert choices.count() >= 2
+        choices.first.click()
+        page.wait_for_selector("#answer:not([hidden])")
+        verdict = page.locator("#verdict").inner_text()
+        assert verdict.startswith(("Right", "Not the best")) and "In the game you chose" in verdict
+        assert "±" in page.locator("#values").inner_text()
+        assert page.locator("#values .badge.best").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # the trainer
+        page.goto(server.base + "/train-bids?seed=5")
+        page.wait_for_selector("#choices button", timeout=90000)
+        assert page.locator("#board .rseat").count() == 4
+        page.locator("#choices button").first.click()
+        page.wait_for_selector("#answer:not([hidden])")
+        assert page.locator("#verdict").inner_text().startswith(("Right", "Not the best"))
+        assert "±" in page.locator("#values").inner_text()
+        assert "clearly worse" in page.locator("#values").inner_text()
+        assert page.locator("#score").inner_text() in ("1 of 1 best", "0 of 1 best")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert not errors, errors
+        browser.close()
