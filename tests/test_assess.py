@@ -527,3 +527,31 @@ def test_the_firm_boundary_holds_its_rate_over_every_look() -> None:
             naive_any[part:part + 500] |= (gap > 2 * se) & (n >= 24)
     assert firm_any.mean() <= FIRM_ALPHA, firm_any.mean()
     assert naive_any.mean() > 2 * FIRM_ALPHA, naive_any.mean()
+
+
+def test_an_expected_value_names_its_model_of_the_unseen_cards_and_shows_both_where_they_differ(
+) -> None:
+    """The deals are weighted by how likely the others' bids made them; the same deals read
+    with every deal as likely give the other model's value. Where the two differ by more than
+    the error of their difference, both are said; where no bid weighs a deal, one model is."""
+    from euchre.analysis.values import Z95
+
+    ah, kh = parse_card("AH"), parse_card("KH")
+    flat = _synthetic({ah: [1.0, 2.0, 0.0, 1.0] * 12, kh: [0.0, 0.5, -1.0, 0.0] * 12})
+    words = assessment_words(valued(flat.view, flat, "points"))
+    assert words.endswith("over 48 deals, every one as likely (no other player's bid to read).")
+    assert "reading the others' bids" not in words
+    # the bids make the deals where A♥ scores 2 far likelier, and those where it scores 0 rarer
+    weights = [1.0, 3.0, 0.2, 1.0] * 12
+    read = Values(flat.view, "play", weights, flat.samples, {})
+    gap, se = read.model_gap(ah)
+    assert gap > Z95 * se > 0
+    words = assessment_words(valued(read.view, read, "points"))
+    assert words.startswith("A♥: you expect +1.5 ± 0.2 points this hand, reading the others' "
+                            "bids (with every deal you could face as likely: +1.0 ± 0.2 "
+                            "points).")
+    assert words.endswith("each weighted by how likely the others' bids made it.")
+    # weighted a little, within the error: one model said
+    close = Values(flat.view, "play", [1.0, 1.02, 0.98, 1.0] * 12, flat.samples, {})
+    assert "reading the others' bids (" not in assessment_words(valued(close.view, close,
+                                                                       "points"))

@@ -1,4 +1,5 @@
-"""Analysis for players: bidding advice, game review, order-up charts and puzzles.
+"""Analysis for players: bidding advice, game review, order-up charts, puzzles (one's own
+game's mistakes among them) and the bidding trainer.
 
 Built on the computer players (:mod:`euchre.bots`) and the double-dummy solver
 (:mod:`euchre.solver`); the core never imports this package. The judge behind every number is
