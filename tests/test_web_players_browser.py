@@ -181,6 +181,8 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
             page.goto(f"{base}/players/{name}")
             page.wait_for_selector(f"#games a[href='/replay/{table_id}']")
             assert page.locator(f"#games a[href='/review/{table_id}']").count() == 1
+            assert page.locator(f"#games a[href^='/puzzles/{table_id}?seat=']").inner_text() \
+                == "your mistakes"
             assert page.locator("#chart svg .dot").count() == 1
             assert "provisional" in page.locator("#rating").inner_text()
         assert errors == [], errors

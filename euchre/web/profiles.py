@@ -105,7 +105,9 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
                       "seats": [r.seat], "won": r.won, "rated": r.rated,
                       "rating_change": change,
                       "scores": json.loads(r.scores or "[]"), "names": names.get(r.table_id, []),
-                      "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}"})
+                      "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}",
+                      # the player's own clear mistakes of that game, posed again as puzzles
+                      "puzzles": f"/puzzles/{r.table_id}?seat={r.seat}"})
     measured = ladder_rating(who.name) if who.kind == "computer" else None
     owner: dict[str, object] | None = None
     if who.kind == "bot":

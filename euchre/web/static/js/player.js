@@ -1,5 +1,6 @@
 // A player's profile: their rating with its margin, games and hands, the rating over time as a
-// chart (the page's own SVG), and their finished games with links to replay and analysis.
+// chart (the page's own SVG), and their finished games with links to replay, analysis and
+// the player's own clear mistakes of each as puzzles.
 
 import { showMe } from "./me.js";
 
@@ -105,7 +106,10 @@ async function main() {
     rev.href = g.analysis;
     const rep = make("a", "", "replay");
     rep.href = g.replay;
-    links.append(rev, " · ", rep);
+    const puz = make("a", "", "your mistakes");
+    puz.href = g.puzzles;
+    puz.title = "Your clear mistakes of this game, to play again";
+    links.append(rev, " · ", rep, " · ", puz);
     tr.append(links);
     tbody.append(tr);
   }
