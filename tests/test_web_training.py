@@ -5,6 +5,7 @@ its error), through their APIs and in headless Chromium, desktop and phone."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from importlib import resources
@@ -72,6 +73,12 @@ def test_a_seats_clear_mistakes_are_puzzles_by_table_and_seat(server: LiveServer
             assert all(o["ci95"] is None or o["ci95"] >= 0 for o in row["options"])
             assert row["options"][0]["behind"] == 0 and all(
                 o["behind"] >= 0 and o["behind_ci95"] is not None for o in row["options"])
+            # one gap to the best each, the range the pick's verdict rests on: the game's
+            # choice was a clear mistake, so firmly behind ("X to Y less", never "more")
+            assert row["options"][0]["range"] is None
+            assert all(o["range"].endswith("less") for o in row["options"][1:])
+            (chosen,) = [o for o in row["options"] if o["action"] == row["choice_action"]]
+            assert chosen["firm"] and "more" not in chosen["range"]
     for bad, words in (("seat=9", "seat must be"), ("seat=x", "seat must be"), ("", "seat must"),
                        ("seat=1&deals=2", "deals must be")):
         status, body = server.get(f"/api/tables/done1/puzzles?{bad}")
@@ -127,7 +134,11 @@ def test_the_puzzles_and_trainer_pages_pose_and_answer(server: LiveServer, width
         choices.first.click()
         page.wait_for_selector("#answer:not([hidden])")
         verdict = page.locator("#verdict").inner_text()
-        assert verdict.startswith(("Right", "Not the best")) and "In the game you chose" in verdict
+        assert verdict.startswith(("Right", "Not the best", "A close call")), verdict
+        assert "In the game you chose" in verdict
+        if not verdict.startswith("Right"):  # one gap, as a range, not a value ± error
+            assert re.search(r" brings .*less .*than ", verdict) and "±" not in verdict
+        assert "clearly worse" in page.locator("#values").inner_text()
         assert "±" in page.locator("#values").inner_text()
         assert page.locator("#values .badge.best").count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -135,6 +146,11 @@ def test_the_puzzles_and_trainer_pages_pose_and_answer(server: LiveServer, width
         page.goto(server.base + "/train-bids?seed=5")
         page.wait_for_selector("#choices button", timeout=90000)
         assert page.locator("#board .rseat").count() == 4
+        # the hand the bid rests on, at full size, in one row even on a phone
+        cards = page.locator("#hand .card")
+        assert cards.count() == 5
+        tops = {round(cards.nth(i).bounding_box()["y"]) for i in range(5)}  # type: ignore[index]
+        assert len(tops) == 1, tops
         page.locator("#choices button").first.click()
         page.wait_for_selector("#answer:not([hidden])")
         assert page.locator("#verdict").inner_text().startswith(("Right", "Not the best"))

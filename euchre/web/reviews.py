@@ -154,6 +154,7 @@ def puzzles_page_json(rev: Review, match: Match, names: list[str]) -> dict[str, 
     puzzles page shows one seat's), each with, for the page, the table as the deciding seat saw
     it (``moment``), when it was, the options with their labels and values (and errors), and
     what the player chose."""
+    from euchre.analysis.assess import firm_z, span
     from euchre.analysis.puzzles import mistake_puzzles, puzzles_to_json
     from euchre.words import option_words
 
@@ -169,6 +170,8 @@ def puzzles_page_json(rev: Review, match: Match, names: list[str]) -> dict[str, 
         row["choice_action"] = A.action_to_str(d.choice)
         row["answer_action"] = A.action_to_str(d.best)
         valued = {o.action for o in d.options}
+        # the range each option is behind the best by, the one the pick's verdict rests on
+        z = firm_z(d.pick_values.n_eff) if d.pick_values is not None else float("inf")
         order = ([c for c in sort_hand(d.view.hand, d.view.trump) if c in valued]
                  if d.phase == Phase.PLAY else [x for x in d.view.legal_actions if x in valued])
         # the options to answer from, in the hand's or the bids' own order (not best first)
@@ -179,6 +182,8 @@ def puzzles_page_json(rev: Review, match: Match, names: list[str]) -> dict[str, 
              "points": round(o.points, 4), "ci95": _ci(o.ci95),
              # how far behind the best, paired on the picking deals, in the review's unit
              "behind": round(o.behind, 4), "behind_ci95": _ci(1.96 * o.behind_se),
+             "range": None if o.action == d.best else span(o, z, rev.objective),
+             "firm": o.firm,
              **({} if o.win is None else {"win": round(o.win, 4),
                                           "win_ci95": _ci(o.win_ci95 or 0.0)})}
             for o in d.options]

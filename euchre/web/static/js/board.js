@@ -90,3 +90,16 @@ export function momentFacts(m) {
   parts.push(bids.length ? `Bidding so far: ${bids.join(", ")}` : "No bids yet");
   return parts.join(" · ");
 }
+
+// The deciding seat's hand at full size in `box`, labelled (the table draws it small): what a
+// bid rests on, shown by the puzzles and the trainer.
+export function showHand(box, cards) {
+  box.replaceChildren(make("span", "hand-label", "Your hand"), ...cards.map((c) => cardEl(c)));
+}
+
+// An option's one gap to the best, as the range the verdict rests on, said as firm or as a
+// close call (the service's `range` and `firm`; null `range` for the best).
+export function rangeWords(o) {
+  if (o.range === null) return "the best";
+  return o.firm ? `clearly worse: ${o.range}` : `a close call: ${o.range}`;
+}

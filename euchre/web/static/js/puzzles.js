@@ -3,7 +3,7 @@
 // this page shows each at the table as the player saw it, asks for a card or a bid, then says
 // whether it was the best, with every option's value and its error, and why.
 
-import { drawBoard, make, momentFacts } from "./board.js";
+import { drawBoard, make, momentFacts, rangeWords, showHand } from "./board.js";
 import { cardEl } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -34,12 +34,17 @@ function show(i) {
   $("facts").textContent = momentFacts(m);
   drawBoard($("board"), m, names, p.seat, p.seat);
   const kind = p.kind || "play";
+  // a bid rests on the whole hand: shown at full size (the table draws it small); a card
+  // play's choices are the hand's cards themselves
+  const hand = $("hand");
+  showHand(hand, m.hands[p.seat]);
+  hand.hidden = kind !== "bid";
   $("question").textContent = kind === "play" ? "Which card is best here?" : kind === "discard" ? "Which card do you bury?" : "Which bid is best here?";
   const box = $("choices");
   box.replaceChildren();
   for (const o of p.choices) {
     let b;
-    if (kind === "play") {
+    if (kind === "play" || kind === "discard") {
       b = cardEl(o.action.split(" ")[1] || o.action, { tag: "button" });
       b.classList.add("choice-card");
     } else {
@@ -64,10 +69,11 @@ function answer(p, action) {
     b.classList.toggle("answer", b.dataset.action === best);
   }
   const verdict = $("verdict");
-  verdict.className = `verdict ${ok ? "best" : "clear"}`;
-  const err = mine.behind_ci95 === null ? "" : ` ± ${win ? pct(mine.behind_ci95) : mine.behind_ci95.toFixed(2)}`;
-  const gave = win ? `${pct(mine.behind)}${err} of the chance to win the game` : `${mine.behind.toFixed(2)}${err} points this hand`;
-  verdict.textContent = (ok ? `Right: ${top.label} is the best.` : `Not the best: ${mine.label} gives up ${gave} against ${top.label}.`) +
+  verdict.className = `verdict ${ok ? "best" : mine.firm ? "clear" : "close"}`;
+  // one gap, the range the review's pick rests on; a firm one and a close one read differently
+  const gap = ok ? "" : `${mine.label} brings ${mine.range}${win ? " of the chance to win the game" : " this hand"} than ${top.label}`;
+  verdict.textContent = (ok ? `Right: ${top.label} is the best.` : mine.firm ? `Not the best: ${gap}.` :
+    `A close call: ${gap}, within the error; the review's answer is ${top.label}.`) +
     ` In the game you chose ${p.choice_label}.`;
   const table = $("values");
   table.replaceChildren();
@@ -77,7 +83,10 @@ function answer(p, action) {
   for (const o of p.options) {
     const tr = make("tr");
     if (o.action === best) tr.classList.add("best");
-    tr.append(make("td", "opt-label", o.label), make("td", "num", valueText(o, win)));
+    // each option's one gap to the best, said as firm or as a close call
+    const label = make("td", "opt-label", o.label);
+    label.append(make("div", "range", rangeWords(o)));
+    tr.append(label, make("td", "num", valueText(o, win)));
     const marks = make("td", "marks");
     if (o.action === best) marks.append(make("span", "badge best", "best"));
     if (o.action === action) marks.append(make("span", "badge chosen", "your answer"));

@@ -3,7 +3,7 @@
 // bid, then shows every bid's expected points with its 95% interval, how far behind the best
 // each one is, and the service's words.
 
-import { drawBoard, make, momentFacts } from "./board.js";
+import { drawBoard, make, momentFacts, rangeWords, showHand } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -17,6 +17,7 @@ function signed(x) { return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`; 
 async function deal() {
   $("answer").hidden = true;
   $("choices").replaceChildren();
+  $("hand").hidden = true;
   $("question").textContent = "";
   $("position-h").textContent = "Dealing a position whose answer is clear…";
   $("error").hidden = true;
@@ -45,6 +46,10 @@ function show() {
   $("position-h").textContent = `Position ${asked + 1}: you are ${pos.seat_name}, ${pos.dealer === pos.seat ? "you deal" : `${pos.dealer_name} deals`}, round ${pos.round}`;
   $("facts").textContent = momentFacts(m);
   drawBoard($("board"), m, names, pos.seat, pos.seat);
+  // the hand the bid rests on, at full size (the table draws it small)
+  const hand = $("hand");
+  showHand(hand, m.hands[pos.seat]);
+  hand.hidden = false;
   $("question").textContent = "Your bid?";
   const box = $("choices");
   box.replaceChildren();
@@ -81,7 +86,7 @@ function answer(action) {
     if (v.action === pos.answer) tr.classList.add("best");
     // each bid's one gap to the best, said as firm or as a close call
     const label = make("td", "opt-label", v.label);
-    label.append(make("div", "range", v.range === null ? "the best" : (v.firm ? `clearly worse: ${v.range}` : `a close call: ${v.range}`)));
+    label.append(make("div", "range", rangeWords(v)));
     tr.append(label, make("td", "num", `${signed(v.points)} ± ${v.ci95.toFixed(2)}`));
     const marks = make("td", "marks");
     if (v.action === pos.answer) marks.append(make("span", "badge best", "best"));
