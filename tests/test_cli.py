@@ -37,3 +37,24 @@ def test_bench_engine_interleaves_rounds_and_reports_the_median_ratio() -> None:
     bad = subprocess.run([EUCHRE, "bench", "engine", "--rounds", "0"], capture_output=True,
                          text=True, check=False)
     assert bad.returncode == 2 and "--rounds" in bad.stderr
+
+
+def test_no_help_text_shows_a_doubled_percent_sign() -> None:
+    """argparse formats an option's help with %, but prints a command's description as
+    written: '95%%' there reached the reader as '95%%'. Every command's and subcommand's help."""
+    import argparse
+
+    from euchre.cli import build_parser
+
+    def helps(p: argparse.ArgumentParser) -> list[tuple[str, str]]:
+        out = [(p.prog, p.format_help())]
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for child in action.choices.values():
+                    out += helps(child)
+        return out
+
+    shown = helps(build_parser())
+    assert len(shown) > 20
+    bad = [prog for prog, text in shown if "%%" in text]
+    assert bad == [], bad

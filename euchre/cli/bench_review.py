@@ -39,7 +39,7 @@ def register(sub: Subparsers) -> None:
         description="Review a stored game (the one shipped for this, or RECORD) at each "
                     "budget of --budgets deals a decision, --seeds times each with seeds of "
                     "its own, and print for each budget the mean all-seat total, the spread "
-                    "between seeds, the mean's standard error, and the mean 95%% error bar the "
+                    "between seeds, the mean's standard error, and the mean 95% error bar the "
                     "reviews showed (which should be 1.96 times the spread), and how far each "
                     "mean is from the largest budget's, in standard errors.")
     p.add_argument("record", nargs="?", default=None, metavar="RECORD",

@@ -27,7 +27,7 @@ def register(sub: Subparsers) -> None:
         description=(
             "Rate a bot on the scale people and computer levels share (docs/players.md): play "
             "it on duplicate deals, whole games to 10 from both seatings, against the rated "
-            "levels nearest its rating so far, until the 95%% interval of its rating is within "
+            "levels nearest its rating so far, until the 95% interval of its rating is within "
             "--precision points, and print the rating, its interval and where it falls among "
             "the levels. SPEC is any player euchre tournament takes: a level, "
             "package.module:factory or 'cmd:COMMAND LINE' (docs/writing-a-bot.md). With "

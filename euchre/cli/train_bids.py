@@ -23,7 +23,7 @@ def register(sub: Subparsers) -> None:
                     "before you passed as they would), keep those where one bid is clearly "
                     "best (it leads every other firmly, by 0.25 points a hand or more), and "
                     "ask yours: pass, order up (alone), or in round two a suit (alone). The "
-                    "answer is every bid's expected points this hand with its 95%% error bar, "
+                    "answer is every bid's expected points this hand with its 95% error bar, "
                     "each bid played out by sound players on the same deals. Type a bid by its "
                     "number or its words; Enter for the next position, q to stop.")
     p.add_argument("--seed", type=int, default=None,
