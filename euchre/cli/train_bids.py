@@ -44,6 +44,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from rich.table import Table
 
+    from euchre.analysis.assess import span
     from euchre.analysis.report import print_puzzle
     from euchre.analysis.trainer import positions
     from euchre.cards import card_symbol
@@ -106,11 +107,10 @@ def _run(args: argparse.Namespace) -> int:
             right += 1
             say(f"Right: {option_words(choice, view)} is the best bid.")
         else:
+            # one gap, the range the verdict rests on, as the words below and the page say it
             say(f"Not the best: {option_words(choice, view)} brings "
-                f"{mine.behind:.2f} points a hand less than {option_words(best.action, view)} "
-                f"(from {mine.behind - a.z * mine.behind_se:.2f} to "
-                f"{mine.behind + a.z * mine.behind_se:.2f}).")
-        t = Table(title=f"Every bid, over {a.deals} deals (points this hand)",
+                f"{span(mine, a.z, 'points')} than {option_words(best.action, view)}.")
+        t = Table(title=f"Every bid over {a.deals} deals",
                   title_justify="left")
         for col, just in (("Bid", "left"), ("Points", "right"), ("±95%", "right"), ("", "left")):
             t.add_column(col, justify=just)  # type: ignore[arg-type]
