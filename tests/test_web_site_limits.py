@@ -265,3 +265,36 @@ def test_the_places_are_counted_in_the_database_rows(pg_cluster: PgCluster, n: i
             while db.execute("SELECT count(*) FROM connections").fetchone() != (0,):
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
+
+
+def test_a_seat_held_by_a_process_the_database_has_not_yet_seen_die_is_taken_when_it_does(
+        pg_cluster: PgCluster) -> None:
+    """Found in full runs under load: a person reconnecting right after their process was
+    killed was refused ``seat_connections`` because the database had not yet seen the dead
+    process's connection close (its liveness lock still granted). Here a stand-in process
+    (a connection holding a liveness lock, with a row for the seat's one place) dies 0.6 s
+    after the person knocks: the person is let in once it does, not refused."""
+    import threading
+
+    import psycopg
+
+    from euchre.web.cluster import LOCK_SPACE
+
+    url = pg_cluster.new_database()
+    with LiveServer(db_url=url, cluster=True, seat_connections=1) as srv:
+        t = srv.create()
+        ghost = psycopg.connect(url, autocommit=True)
+        ghost.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, 9999))
+        ghost.execute("INSERT INTO connections (process, conn, table_id, seat, address, at) "
+                      "VALUES (9999, 1, %s, %s, '192.0.2.1', 0)", (t["id"], t["seat"]))
+        dies = threading.Timer(0.6, ghost.close)
+        dies.start()
+        knocked = time.monotonic()
+        try:
+            me = srv.connect(t["id"], t["token"])
+            assert refused(me) is None, "the seat's place was still the dead process's"
+            assert 0.5 < time.monotonic() - knocked < 2.5
+            me.close()
+        finally:
+            dies.cancel()
+            ghost.close()

@@ -270,6 +270,10 @@ COUNT_PLACES = (
 #: Seconds between deletions of the rows that say nothing any more.
 TIDY_SECONDS = 60.0
 
+#: Seconds a seat's refused place is looked at again before the refusal stands (a holder that
+#: was killed is let go by the database when its backend sees the connection close).
+SEAT_GRACE = 2.0
+
 
 class SharedLimits(Limits):
     """The limits of a cluster, in PostgreSQL (see the module's docstring): one connection of
@@ -339,6 +343,20 @@ class SharedLimits(Limits):
                                         "WHERE key = %s", (rule.burst, key))
 
     async def admit(self, visit: Visit) -> str | None:
+        # A person reconnecting right after their process was killed finds the seat's place
+        # still held until the database notices the dead process's connection close (its
+        # backend exits, releasing the liveness lock): milliseconds on a quiet machine, up to
+        # a second or so under load. A seat refused is costly (the away timeout, then a
+        # computer plays it), so a seat's refusal is looked at again for SEAT_GRACE seconds;
+        # spectators are refused at once. The process's limits lock is not held between looks.
+        refused = await self._admit_once(visit)
+        deadline = time.monotonic() + SEAT_GRACE
+        while refused == SEAT and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            refused = await self._admit_once(visit)
+        return refused
+
+    async def _admit_once(self, visit: Visit) -> str | None:
         conn = self.conn
         assert conn is not None
         p = self.places
