@@ -494,4 +494,44 @@ def preset(name: str) -> Rules:
     return PRESETS[name]
 
 
+def _preset_differences(rules: Rules, base: Rules) -> list[str]:
+    """Words for every option (the target aside: it is named on its own) that differs."""
+    return [words for name, words in rules.differences(base) if name != "target"]
+
+
+def nearest_preset(rules: Rules) -> tuple[str, list[str]]:
+    """The preset with the fewest differences (earlier presets win ties) and the differences,
+    in words. Worked out from the rules themselves, never from how a game was started, so a
+    name and the game it names can never disagree."""
+    best: tuple[str, list[str]] | None = None
+    for name, base in PRESETS.items():
+        diffs = _preset_differences(rules, base)
+        if best is None or len(diffs) < len(best[1]):
+            best = (name, diffs)
+    assert best is not None
+    return best
+
+
+def rules_titles(rules: Rules) -> list[str]:
+    """Ways to name the rules, longest first: ``standard + defend alone, Canadian loner``,
+    ``standard + 2 changes (help rules)``, ``standard + 2 changes``, ``standard+2``."""
+    name, diffs = nearest_preset(rules)
+    if not diffs:
+        return [name]
+    k = len(diffs)
+    many = f"{name} + {k} change{'s' if k != 1 else ''}"
+    return [f"{name} + {', '.join(diffs)}", f"{many} (help rules)", many, f"{name}+{k}"]
+
+
+def rules_summary(rules: Rules) -> list[str]:
+    """The rules in a few words each, for a player choosing or sitting at a table: the
+    nearest preset with what sets it apart from the standard game, the target, then every
+    change from the preset (``["tournament: stick the dealer", "to 10 points", "Canadian
+    loner"]``)."""
+    name, diffs = nearest_preset(rules)
+    own = _preset_differences(PRESETS[name], PRESETS["standard"])
+    head = f"{name}: {', '.join(own)}" if own else name
+    return [head, f"to {Rules.option('target').describe(rules.target)}", *diffs]
+
+
 Rules.__doc__ = f"{Rules.__doc__}\n\n    Options:\n\n{_option_docs(Rules.options(), '    ')}\n"

@@ -738,7 +738,11 @@ def test_every_card_on_the_table_is_named_in_the_accessibility_tree(
     screen readers (and the accessibility tree) left them out."""
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     t = server.create(name="Ann")
-    open_table(page, server, t)
+    # At its pace (not ``?fast``): the first deal waits for this page, so its up-card is
+    # drawn, and each bid after it shows for a while, where ``?fast`` could take it away
+    # (a computer ordering it up) before the tree is read.
+    page.goto(f"{server.base}/t/{t['id']}#token={t['token']}")
+    page.wait_for_selector("#middle .upcard")
     up, tree = named_cards(page, "#middle")
     assert up and f'img "up-card: {card_words(up[0])}"' in tree, tree
     rng = random.Random(23)

@@ -122,14 +122,14 @@ def test_a_name_cannot_copy_another_seat_or_a_computer(sqlite_url: str) -> None:
         status, info = srv.get(f"/api/tables/{t['id']}")
         names = [s["name"] for s in info["seats"]]
         assert "East (rule)" not in names and names[1] == "East", names
-        c = srv.connect(t["id"], t["token"])
-        c.until_state(lambda s: True)
+        c = srv.connect(t["id"], t["token"])  # East has not come: the waiting room
+        c.until_picture(lambda s: True)
         for copy in ("east (RULE)", "North (search)", "East"):
             c.send({"type": "name", "name": copy})
             r = c.until(lambda m: m["type"] == "error")
             assert r["code"] == "name_taken", (copy, r)
         c.send({"type": "name", "name": "Annie"})
-        assert c.until_state(lambda s: s["seats"][2]["name"] == "Annie")
+        assert c.until_picture(lambda s: s["seats"][2]["name"] == "Annie")
         c.close()
         status, out = srv.post("/api/tables", {"name": "West (rule)"})
         assert status == 400 and "computer player" in out["error"], out
@@ -155,8 +155,8 @@ def test_a_name_that_looks_like_a_computer_or_a_taken_name_is_refused(sqlite_url
         status, info = srv.get(f"/api/tables/{t['id']}")
         names = [s["name"] for s in info["seats"]]
         assert names[1] == "East", "a joining look-alike gets the seat's own name"
-        c = srv.connect(t["id"], t["token"])
-        c.until_state(lambda s: True)
+        c = srv.connect(t["id"], t["token"])  # East has not come: the waiting room
+        c.until_picture(lambda s: True)
         for look_alike in [*LOOK_ALIKES, "East", "\uff25ast"]:
             c.send({"type": "name", "name": look_alike})
             r = c.until(lambda m: m["type"] == "error")
@@ -166,9 +166,9 @@ def test_a_name_that_looks_like_a_computer_or_a_taken_name_is_refused(sqlite_url
         r = c.until(lambda m: m["type"] == "error")
         assert r["message"] == "'Eas t' looks like 'East', the name of East; choose another name"
         c.send({"type": "name", "name": "\u0410nn"})  # a look-alike of one's own name is fine
-        assert c.until_state(lambda s: s["seats"][2]["name"] == "\u0410nn")
+        assert c.until_picture(lambda s: s["seats"][2]["name"] == "\u0410nn")
         c.send({"type": "name", "name": "Eastern"})
-        assert c.until_state(lambda s: s["seats"][2]["name"] == "Eastern")
+        assert c.until_picture(lambda s: s["seats"][2]["name"] == "Eastern")
         c.close()
 
 

@@ -40,8 +40,8 @@ def test_you_and_me_are_refused_as_names_everywhere(db_url: str) -> None:
         assert status == 200
         seats = srv.get(f"/api/tables/{t['id']}")[1]["seats"]
         assert seats[0]["name"] == "North"  # the seat's own name, not "You"
-        c = srv.connect(t["id"], t["token"])
-        c.until_state(lambda s: True)
+        c = srv.connect(t["id"], t["token"])  # North has not come: the waiting room
+        c.until_picture(lambda s: True)
         c.send({"type": "name", "name": "you"})
         err = c.until(lambda m: m["type"] == "error")
         assert err["code"] == "name_taken" and "own seat" in err["message"]

@@ -186,8 +186,8 @@ def test_no_message_through_nginx_names_a_hidden_card_with_players_on_two_proces
                              for _ in range(3)]
     clients = []
     for token in tokens:  # one at a time: least_conn alternates the processes
-        clients.append(connect(proxy, t["id"], token))
-        clients[-1].until(lambda m: m["type"] == "state")
+        clients.append(connect(proxy, t["id"], token))  # dealt once the fourth is there
+        clients[-1].until(lambda m: m["type"] in ("state", "waiting"))
     assert connections(cluster, [2, 2]) == [2, 2]
     # These are real `euchre serve` processes with their default limit on one connection's
     # messages: a seat that moved faster (a whole game takes well under a second here) would

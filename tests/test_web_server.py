@@ -175,6 +175,7 @@ def test_a_seat_token_works_at_its_own_table_only_and_spectators_cannot_move(
         c = srv.connect("no-such-table", a["token"])
         assert c.recv()["code"] == "no_table"
         c.close()
+        owner = srv.connect(a["id"], a["token"])  # the game is dealt once its person is there
         spec = srv.connect(a["id"])
         assert spec.recv()["you"] == -1
         s = spec.until_state(lambda m: True)
@@ -186,6 +187,7 @@ def test_a_seat_token_works_at_its_own_table_only_and_spectators_cannot_move(
         assert line["type"] == "chat" and (line["seat"], line["name"], line["text"]) \
             == (-1, "Spectator", "hi")
         spec.close()
+        owner.close()
 
 
 def test_illegal_stale_and_out_of_turn_moves_are_refused_with_reasons(db_url: str) -> None:

@@ -152,8 +152,8 @@ def test_a_spectators_chat_is_counted_per_connection_through_the_tables_owner(
     with two_servers(url, chat_rate=0.001) as (a, b):
         tid, _tokens = seated_table(a, [HUMAN, RULE, RULE, RULE])
         one, two, here = b.connect(tid), b.connect(tid), a.connect(tid)
-        for c in (one, two, here):
-            c.until_state(lambda s: True)
+        for c in (one, two, here):  # its person has not come: the waiting room
+            c.until_picture(lambda s: True)
         assert not b.app.state.server.cluster.owns(tid)
         assert chat_codes(one, [f"one {i}" for i in range(6)]) == ["chat"] * 5 + ["chat_rate"]
         assert chat_codes(two, ["two"]) == ["chat"]

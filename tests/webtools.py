@@ -238,6 +238,12 @@ class Client:
             return self.state
         return self.until(lambda m: m["type"] == "state" and pred(m), timeout)
 
+    def until_picture(self, pred: Callable[[dict[str, Any]], bool],
+                      timeout: float = 20) -> dict[str, Any]:
+        """The table as this connection sees it, dealt (``state``) or still in its waiting
+        room (``waiting``), once ``pred`` holds for it."""
+        return self.until(lambda m: m["type"] in ("state", "waiting") and pred(m), timeout)
+
     def after(self, seq: int, timeout: float = 20) -> dict[str, Any]:
         """The first state newer than ``seq``."""
         return self.until(lambda m: m["type"] == "state" and m["seq"] > seq, timeout)

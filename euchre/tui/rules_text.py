@@ -8,35 +8,10 @@ from how the game was started, so the two can never disagree.
 
 from __future__ import annotations
 
-from euchre.rules import PRESETS, Rules
+from euchre.rules import PRESETS, Rules, nearest_preset, rules_titles
 from euchre.variants import variant_for
 
-
-def _differences(rules: Rules, base: Rules) -> list[str]:
-    """Words for every option (the target aside: the title shows it) that differs."""
-    return [words for name, words in rules.differences(base) if name != "target"]
-
-
-def nearest_preset(rules: Rules) -> tuple[str, list[str]]:
-    """The preset with the fewest differences (earlier presets win ties) and the differences."""
-    best: tuple[str, list[str]] | None = None
-    for name, base in PRESETS.items():
-        diffs = _differences(rules, base)
-        if best is None or len(diffs) < len(best[1]):
-            best = (name, diffs)
-    assert best is not None
-    return best
-
-
-def rules_titles(rules: Rules) -> list[str]:
-    """Ways to name the rules, longest first: ``standard + defend alone, Canadian loner``,
-    ``standard + 2 changes (help rules)``, ``standard + 2 changes``, ``standard+2``."""
-    name, diffs = nearest_preset(rules)
-    if not diffs:
-        return [name]
-    k = len(diffs)
-    many = f"{name} + {k} change{'s' if k != 1 else ''}"
-    return [f"{name} + {', '.join(diffs)}", f"{many} (help rules)", many, f"{name}+{k}"]
+__all__ = ["nearest_preset", "rules_lines", "rules_title", "rules_titles"]
 
 
 def rules_title(rules: Rules, room: int = 79) -> str:

@@ -337,8 +337,12 @@ class Cluster:
         self.owner_of[table.id] = msg["p"]
         keep = msg.get("keep")
         shown = [s.public() for s in table.seats]
-        for s, (name, claimed, present, stand_in, token) in zip(table.seats, msg["s"],
-                                                                strict=True):
+        before = (table.started, table.next_table)
+        table.started = table.started or bool(msg.get("g"))
+        if msg.get("n"):
+            table.next_table, table.next_tokens = msg["n"][0], msg["n"][1]
+        for s, (name, claimed, present, stand_in, token, kind) in zip(table.seats, msg["s"],
+                                                                      strict=True):
             if s.token != token:
                 s.token = token
                 for c in self.rooms.everyone(table):
@@ -348,9 +352,10 @@ class Cluster:
                         hang_up(c, 4403)
             if s.stand_in != stand_in:  # a new absence, or a return told where it arrived
                 s.covered = []
-            s.name, s.claimed, s.stand_in = name, claimed, stand_in
+            s.name, s.claimed, s.stand_in, s.kind = name, claimed, stand_in, kind
             s.remote = max(0, present - s.connections)
-        if [s.public() for s in table.seats] != shown:
+        if [s.public() for s in table.seats] != shown \
+                or (table.started, table.next_table) != before:
             self.rooms.broadcast_locked(table)
 
     def on_chat(self, msg: dict[str, Any]) -> None:
@@ -392,7 +397,10 @@ class Cluster:
             return
         payload: dict[str, Any] = {
             "k": "m", "t": table.id, "p": self.id,
-            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token] for s in table.seats]}
+            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token, s.kind]
+                  for s in table.seats], "g": table.started}
+        if table.next_table is not None:
+            payload["n"] = [table.next_table, table.next_tokens]
         if keep is not None:
             payload["keep"] = ([self.id, keep.id] if keep.forward is None
                                else list(self.remote_key(keep)))
@@ -495,6 +503,7 @@ class Cluster:
                     s.away_since = time.monotonic()
                     moves.away.note_left(table, s, time.time())
             table.elsewhere = sum(w for _, w in seen.values())
+            self.rooms.maybe_start(table)  # the last person arrived at another process
             self.rooms.broadcast_locked(table)
         moves.schedule(table)
 

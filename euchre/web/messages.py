@@ -118,6 +118,8 @@ class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
     chat: list[ChatLine]
     levels: list[str]
     hint_level: str
+    rules: list[str] = msgspec.field(default_factory=list)
+    """The table's rules in words (``euchre.rules.rules_summary``), for the rules panel."""
 
 
 class State(msgspec.Struct, tag="state", tag_field="type"):
@@ -171,6 +173,23 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     title: str
     """The game's end for the receiver ("East (rule) & West (rule) win 10 – 5!"); empty
     while it is played."""
+    again: str = ""
+    """Once its players chose to play again: the next table's address for the receiver
+    (with the receiver's own seat link; a spectator's only watches)."""
+
+
+class Waiting(msgspec.Struct, tag="waiting", tag_field="type"):
+    """A table not dealt yet, its waiting room: who sits where, the rules in words, and
+    whether the receiver may start it (a person seated there: computers then take the empty
+    seats). It holds no card: nothing is dealt to anyone until the game starts."""
+
+    table: str
+    you: Seat
+    players: int
+    seats: list[SeatInfo]
+    seat_names: list[str]
+    rules: list[str]
+    can_start: bool
 
 
 class Hint(msgspec.Struct, tag="hint", tag_field="type"):
@@ -214,7 +233,7 @@ class Covered(msgspec.Struct, tag="covered", tag_field="type"):
     earlier: int = 0
 
 
-ServerMessage = Welcome | State | Hint | Chat | Link | Error | Pong | Covered
+ServerMessage = Welcome | State | Waiting | Hint | Chat | Link | Error | Pong | Covered
 
 #: The stand-in's moves a person coming back is told at most (the latest).
 COVERED_MAX = 40

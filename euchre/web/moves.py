@@ -137,7 +137,8 @@ class Moves:
     def schedule(self, table: Table) -> None:
         """After any change: start the computer for a computer's turn, or the away timer for a
         person's seat that nobody is connected to."""
-        if table.finished or not self.running or not self.rooms.owns(table.id):
+        if table.finished or not table.started or not self.running \
+                or not self.rooms.owns(table.id):
             return
         if table.seq == 0 and self._bots_awaited(table):
             return

@@ -4,6 +4,7 @@ connection its own picture of a table."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, accepted_levels, default_level, offered_levels
 from euchre.web.names import name_key, name_refusal
 from euchre.web.players import Player
-from euchre.web.store import LostTable, SeatData, TableData
+from euchre.web.store import LostTable, SeatData, Store, TableData
 from euchre.web.table import BOT, HUMAN, SPECTATOR, Table
 from euchre.web.transport import Conn, deliver, error, hang_up, send
 
@@ -202,6 +203,62 @@ class Rooms:
                   "longer opens the seat")
             hang_up(c, 4403)
 
+    # the waiting room and the next game -----------------------------------------------------
+
+    def maybe_start(self, table: Table) -> bool:
+        """Deal a waiting table once every person's seat is taken and held (at its owner;
+        caller holds its lock and sends the new picture); True if it started now."""
+        if table.started or not self.owns(table.id) or not table.ready():
+            return False
+        table.started = True
+        return True
+
+    async def start(self, conn: Conn) -> bool:
+        """A person at a waiting table starts it: computers (at each seat's stand-in level)
+        take the seats nobody took. True if it started."""
+        table = conn.table
+        if conn.seat == SPECTATOR or table.seats[conn.seat].kind != "human":
+            error(conn, "spectator", "only a person seated at the table can start it")
+            return False
+        async with self.locks[table.id]:
+            if table.started:
+                error(conn, "started", "the game has already started")
+                return False
+            for s in table.people():
+                if not s.claimed:
+                    name = computer_name(s.seat, table.n, s.level)
+                    await self.db.run(functools.partial(
+                        Store.update_seat, table_id=table.id, seat=s.seat, kind="computer",
+                        name=name))
+                    s.kind, s.name = "computer", name
+            table.started = True
+            self.broadcast_locked(table)
+        return True
+
+    async def again(self, table: Table) -> Table:
+        """The table its players go on to after the game: the same rules, seats, people and
+        computers, each seat with a new link (``table.next_tokens``). Made once; caller holds
+        the finished table's lock."""
+        if table.next_table is not None:
+            found = await self.get(table.next_table)
+            assert found is not None
+            return found
+        seats = [SeatData(s.seat, secrets.token_urlsafe(18), s.kind, s.level, s.name,
+                          s.claimed if s.kind == "human" else False, player_id=s.player)
+                 for s in table.seats]
+        table_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
+        seed = new_table_seed()
+        created = await self.db.run(lambda store: store.create_table(
+            table_id, table.rules_dict, seed, invite, seats, None, table.rated))
+        for sd in seats:
+            if sd.kind == "human":
+                sd.left_at = created
+        new = Table(TableData(table_id, created, table.rules_dict, seed, invite, seats, [],
+                              None, [], table.rated))
+        self.add(new)
+        table.next_table, table.next_tokens = new.id, [sd.token for sd in seats]
+        return new
+
     # sending --------------------------------------------------------------------------------
 
     def frames(self, table: Table) -> list[tuple[Conn, str]]:
@@ -285,7 +342,7 @@ def seat_plan(req: S.CreateTable, n: int, my_seat: int, player: Player | None = 
                                   player_id=found.id))
             continue
         if spec.kind == "computer":
-            name = f"{seat_name(i, n)} ({level})"
+            name = computer_name(i, n, level)
         elif mine and player is not None:
             name = player.name
         elif mine:
@@ -350,8 +407,13 @@ def viewer_word(name: str) -> str | None:
     return None
 
 
+def computer_name(seat: Seat, n: int, level: str) -> str:
+    """How the computer in ``seat`` at a table of ``n`` is shown: "East (club)"."""
+    return f"{seat_name(seat, n)} ({level})"
+
+
 def computer_labels(n: int) -> list[tuple[str, str]]:
     """How a computer player at a table of ``n`` is shown ("East (club)"), at every level a
     seat may play at, each with the words ``names.name_refusal`` uses for it."""
-    return [(f"{seat_name(i, n)} ({level})", "how a computer player is shown")
+    return [(computer_name(i, n, level), "how a computer player is shown")
             for i in range(n) for level in accepted_levels()]

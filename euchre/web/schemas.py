@@ -87,7 +87,16 @@ class NewLink(msgspec.Struct, tag="new_link", forbid_unknown_fields=True):
     it) stops working, for a link that was shared by mistake."""
 
 
-ClientMessage = Act | Chat | Name | Hint | Ping | NewLink
+class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True):
+    """Start a table still waiting for people: computers take its empty seats."""
+
+
+class PlayAgain(msgspec.Struct, tag="play_again", forbid_unknown_fields=True):
+    """After the game: a new table with the same seats and rules (one per finished table;
+    everyone who asks gets their own seat's link to it)."""
+
+
+ClientMessage = Act | Chat | Name | Hint | Ping | NewLink | Start | PlayAgain
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
+from euchre.rules import rules_summary
 from euchre.web import messages as M
 from euchre.web import ratings
 from euchre.web import schemas as S
@@ -31,7 +32,15 @@ from euchre.web.collector import FullPasses
 from euchre.web.config import ServerConfig
 from euchre.web.hints import Hints
 from euchre.web.levels import offered_levels, strongest_level
-from euchre.web.limits import CreationLimits, Limits, LocalLimits, Places, SharedLimits, Visit
+from euchre.web.limits import (
+    CreationLimits,
+    LimitError,
+    Limits,
+    LocalLimits,
+    Places,
+    SharedLimits,
+    Visit,
+)
 from euchre.web.moves import Moves
 from euchre.web.players import Player
 from euchre.web.results import GameResult, computer_players, game_result, write_results
@@ -55,7 +64,7 @@ if TYPE_CHECKING:
     from euchre.web.cluster import Cluster
 
 #: Messages a connection to a table another process owns hands to that owner.
-RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink)
+RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink, S.Start, S.PlayAgain)
 
 log = logging.getLogger("euchre.web")
 
@@ -234,6 +243,32 @@ class Server:
             out["url"] = f"/t/{table.id}#token={token}"
         return out
 
+    async def play_again(self, conn: Conn) -> None:
+        """A player at a finished table asks for another game with the same seats: one new
+        table per finished one (in the site's creation limits), and every connection there
+        is sent its own seat's link to it (``State.again``)."""
+        assert self.moves is not None
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "only a player at the table can ask to play again")
+            return
+        if not table.finished:
+            error(conn, "not_over", "the game is still being played: play again once it is "
+                  "over")
+            return
+        async with self.rooms.locks[table.id]:
+            if table.next_table is None:
+                try:
+                    await self.creations.take(f"again:{table.id}")
+                except LimitError as exc:
+                    error(conn, exc.code, str(exc))
+                    return
+                new = await self.rooms.again(table)
+                if self.cluster is not None:  # its owners row, this process's, came with it
+                    self.cluster.owned.add(new.id)
+                self.moves.schedule(new)
+            self.rooms.broadcast_locked(table)
+
     # a game's end -------------------------------------------------------------------------
 
     def game_over(self, table: Table) -> None:
@@ -340,11 +375,13 @@ class Server:
         table = conn.table
         async with self.rooms.locks[table.id]:
             self.rooms.conns[table.id].add(conn)
+            table.watched_here = len(self.rooms.conns[table.id])
             if seat is not None:
                 seat.connections += 1
                 seat.stand_in = False
+            self.rooms.maybe_start(table)  # the last person's page is here: deal
             send(conn, M.Welcome(conn.seat, table.id, table.chat, offered_levels(),
-                                 self.hint_level))
+                                 self.hint_level, rules_summary(table.rules)))
             if seat is not None and seat.covered:  # what the stand-in did, told once
                 send(conn, M.Covered(seat.level, seat.covered[-M.COVERED_MAX:],
                                      max(0, len(seat.covered) - M.COVERED_MAX)))
@@ -360,6 +397,7 @@ class Server:
         assert self.moves is not None
         table = conn.table
         self.rooms.conns[table.id].discard(conn)
+        table.watched_here = len(self.rooms.conns[table.id])
         if self.hints is not None:
             self.hints.forget(conn)
         if self.cluster is not None:
@@ -416,5 +454,10 @@ class Server:
             await self.hints.ask(conn)
         elif isinstance(msg, S.NewLink):
             await self.rooms.replace_link(conn)
+        elif isinstance(msg, S.Start):
+            if await self.rooms.start(conn):
+                self.moves.schedule(conn.table)
+        elif isinstance(msg, S.PlayAgain):
+            await self.play_again(conn)
         else:
             send(conn, M.Pong())

@@ -20,7 +20,7 @@ import euchre.seats
 from euchre.match import Match
 from euchre.public_view import NO_SEAT, public_view
 from euchre.record import match_to_record
-from euchre.rules import Rules
+from euchre.rules import Rules, rules_summary
 from euchre.state import PHASES, HandState, seat_name
 from euchre.view import SeatView
 from euchre.web import messages as M
@@ -36,6 +36,10 @@ PLAYER_KINDS = (HUMAN, BOT)
 #: The finished hands a table keeps to tell a bot how each ended (a bot's connection catches
 #: up at once, so a few are plenty).
 ENDED_KEPT = 32
+
+#: Why nobody moves at a table in its waiting room.
+WAITING = ("the game has not started: it deals once every seat is taken, or when a player "
+           "at the table starts it (computers take the empty seats)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +135,8 @@ class Table:
         computer at a rated level)."""
         self.elsewhere = 0
         """Connections to this table in other server processes (seats and spectators)."""
+        self.watched_here = 0
+        """Connections to this table in this process (kept by the server)."""
         self.match = Match(self.rules, seed=data.seed)
         self.log: list[tuple[int, int]] = []
         self.last_hand: M.HandSummary | None = None
@@ -143,6 +149,17 @@ class Table:
         before it), to tell a bot how each ended (``hand_end``)."""
         for seat, action in data.actions:
             self.apply(seat, action)
+        self.started = bool(self.log)
+        """Dealt: a person at it started it, or every person's seat was taken and held
+        (``ready``). Until then nobody moves, and each connection is sent the waiting room
+        (``Waiting``) instead of the table, so no card is played before its people (or, at a
+        table its creator only watches, the creator's page) are there to see it. Kept in
+        memory: a table whose first move was not made yet waits again after a restart, which
+        loses no move."""
+        self.next_table: str | None = None
+        """The table its players went on to ("Play again": the same seats, the same rules)."""
+        self.next_tokens: list[str] = []
+        """The next table's seat links, by seat: each seat is sent its own only."""
         self.chat: list[M.ChatLine] = [M.ChatLine(**c) for c in data.chat]
         self.closed = data.finished_at is not None and not self.match.is_terminal()
         """Archived unfinished (abandoned): over, with no winner and no more moves."""
@@ -160,6 +177,20 @@ class Table:
                 s.away_since = away_since(row.left_at)
         self.chat = [M.ChatLine(**c) for c in data.chat]
         self.closed = data.finished_at is not None and not self.match.is_terminal()
+        self.started = self.started or bool(self.log)
+
+    def people(self) -> list[Seat]:
+        """The persons' seats (every other seat is a computer's)."""
+        return [s for s in self.seats if s.kind == "human"]
+
+    def ready(self) -> bool:
+        """Whether the table deals without a person's word: every person's seat is taken
+        and held by a connection (in any server process); or, at a table whose creator only
+        watches (no person's seat taken), once its first page is open."""
+        people = self.people()
+        if not any(s.claimed for s in people):
+            return self.watched_here > 0 or self.elsewhere > 0
+        return all(s.claimed and s.present > 0 for s in people)
 
     @property
     def n(self) -> int:
@@ -190,6 +221,8 @@ class Table:
         """Refuse an act the engine should not even be asked about."""
         if self.finished:
             raise TurnError("over", "the game is over: no more moves")
+        if not self.started:
+            raise TurnError("waiting", WAITING)
         if seq is not None and seq != self.seq:
             raise TurnError("stale", "the table has moved on since that move was chosen; "
                             "look again and choose")
@@ -263,9 +296,19 @@ class Table:
             return public_view(self.match.hand, tuple(self.match.scores))
         return self.view(viewer)
 
-    def state_message(self, viewer: euchre.seats.Seat) -> M.State:
-        """The whole table as ``viewer`` (a seat, or SPECTATOR) may see it."""
-        return M.state(self.facts(), self.seen_by(viewer))
+    def state_message(self, viewer: euchre.seats.Seat) -> M.State | M.Waiting:
+        """The whole table as ``viewer`` (a seat, or SPECTATOR) may see it; before the deal,
+        the waiting room."""
+        if not self.started:
+            mine = viewer != SPECTATOR and self.seats[viewer].kind == "human"
+            return M.Waiting(self.id, viewer, self.n, [s.public() for s in self.seats],
+                             [seat_name(i, self.n) for i in range(self.n)],
+                             rules_summary(self.rules), can_start=mine)
+        out = M.state(self.facts(), self.seen_by(viewer))
+        if self.next_table is not None:
+            out.again = f"/t/{self.next_table}" + (
+                f"#token={self.next_tokens[viewer]}" if viewer != SPECTATOR else "")
+        return out
 
     def record(self) -> dict[str, Any]:
         """The game as a record ``euchre replay`` reads (finished games only: a record holds

@@ -35,7 +35,16 @@ function make(tag, cls, value) {
   if (value !== undefined) el.textContent = value;
   return el;
 }
-const sleep = (ms) => new Promise((r) => setTimeout(r, FAST ? 0 : ms));
+// The player's settings, kept in this browser: hold each hand's result until Continue, how
+// fast the cards move, and the turn alert (a sound, and the tab's title when it is hidden).
+const SETTINGS_KEY = "euchre:settings";
+const SPEEDS = { slow: 1.6, normal: 1, fast: 0.45 };
+const settings = { hold: false, speed: "normal", alert: true };
+try { Object.assign(settings, JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}")); } catch { /* kept as default */ }
+const TITLE = document.title;
+let alertedFor = null;   // the seq the turn alert last sounded for
+let askedAgain = false;  // this page asked to play again: it goes to the next table once made
+const sleep = (ms) => new Promise((r) => setTimeout(r, FAST ? 0 : ms * (SPEEDS[settings.speed] || 1)));
 
 // ---------------------------------------------------------------------------------------------
 // Connecting, joining, reconnecting
@@ -115,8 +124,14 @@ function onMessage(msg) {
       document.body.classList.toggle("spectator", me < 0);
       $("watching").hidden = me >= 0;
       rememberSeat(tableId, me);
+      $("rules-list").replaceChildren(...(msg.rules || []).map((line) => make("li", "", line)));
+      break;
+    case "waiting":
+      showWaiting(msg);
       break;
     case "state":
+      document.body.classList.remove("waiting");
+      $("waiting-room").hidden = true;
       latest = msg;
       queue.push(msg);
       pump();
@@ -143,6 +158,61 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+// The waiting room: nothing is dealt until every seat is taken or a person here starts it.
+function showWaiting(w) {
+  document.body.classList.add("waiting");
+  $("waiting-room").hidden = false;
+  text($("trump-badge"), "Waiting for players");
+  const open = w.seats.filter((x) => x.kind === "human" && !x.claimed).length;
+  const away = w.seats.filter((x) => x.kind === "human" && x.claimed && !x.connected).length;
+  text($("waiting-msg"), open
+    ? `${open} seat${open === 1 ? "" : "s"} still free: the cards are dealt once every seat is taken${w.can_start ? ", or start now and computers take the free seats" : ""}.`
+    : away ? "Every seat is taken: the cards are dealt once everyone has the table open." : "Dealing…");
+  const ul = $("waiting-seats");
+  ul.replaceChildren();
+  w.seats.forEach((x, seat) => {
+    const li = make("li", seat === w.you ? "me" : "");
+    const state = x.kind === "computer" ? `computer · ${x.level}` : !x.claimed ? "free: waiting for a player"
+      : x.connected ? "here" : "not here yet";
+    li.append(make("b", "", `${w.seat_names[seat]}: `), seat === w.you ? "You" : x.claimed || x.kind === "computer" ? x.name : "", make("span", "tag", state));
+    ul.append(li);
+  });
+  text($("waiting-rules"), w.rules.join(" · "));
+  const invite = localStorage.getItem(INVITE_KEY);
+  const box = $("waiting-invite");
+  box.hidden = !(invite && open);
+  if (!box.hidden) box.replaceChildren(...inviteLink(w.table, invite, "Send this link to friends; each takes a free seat:"));
+  $("start-btn").hidden = !w.can_start || !open;
+  $("start-btn").onclick = () => send({ type: "start" });
+}
+
+// It is this seat's turn (a new one): a short sound unless muted, and the tab's title says so
+// while the page is in the background.
+function turnAlert(s) {
+  if (!myTurn(s)) { if (document.title !== TITLE && !document.hidden) document.title = TITLE; return; }
+  if (alertedFor === s.seq) return;
+  alertedFor = s.seq;
+  if (!settings.alert) return;
+  if (document.hidden) document.title = "● Your turn · " + TITLE;
+  beep();
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    if (audio.state !== "running") return;  // the browser allows sound after a click only
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.25);
+  } catch { /* no sound on this browser: the title still says it */ }
 }
 
 // A link to no table: say so, rather than an empty table that never connects.
@@ -233,6 +303,7 @@ async function present(s, hurry) {
     await banner(s, 2600);
   }
   render(s, {});
+  turnAlert(s);
   if (s.finished) showGameOver(s);
 }
 
@@ -264,18 +335,22 @@ function resultLines(box, s, score) {
 }
 
 // The result between hands, on the table the hand left: the hand's result, each side's
-// tricks and the score; the next deal is drawn when it goes.
+// tricks and the score; the next deal is drawn when it goes: after ``ms``, or when Continue is
+// pressed (only then, with the "keep the result" setting).
 async function banner(s, ms) {
   const el = $("banner");
   const box = make("div", "hand-result");
   box.append(make("h2", "", `Hand ${s.hand_no - 1}`));
   resultLines(box, s, true);
+  const go = make("button", "primary continue", "Continue");
+  go.append(" ", make("kbd", "", "Enter"));
+  box.append(go);
   el.replaceChildren(box);
   el.hidden = false;
-  if (ms) {
-    await sleep(ms);
-    el.hidden = true;
-  }
+  const pressed = new Promise((r) => { go.onclick = r; banner.go = r; });
+  await (settings.hold && !FAST ? pressed : Promise.race([pressed, sleep(ms)]));
+  banner.go = null;
+  el.hidden = true;
 }
 
 function showGameOver(s) {
@@ -293,6 +368,14 @@ function showGameOver(s) {
   rec.setAttribute("download", `euchre-${s.table}.json`);
   const home = make("a", "button", "New table");
   home.href = "/";
+  if (me >= 0 || s.again) {  // the same seats and rules, at a new table
+    const again = s.again ? make("a", "button primary", "Play again") : make("button", "primary", "Play again");
+    if (s.again) again.href = s.again;
+    else again.onclick = () => { askedAgain = true; again.disabled = true; send({ type: "play_again" }); };
+    links.append(again);
+    if (s.again && askedAgain) location.assign(s.again);
+    else if (s.again && me >= 0) box.append(make("p", "", "A new game with the same seats is ready: Play again takes you to your seat."));
+  }
   links.append(rev, rep, rec, home);
   if (me >= 0 && s.seats[me].player) {  // the game on the player's profile, rated or not
     const prof = make("a", "button", "Your profile");
@@ -629,21 +712,25 @@ function renderScore(s) {
   }
 }
 
-function renderInvite(s) {
-  const el = $("invite");
-  const invite = localStorage.getItem(INVITE_KEY);
-  const open = s.seats.some((x) => x.kind === "human" && !x.claimed);
-  el.hidden = !(invite && open);
-  if (el.hidden) return;
-  el.replaceChildren(make("h3", "", "Invite friends"));
-  const url = `${location.origin}/t/${encodeURIComponent(s.table)}#invite=${invite}`;
+// The table's invite link, ready to copy, after a line saying what it is for.
+function inviteLink(table, invite, lead) {
+  const url = `${location.origin}/t/${encodeURIComponent(table)}#invite=${invite}`;
   const input = make("input", "invite-url");
   input.readOnly = true;
   input.value = url;
   input.setAttribute("aria-label", "invite link");
   const copy = make("button", "", "Copy");
   copy.onclick = () => { input.select(); navigator.clipboard?.writeText(url); };
-  el.append(make("p", "", "Send this link; each friend takes an open seat:"), input, copy);
+  return [make("p", "", lead), input, copy];
+}
+
+function renderInvite(s) {
+  const el = $("invite");
+  const invite = localStorage.getItem(INVITE_KEY);
+  const open = s.seats.some((x) => x.kind === "human" && !x.claimed);
+  el.hidden = !(invite && open);
+  if (el.hidden) return;
+  el.replaceChildren(make("h3", "", "Invite friends"), ...inviteLink(s.table, invite, "Send this link; each friend takes an open seat:"));
   const watch = make("p", "small", `Spectators: ${location.origin}/t/${s.table}`);
   el.append(watch);
 }
@@ -755,12 +842,28 @@ function wire() {
     chatCount();
   };
   $("chat-input").addEventListener("input", chatCount);
+  $("set-hold").checked = settings.hold;
+  $("set-speed").value = settings.speed;
+  $("set-alert").checked = settings.alert;
+  const save = () => {
+    settings.hold = $("set-hold").checked;
+    settings.speed = $("set-speed").value;
+    settings.alert = $("set-alert").checked;
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  };
+  for (const id of ["set-hold", "set-speed", "set-alert"]) $(id).addEventListener("change", save);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = TITLE; });
+  // sound is allowed once the person has clicked or pressed a key on the page
+  const unlock = () => { try { audio = audio || new AudioContext(); audio.resume(); } catch { /* none */ } };
+  document.addEventListener("pointerdown", unlock, { once: true });
+  document.addEventListener("keydown", unlock, { once: true });
   $("chat-input").addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") { $("chat-input").blur(); ev.preventDefault(); }  // back to the table's keys
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const k = ev.key.toLowerCase();
+    if (k === "enter" && banner.go) { banner.go(); ev.preventDefault(); return; }
     if (/^[1-9]$/.test(k)) {
       const bid = document.querySelector(`#actions button[data-key="${k}"]`);
       const card = document.querySelector(`#hand .card[data-key="${k}"]`);
