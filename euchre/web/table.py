@@ -149,13 +149,14 @@ class Table:
         before it), to tell a bot how each ended (``hand_end``)."""
         for seat, action in data.actions:
             self.apply(seat, action)
-        self.started = bool(self.log)
+        self.started = bool(self.log) or not self.people()
         """Dealt: a person at it started it, or every person's seat was taken and held
         (``ready``). Until then nobody moves, and each connection is sent the waiting room
         (``Waiting``) instead of the table, so no card is played before its people (or, at a
-        table its creator only watches, the creator's page) are there to see it. Kept in
-        memory: a table whose first move was not made yet waits again after a restart, which
-        loses no move."""
+        table its creator only watches, the creator's page) are there to see it. A table of
+        computers alone has nobody to wait for: it plays at once (a watcher sees every state
+        in order from the start). Kept in memory: a table whose first move was not made yet
+        waits again after a restart, which loses no move."""
         self.next_table: str | None = None
         """The table its players went on to ("Play again": the same seats, the same rules)."""
         self.next_tokens: list[str] = []
