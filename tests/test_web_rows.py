@@ -151,7 +151,6 @@ def test_a_rows_table_rebuilt_from_its_log_gives_the_same_picture() -> None:
                      [SeatData(0, "a", "human", "rule", "A", True),
                       SeatData(1, "b", "human", "rule", "B", True)], [], None, [])
     t = Table(data)
-    t.started = True  # both players are there
     rng = random.Random(2)
     for _ in range(12):
         cur = t.match.current_player

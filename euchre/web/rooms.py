@@ -270,7 +270,7 @@ class Rooms:
                 continue
             text = cache.get(c.seat)
             if text is None:
-                text = cache[c.seat] = M.encode(table.state_message(c.seat))
+                text = cache[c.seat] = M.encode(table.picture(c.seat))
             out.append((c, text))
         return out
 

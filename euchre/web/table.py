@@ -297,14 +297,18 @@ class Table:
             return public_view(self.match.hand, tuple(self.match.scores))
         return self.view(viewer)
 
-    def state_message(self, viewer: euchre.seats.Seat) -> M.State | M.Waiting:
-        """The whole table as ``viewer`` (a seat, or SPECTATOR) may see it; before the deal,
-        the waiting room."""
+    def picture(self, viewer: euchre.seats.Seat) -> M.State | M.Waiting:
+        """What ``viewer`` (a seat, or SPECTATOR) is sent: the table (``state_message``), or
+        before the deal the waiting room."""
         if not self.started:
             mine = viewer != SPECTATOR and self.seats[viewer].kind == "human"
             return M.Waiting(self.id, viewer, self.n, [s.public() for s in self.seats],
                              [seat_name(i, self.n) for i in range(self.n)],
                              rules_summary(self.rules), can_start=mine)
+        return self.state_message(viewer)
+
+    def state_message(self, viewer: euchre.seats.Seat) -> M.State:
+        """The whole table as ``viewer`` (a seat, or SPECTATOR) may see it."""
         out = M.state(self.facts(), self.seen_by(viewer))
         if self.next_table is not None:
             out.again = f"/t/{self.next_table}" + (
