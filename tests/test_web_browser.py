@@ -661,14 +661,19 @@ def test_a_link_to_no_table_says_so(browser: Any, server: LiveServer) -> None:
 
 
 def until_bids(page: Page, rng: random.Random, timeout: float = 60) -> None:
-    """Play cards until the seat is asked to bid (the computers may take the first bids)."""
+    """Play cards until the seat is asked to bid (the computers may take the first bids). By
+    their number keys, as a player may: a click would scroll the page to the card first (a card
+    half hidden under a redraw, on a loaded machine), and the tests measure the page's own
+    scrolling."""
     deadline = time.monotonic() + timeout
     while not page.locator("#actions button").count():
         assert time.monotonic() < deadline, "never asked to bid"
         cards = page.locator("#hand .card.playable")
         try:
             if n := cards.count():
-                cards.nth(rng.randrange(n)).click(timeout=500)
+                key = cards.nth(rng.randrange(n)).get_attribute("data-key", timeout=500)
+                if key:
+                    page.keyboard.press(key)
             else:
                 page.wait_for_timeout(30)
         except playwright_api.Error:
