@@ -331,7 +331,7 @@ class BotLink:
                                   f"move time); expected {self._expected()}", "timeout"))
 
     def _turn(self, table: Table, seat: euchre.seats.Seat) -> bool:
-        return (self.asked is None and not table.finished
+        return (self.asked is None and not table.finished and table.started
                 and table.match.current_player == seat)
 
     async def fault(self, diagnosis: str, kind: str) -> None:

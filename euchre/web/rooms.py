@@ -20,7 +20,7 @@ from euchre.web.levels import accepted_level, accepted_levels, default_level, of
 from euchre.web.names import name_key, name_refusal
 from euchre.web.players import Player
 from euchre.web.store import LostTable, SeatData, Store, TableData
-from euchre.web.table import BOT, HUMAN, SPECTATOR, Table
+from euchre.web.table import BOT, HUMAN, PLAYER_KINDS, SPECTATOR, Table
 from euchre.web.transport import Conn, deliver, error, hang_up, send
 
 if TYPE_CHECKING:
@@ -244,7 +244,7 @@ class Rooms:
             assert found is not None
             return found
         seats = [SeatData(s.seat, secrets.token_urlsafe(18), s.kind, s.level, s.name,
-                          s.claimed if s.kind == "human" else False, player_id=s.player)
+                          s.claimed if s.kind in PLAYER_KINDS else False, player_id=s.player)
                  for s in table.seats]
         table_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
         seed = new_table_seed()
