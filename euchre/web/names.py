@@ -1,11 +1,11 @@
 """Whether a display name may be used: one that looks like a name already shown (another
 player's, a computer's label) is refused, so nobody can pass for someone else.
 
-"Looks like" is Unicode's own definition (UTS #39, Unicode Security Mechanisms): two strings are
+"Looks like" is Unicode's own definition (UTS 39, Unicode Security Mechanisms): two strings are
 confusable when their *skeletons* are equal. The skeleton maps every character to the prototype
 of its confusable class (Cyrillic "Е" and Greek "Ε" to Latin "E", "1" and "I" to "l", "m" to
 "rn", ...). It comes from ICU's ``SpoofChecker`` (through PyICU): ICU is Unicode's reference
-implementation of UTS #39 and carries the confusables data of its Unicode version, kept up by
+implementation of UTS 39 and carries the confusables data of its Unicode version, kept up by
 the Unicode Consortium, where the pure-Python packages compared each fell short
 (``confusable_homoglyphs`` only reports characters that have look-alikes in other scripts and
 computes no skeleton; ``confusables`` ships Unicode 13's data, last released in 2021, and its
@@ -14,7 +14,7 @@ computes no skeleton; ``confusables`` ships Unicode 13's data, last released in 
 
 Before the skeleton a name is NFKC-normalized (full-width and other compatibility forms become
 their plain letters: "（" is "("), and after it NFKC_Casefold (case, and the default-ignorable
-characters such as zero-width spaces, drop out), and skeletonized again, since UTS #39's mapping
+characters such as zero-width spaces, drop out), and skeletonized again, since UTS 39's mapping
 is case-sensitive (Greek "Ε" is confusable with "E", but its lower case "ε" is not confusable
 with "e"). Spaces are dropped last: "East(rule)" passes for "East (rule)".
 
