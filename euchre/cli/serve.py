@@ -135,6 +135,13 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--away-timeout", type=seconds, default=45.0, metavar="SECONDS",
                    help="a person's empty seat is played by a computer after this long on its "
                         "turn (default 45)")
+    p.add_argument("--turn-clock", type=seconds, default=15.0, metavar="SECONDS",
+                   help="at an open table (the lobby's, Play now's) a person has this long for "
+                        "each turn, then the seat's computer moves (default 15)")
+    p.add_argument("--leave-grace", type=seconds, default=20.0, metavar="SECONDS",
+                   help="a seat at an open table whose person closed the page is free for the "
+                        "next person after this long (its computer plays it meanwhile; "
+                        "default 20)")
     p.add_argument("--bot", action="append", default=[], type=named_bot, metavar="NAME=SPEC",
                    help="offer your own bot as a computer level NAME: SPEC is "
                         "package.module:factory, file.py:factory or 'cmd:COMMAND LINE' "
@@ -210,6 +217,7 @@ def server_config(args: argparse.Namespace, url: str) -> ServerConfig:
     bots.register_all()
     limits = {dest: getattr(args, dest) for _, dest, _, _, _ in LIMITS}
     return ServerConfig(db_url=url, workers=args.workers, away_timeout=args.away_timeout,
+                        turn_clock=args.turn_clock, leave_grace=args.leave_grace,
                         bot_factory=bots, freeze_gc=True, cluster=is_postgresql(url),
                         accounts=getattr(args, "accounts", "open"),
                         bots=getattr(args, "bots", "invited"),
@@ -229,6 +237,7 @@ def child_args(args: argparse.Namespace, port: int) -> list[str]:
     database URL, which may hold a password, goes in their environment, ``DB_ENV``)."""
     out = ["serve", "--host", args.host, "--port", str(port), "--reuse-port",
            "--workers", str(args.workers), "--away-timeout", repr(args.away_timeout),
+           "--turn-clock", repr(args.turn_clock), "--leave-grace", repr(args.leave_grace),
            "--accounts", getattr(args, "accounts", "open"),
            "--bots", getattr(args, "bots", "invited"),
            "--bot-move-time", repr(getattr(args, "bot_move_time", 10.0)),

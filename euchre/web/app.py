@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ from euchre.web.config import ServerConfig
 from euchre.web.guard import BodyLimit
 from euchre.web.levels import default_level, level_info, offered_levels, strongest_level
 from euchre.web.limits import LimitError
+from euchre.web.lobby import wanted_rules
 from euchre.web.passkeys import Passkeys
 from euchre.web.replay import replay_frames
 from euchre.web.server import Server
@@ -80,22 +81,32 @@ async def options(request: Request) -> Response:
     })
 
 
+def refusing(handler: Callable[[Request], Awaitable[Response]]
+             ) -> Callable[[Request], Awaitable[Response]]:
+    """A handler of a request that changes something: its refusals (forgery, a body that is
+    no such request, a limit, a bad value) become JSON answers saying what was wrong."""
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Refused as exc:
+            return bad(str(exc), exc.status)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            return bad(f"invalid request: {exc}")
+        except LimitError as exc:
+            return bad(str(exc), 429)
+        except ValueError as exc:
+            return bad(str(exc))
+    return run
+
+
+@refusing
 async def create(request: Request) -> Response:
     server = server_of(request)
-    try:
-        session = await server.accounts.writer(request)
-        req = await body(request, S.CreateTable)
-        client = request.client.host if request.client else ""
-        player = session.player if session is not None else None
-        return JSONResponse(await server.create_table(req, client, player), status_code=201)
-    except Refused as exc:
-        return bad(str(exc), exc.status)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        return bad(f"invalid request: {exc}")
-    except LimitError as exc:
-        return bad(str(exc), 429)
-    except ValueError as exc:
-        return bad(str(exc))
+    session = await server.accounts.writer(request)
+    req = await body(request, S.CreateTable)
+    client = request.client.host if request.client else ""
+    player = session.player if session is not None else None
+    return JSONResponse(await server.create_table(req, client, player), status_code=201)
 
 
 async def table_info(request: Request) -> Response:
@@ -211,6 +222,35 @@ async def train_bids(request: Request) -> Response:
     return Response(raw, status_code=status, media_type="application/json")
 
 
+async def lobby(request: Request) -> Response:
+    return as_json({"tables": await server_of(request).lobby.listed()})
+
+
+@refusing
+async def play_now(request: Request) -> Response:
+    server = server_of(request)
+    session = await server.accounts.writer(request)
+    req = await body(request, S.PlayNow)
+    rules = wanted_rules(req)
+    client = request.client.host if request.client else ""
+    seated = await server.lobby.play_now(rules, session.player if session else None,
+                                         client, req.name)
+    return JSONResponse(seated.to_json(), status_code=201 if seated.new else 200)
+
+
+@refusing
+async def lobby_join(request: Request) -> Response:
+    server = server_of(request)
+    session = await server.accounts.writer(request)
+    req = await body(request, S.LobbyJoin)
+    seated = await server.lobby.join(request.path_params["table_id"],
+                                     session.player if session else None, req.name)
+    if seated is None:
+        return bad("that table has no free seat now (or is no open table): choose another, "
+                   "or Play now", 409)
+    return JSONResponse(seated.to_json())
+
+
 def page(name: str) -> Callable[[Request], Any]:
     async def handler(request: Request) -> Response:
         return FileResponse(STATIC / name, headers={"Content-Security-Policy": CSP,
@@ -258,6 +298,10 @@ def make_app(config: ServerConfig) -> Starlette:
         Route("/api/players/{name}", player),
         Route("/api/leaderboard", leaderboard),
         Route("/t/{table_id}", page("table.html")),
+        Route("/lobby", page("lobby.html")),
+        Route("/api/lobby", lobby),
+        Route("/api/lobby/{table_id}/join", lobby_join, methods=["POST"]),
+        Route("/api/play", play_now, methods=["POST"]),
         Route("/replay/{table_id}", page("replay.html")),
         Route("/review/{table_id}", page("review.html")),
         Route("/puzzles/{table_id}", page("puzzles.html")),

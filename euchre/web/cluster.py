@@ -341,8 +341,8 @@ class Cluster:
         table.started = table.started or bool(msg.get("g"))
         if msg.get("n"):
             table.next_table, table.next_tokens = msg["n"][0], msg["n"][1]
-        for s, (name, claimed, present, stand_in, token, kind) in zip(table.seats, msg["s"],
-                                                                      strict=True):
+        for s, (name, claimed, present, stand_in, token, kind, player) in zip(
+                table.seats, msg["s"], strict=True):
             if s.token != token:
                 s.token = token
                 for c in self.rooms.everyone(table):
@@ -353,6 +353,7 @@ class Cluster:
             if s.stand_in != stand_in:  # a new absence, or a return told where it arrived
                 s.covered = []
             s.name, s.claimed, s.stand_in, s.kind = name, claimed, stand_in, kind
+            s.player = player  # whose signed-in browser opens it, here as at the owner
             s.remote = max(0, present - s.connections)
         if [s.public() for s in table.seats] != shown \
                 or (table.started, table.next_table) != before:
@@ -397,7 +398,7 @@ class Cluster:
             return
         payload: dict[str, Any] = {
             "k": "m", "t": table.id, "p": self.id,
-            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token, s.kind]
+            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token, s.kind, s.player]
                   for s in table.seats], "g": table.started}
         if table.next_table is not None:
             payload["n"] = [table.next_table, table.next_tokens]
@@ -491,17 +492,21 @@ class Cluster:
                 before = s.present
                 s.remote = sum(n[s.seat] for n, _ in seen.values() if s.seat < len(n))
                 back = before == 0 and s.present > 0
-                if back or (s.present > 0 and s.stand_in):
+                if back or (s.present > 0 and s.stand_in and not s.idle):
                     # back (told what the stand-in did there); or held all along, at a
                     # replica that heard the last owner's stand-in after the person's return
                     # there, which that owner stopped before hearing of: a computer never
-                    # plays a seat its person holds
-                    s.stand_in, s.covered = False, []
+                    # plays a seat its person holds (but one taken during this hand at an
+                    # open table, to its end, and one whose person let the clock run out
+                    # until they are back: ``Table.back``)
+                    table.back(s)
+                    s.covered = []
                 if back:
                     moves.away.note_left(table, s, None)
                 elif before > 0 and s.present == 0:
                     s.away_since = time.monotonic()
                     moves.away.note_left(table, s, time.time())
+                    moves.left(table, s)
             table.elsewhere = sum(w for _, w in seen.values())
             self.rooms.maybe_start(table)  # the last person arrived at another process
             self.rooms.broadcast_locked(table)

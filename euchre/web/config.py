@@ -26,6 +26,14 @@ class ServerConfig:
     pool: Literal["process", "thread"] = "process"
     away_timeout: float = 45.0
     """Seconds a person's seat may stay empty on its turn before a computer plays it."""
+    turn_clock: float = 15.0
+    """Seconds a person has for each turn at an open table (Play now's): then the seat's
+    computer makes that move; after ``moves.CLOCK_STRIKES`` in a row it plays the seat until
+    the person is back."""
+    leave_grace: float = 20.0
+    """Seconds a person's seat at an open table stays theirs after their last page closed
+    (a reload keeps it); then it is free for the next person (its computer plays it
+    meanwhile, from the moment they left)."""
     bot_factory: BotFactory = make_bot
     hint_level: str | None = None
     freeze_gc: bool = False

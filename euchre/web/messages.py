@@ -176,6 +176,16 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     again: str = ""
     """Once its players chose to play again: the next table's address for the receiver
     (with the receiver's own seat link; a spectator's only watches)."""
+    clock: float | None = None
+    """Seconds a person has for each turn at this table (None: no turn clock)."""
+    turn_left: float | None = None
+    """Seconds the person to move had left when this was sent (None: no clock runs now)."""
+    public: bool = False
+    """Open to anyone (the lobby's): a free seat is played by its computer until a person
+    takes it, from the next hand."""
+    next_hand: bool = False
+    """The receiver took their seat during this hand: its computer plays it to the end of
+    the hand, and they from the next."""
 
 
 class Waiting(msgspec.Struct, tag="waiting", tag_field="type"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from euchre.errors import EuchreError, IllegalActionError
 from euchre.explain import why_illegal
@@ -30,6 +30,10 @@ from euchre.web.transport import Conn, deliver, error
 
 log = logging.getLogger("euchre.web")
 
+#: Turns in a row the clock may run out on a person before their computer plays the seat
+#: (until they are back): one slip costs a move, not the seat.
+CLOCK_STRIKES = 2
+
 #: At most this many quick computer moves are committed together (an all-computer table would
 #: otherwise play its whole game in one go, holding the loop and its lock).
 INLINE_RUN_MAX = 8
@@ -44,10 +48,15 @@ def bot_seed(table: Table, seq: int) -> int:
 
 class Moves:
     def __init__(self, rooms: Rooms, log_writer: ActionLog, bots: BotRunner,
-                 away_timeout: float, bot_grace: float = 2.0) -> None:
+                 away_timeout: float, bot_grace: float = 2.0,
+                 leave_grace: float = 20.0) -> None:
         self.rooms, self.log, self.bots = rooms, log_writer, bots
         self.away = AwayTimers(rooms, log_writer.db, away_timeout, self.schedule, bot_grace)
+        self.leave_grace = leave_grace
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.clocks: dict[str, tuple[int, asyncio.Task[None]]] = {}
+        """Each table's running turn clock, with the move number it times."""
+        self.leaving: set[asyncio.Task[None]] = set()
         self.running = False
         self.lost: Callable[[Table], None] = lambda _table: None
         """Called when a commit was refused because another process owns the table now."""
@@ -65,7 +74,8 @@ class Moves:
     def halt(self) -> None:
         """No more computer moves or away timers (the server is stopping)."""
         self.running = False
-        for task in self.drivers.values():
+        for task in [*self.drivers.values(), *(t for _, t in self.clocks.values()),
+                     *self.leaving]:
             task.cancel()
         self.away.halt()
 
@@ -102,6 +112,7 @@ class Moves:
                 error(conn, "storage", "the move could not be saved; it was not made")
                 return False
         metrics.MOVE_ROUND_TRIP.observe(time.perf_counter() - arrived)
+        table.seats[conn.seat].timeouts = 0
         self.schedule(table)
         return False
 
@@ -149,7 +160,15 @@ class Moves:
             task = self.drivers.get(table.id)
             if task is None or task.done():
                 self.drivers[table.id] = asyncio.create_task(self._drive(table))
-        elif seat.present == 0:
+            return
+        if table.clock is not None:
+            timed = self.clocks.get(table.id)
+            if timed is None or timed[0] != table.seq or timed[1].done():
+                if timed is not None and timed[1] is not asyncio.current_task():
+                    timed[1].cancel()
+                self.clocks[table.id] = (table.seq, asyncio.create_task(
+                    self._clock(table, table.seq)))
+        if seat.present == 0:
             self.away.watch(table)
 
     def _bots_awaited(self, table: Table) -> bool:
@@ -165,35 +184,134 @@ class Moves:
         asyncio.get_running_loop().call_later(left, self.schedule, table)
         return True
 
-    async def _drive(self, table: Table) -> None:
+    async def _clock(self, table: Table, seq: int) -> None:
+        """The turn clock of move ``seq``: when it runs out the seat's computer makes that
+        move; after ``CLOCK_STRIKES`` in a row it plays the seat until its person is back."""
+        await self._then_schedule(table, self._clock_move(table, seq),
+                                  "the turn clock's move failed")
+
+    async def _clock_move(self, table: Table, seq: int) -> bool:
         lock = self.rooms.locks[table.id]
+        while True:
+            left = table.turn_left()
+            if table.seq != seq or left is None:
+                return False
+            if left <= 0:
+                break
+            await asyncio.sleep(left)
+        async with lock:
+            if table.seq != seq or table.finished or not self.rooms.owns(table.id):
+                return False
+            cur = table.match.current_player
+            seat = table.seats[cur]
+            if seat.computer_plays:
+                return False
+            seat.timeouts += 1
+            if seat.timeouts >= CLOCK_STRIKES:  # the computer plays on: see schedule
+                seat.idle = seat.stand_in = True
+                self.rooms.broadcast_locked(table)
+                return True
+            view, level = table.view(cur), seat.level
+        action, _ = await self.bots.run(level, bot_seed(table, seq), view)
+        async with lock:
+            if table.seq != seq or table.seats[cur].computer_plays:
+                return False
+            await self.commit_action(table, cur, action)
+        return True
+
+    async def _then_schedule(self, table: Table, work: Awaitable[bool], failed: str) -> None:
+        """Run ``work`` (a computer's moves), then look again at whose turn it is (unless it
+        says there is nothing to look at); another process owning the table now, or a fault,
+        ends it with a line in the log."""
         try:
-            while True:
-                async with lock:
-                    if table.finished or not self.rooms.owns(table.id):
-                        return
-                    cur = table.match.current_player
-                    seat = table.seats[cur]
-                    if not seat.computer_plays:
-                        break
-                    if self.bots.is_inline(seat.level):
-                        await self._inline_run(table)
-                        continue
-                    seq, view, level = table.seq, table.view(cur), seat.level
-                action, _ = await self.bots.run(level, bot_seed(table, seq), view)
-                async with lock:
-                    if table.seq != seq or not table.seats[cur].computer_plays:
-                        continue
-                    await self.commit_action(table, cur, action)
+            if not await work:
+                return
         except asyncio.CancelledError:
             raise
         except LostTable:
             self.lost(table)
             return
         except Exception:
-            log.exception("computer player failed at table %s", table.id)
+            log.exception("%s at table %s", failed, table.id)
             return
         self.schedule(table)
+
+    async def back(self, conn: Conn) -> None:
+        """The person says they are back (after the clock ran out on them): their seat is
+        theirs to play again."""
+        table = conn.table
+        if conn.seat == SPECTATOR:
+            error(conn, "spectator", "spectators watch: only a seated player can come back")
+            return
+        async with self.rooms.locks[table.id]:
+            table.back(table.seats[conn.seat])
+            self.rooms.broadcast_locked(table)
+        self.schedule(table)
+
+    def left(self, table: Table, seat: TableSeat) -> None:
+        """The person's last page at an open table closed: their computer plays the seat at
+        once, and after ``leave_grace`` seconds (a reload keeps it) the seat is free for the
+        next person."""
+        if not table.public or table.finished or not self.rooms.owns(table.id) \
+                or not seat.claimed:
+            return
+        task = asyncio.create_task(self._left(table, seat))
+        self.leaving.add(task)
+        task.add_done_callback(self.leaving.discard)
+
+    async def _left(self, table: Table, seat: TableSeat) -> None:
+        try:
+            async with self.rooms.locks[table.id]:
+                if seat.present or not seat.claimed:
+                    return
+                seat.stand_in = True
+                self.rooms.broadcast_locked(table)
+            self.schedule(table)
+            await asyncio.sleep(self.leave_grace)
+            async with self.rooms.locks[table.id]:
+                if seat.present == 0 and seat.claimed and not table.finished:
+                    await self.rooms.release(table, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # LostTable: the new owner counts the seat's connections itself
+            log.exception("could not free a seat that was left at table %s", table.id)
+
+    async def leave(self, conn: Conn) -> None:
+        """The person leaves an open table: its computer takes the seat, free for the next
+        person at once; their pages there are closed."""
+        table = conn.table
+        if conn.seat == SPECTATOR or not table.public:
+            error(conn, "not_open", "only a player at an open table (the lobby's) can leave "
+                  "it to its computer")
+            return
+        async with self.rooms.locks[table.id]:
+            seat = table.seats[conn.seat]
+            if seat.claimed:
+                await self.rooms.release(table, seat)
+        self.schedule(table)
+
+    async def _drive(self, table: Table) -> None:
+        await self._then_schedule(table, self._drive_moves(table), "computer player failed")
+
+    async def _drive_moves(self, table: Table) -> bool:
+        lock = self.rooms.locks[table.id]
+        while True:
+            async with lock:
+                if table.finished or not self.rooms.owns(table.id):
+                    return False
+                cur = table.match.current_player
+                seat = table.seats[cur]
+                if not seat.computer_plays:
+                    return True
+                if self.bots.is_inline(seat.level):
+                    await self._inline_run(table)
+                    continue
+                seq, view, level = table.seq, table.view(cur), seat.level
+            action, _ = await self.bots.run(level, bot_seed(table, seq), view)
+            async with lock:
+                if table.seq != seq or not table.seats[cur].computer_plays:
+                    continue
+                await self.commit_action(table, cur, action)
 
     def release(self, table: Table) -> None:
         """Stop the table's computer player and away timer (another process owns it now)."""

@@ -21,6 +21,7 @@ from euchre.web.names import name_key, name_refusal
 from euchre.web.players import Player
 from euchre.web.store import LostTable, SeatData, Store, TableData
 from euchre.web.table import BOT, HUMAN, PLAYER_KINDS, SPECTATOR, Table
+from euchre.web.table import Seat as TableSeat
 from euchre.web.transport import Conn, deliver, error, hang_up, send
 
 if TYPE_CHECKING:
@@ -181,6 +182,9 @@ class Rooms:
             await self.db.run(lambda store: store.update_seat(
                 table.id, seat.seat, claimed=True, name=name, player_id=pid))
             seat.claimed, seat.name, seat.player = True, name, pid
+            if table.public:  # its computer plays on to the end of the hand in play
+                seat.from_hand = table.hand_no + 1 if table.started else 0
+                seat.stand_in = table.started
             self.broadcast_locked(table)
         return seat.seat, seat.token
 
@@ -235,6 +239,50 @@ class Rooms:
             self.broadcast_locked(table)
         return True
 
+    async def release(self, table: Table, seat: TableSeat) -> None:
+        """A person left a seat at an open table: its computer plays it, it has a new link,
+        and it is free for the next person (caller holds the table's lock)."""
+        name, token = computer_name(seat.seat, table.n, seat.level), secrets.token_urlsafe(18)
+        await self.db.run(functools.partial(
+            Store.update_seat, table_id=table.id, seat=seat.seat, claimed=False, name=name,
+            player_id=None, token=token))
+        gone = [c for c in self.everyone(table) if c.seat == seat.seat]
+        seat.claimed, seat.name, seat.player, seat.token = False, name, None, token
+        seat.stand_in, seat.idle, seat.timeouts, seat.from_hand = True, False, 0, 0
+        self.broadcast_locked(table)
+        for c in gone:
+            error(c, "left", "you left this seat: its computer plays it now")
+            hang_up(c, 4403)
+
+    async def create_open(self, rules: Rules, clock: float, player: Player | None,
+                          name: str | None = None) -> tuple[Table, int]:
+        """A new open table (the lobby's) for ``player``, in seat 0, with the others free and
+        played by their computers (the default level) until people take them."""
+        n = rules.players
+        level = default_level()
+        if player is not None:
+            mine = player.name
+        else:
+            mine = S.clean_text(name or "", S.NAME_MAX) or seat_name(0, n)
+            if copied_name(mine, n, 0, []):
+                mine = seat_name(0, n)
+            await self.check_unnamed(mine)
+        seats = [SeatData(i, secrets.token_urlsafe(18), "human", level,
+                          mine if i == 0 else computer_name(i, n, level), i == 0,
+                          player_id=player.id if i == 0 and player is not None else None)
+                 for i in range(n)]
+        rated = unratable(rules, seats, player) is None
+        table_id, invite, seed = secrets.token_urlsafe(9), secrets.token_urlsafe(12), \
+            new_table_seed()
+        created = await self.db.run(lambda store: store.create_table(
+            table_id, rules.to_dict(), seed, invite, seats, None, rated, True, clock))
+        for sd in seats:
+            sd.left_at = created
+        table = Table(TableData(table_id, created, rules.to_dict(), seed, invite, seats, [],
+                                None, [], rated, True, clock))
+        self.add(table)
+        return table, 0
+
     async def again(self, table: Table) -> Table:
         """The table its players go on to after the game: the same rules, seats, people and
         computers, each seat with a new link (``table.next_tokens``). Made once; caller holds
@@ -249,12 +297,13 @@ class Rooms:
         table_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
         seed = new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
-            table_id, table.rules_dict, seed, invite, seats, None, table.rated))
+            table_id, table.rules_dict, seed, invite, seats, None, table.rated, table.public,
+            table.clock))
         for sd in seats:
             if sd.kind == "human":
                 sd.left_at = created
         new = Table(TableData(table_id, created, table.rules_dict, seed, invite, seats, [],
-                              None, [], table.rated))
+                              None, [], table.rated, table.public, table.clock))
         self.add(new)
         table.next_table, table.next_tokens = new.id, [sd.token for sd in seats]
         return new
@@ -293,13 +342,19 @@ class Rooms:
 
 
 def table_rules(req: S.CreateTable) -> Rules:
+    return requested_rules(req.preset, req.rules)
+
+
+def requested_rules(preset: str, changes: dict[str, object]) -> Rules:
+    """A preset with a request's changes (``ValueError`` says what is wrong and what is
+    allowed)."""
     try:
-        base = PRESETS[req.preset]
+        base = PRESETS[preset]
     except KeyError:
-        raise ValueError(f"unknown preset {req.preset!r}; choose one of: "
+        raise ValueError(f"unknown preset {preset!r}; choose one of: "
                          + ", ".join(PRESETS)) from None
     try:
-        return Rules.from_dict(req.rules, base=base)
+        return Rules.from_dict(changes, base=base)
     except (RulesError, TypeError) as exc:
         raise ValueError(f"rules: {exc}") from None
 

@@ -96,7 +96,16 @@ class PlayAgain(msgspec.Struct, tag="play_again", forbid_unknown_fields=True):
     everyone who asks gets their own seat's link to it)."""
 
 
-ClientMessage = Act | Chat | Name | Hint | Ping | NewLink | Start | PlayAgain
+class Back(msgspec.Struct, tag="back", forbid_unknown_fields=True):
+    """The person is back: their computer, which played while the turn clock kept running
+    out on them, gives the seat back."""
+
+
+class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):
+    """Leave an open table: its computer takes the seat, which is free for the next person."""
+
+
+ClientMessage = Act | Chat | Name | Hint | Ping | NewLink | Start | PlayAgain | Back | Leave
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 
@@ -182,6 +191,22 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     rated: bool | None = None
     """Rate the game (every seat a player or a computer at a rated level when it ends);
     default: rated whenever the table can be."""
+
+
+class PlayNow(msgspec.Struct, forbid_unknown_fields=True):
+    """Play with whoever is waiting: a seat at an open table with these rules, or a new one
+    whose free seats computers play until people come. No preset and no rules: the rules
+    most people are waiting for (else the standard game)."""
+
+    preset: str = ""
+    rules: dict[str, object] = msgspec.field(default_factory=dict)
+    name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)] | None = None
+    """The name at the table for someone playing without a player's name."""
+
+
+class LobbyJoin(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)] | None = None
+    """The name at the table for someone playing without a player's name."""
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):

@@ -41,6 +41,7 @@ from euchre.web.limits import (
     SharedLimits,
     Visit,
 )
+from euchre.web.lobby import Lobby
 from euchre.web.moves import Moves
 from euchre.web.players import Player
 from euchre.web.results import GameResult, computer_players, game_result, write_results
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
     from euchre.web.cluster import Cluster
 
 #: Messages a connection to a table another process owns hands to that owner.
-RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink, S.Start, S.PlayAgain)
+RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink, S.Start, S.PlayAgain, S.Back, S.Leave)
 
 log = logging.getLogger("euchre.web")
 
@@ -99,6 +100,9 @@ class Server:
                                         config.tables_per_minute)
         self.cluster: Cluster | None = None
         """This process's part in a group of processes sharing the database, if any."""
+        self.lobby = Lobby(self)
+        """The open tables of the whole site, and Play now (``lobby.play_now`` seats a
+        player)."""
         self.full_passes = FullPasses()
         """The garbage collector's full passes (timed by the server, with ``freeze_gc``)."""
         self.accounts = Accounts(self.db, config.accounts, SignInLimits(
@@ -149,7 +153,8 @@ class Server:
                               make_pool(cfg.pool, cfg.workers, "euchre-bot"))
         log_writer = ActionLog(self.db)
         log_writer.start()
-        self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout, cfg.bot_grace)
+        self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout, cfg.bot_grace,
+                           cfg.leave_grace)
         self.moves.game_over = self.game_over
         self.moves.call_bot = self.bot_links.call
         self.bot_links.start()
@@ -230,9 +235,7 @@ class Server:
         assert self.moves is not None
         await self.creations.take(client)
         table, my_seat = await self.rooms.create(req, self.config.computer_tables, player)
-        if self.cluster is not None:  # its owners row, this process's, came with it
-            self.cluster.owned.add(table.id)
-        self.moves.schedule(table)
+        self.opened(table)
         out: dict[str, object] = {"id": table.id, "url": f"/t/{table.id}",
                                   "invite_url": f"/t/{table.id}#invite={table.invite}",
                                   "watch_url": f"/t/{table.id}", "seat": my_seat,
@@ -242,6 +245,13 @@ class Server:
             out["token"] = token
             out["url"] = f"/t/{table.id}#token={token}"
         return out
+
+    def opened(self, table: Table) -> None:
+        """A table this process just made: it owns it (its owners row came with it)."""
+        assert self.moves is not None
+        if self.cluster is not None:
+            self.cluster.owned.add(table.id)
+        self.moves.schedule(table)
 
     async def play_again(self, conn: Conn) -> None:
         """A player at a finished table asks for another game with the same seats: one new
@@ -263,10 +273,7 @@ class Server:
                 except LimitError as exc:
                     error(conn, exc.code, str(exc))
                     return
-                new = await self.rooms.again(table)
-                if self.cluster is not None:  # its owners row, this process's, came with it
-                    self.cluster.owned.add(new.id)
-                self.moves.schedule(new)
+                self.opened(await self.rooms.again(table))
             self.rooms.broadcast_locked(table)
 
     # a game's end -------------------------------------------------------------------------
@@ -378,7 +385,7 @@ class Server:
             table.watched_here = len(self.rooms.conns[table.id])
             if seat is not None:
                 seat.connections += 1
-                seat.stand_in = False
+                table.back(seat)
             self.rooms.maybe_start(table)  # the last person's page is here: deal
             send(conn, M.Welcome(conn.seat, table.id, table.chat, offered_levels(),
                                  self.hint_level, rules_summary(table.rules)))
@@ -409,6 +416,7 @@ class Server:
             seat.away_since = time.monotonic()
             if not conn.server_closed:
                 self.moves.away.note_left(table, seat, time.time())
+                self.moves.left(table, seat)
         if not table.finished:
             await self.rooms.broadcast(table)
         self.moves.schedule(table)
@@ -459,5 +467,9 @@ class Server:
                 self.moves.schedule(conn.table)
         elif isinstance(msg, S.PlayAgain):
             await self.play_again(conn)
+        elif isinstance(msg, S.Back):
+            await self.moves.back(conn)
+        elif isinstance(msg, S.Leave):
+            await self.moves.leave(conn)
         else:
             send(conn, M.Pong())

@@ -41,7 +41,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from euchre.seats import Seat
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0008"
+SCHEMA_REVISION = "0009"
 #: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
 MIGRATION_LOCK = 0x4555434852454D49
 #: The transaction advisory lock that orders the creations of tables of computers only.
@@ -72,6 +72,11 @@ class TableRow(Base):
     """Created to be rated: rated once over if every seat then is a player or a rated level."""
     results_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     """When the game's results (and ratings) were written: once, in one transaction."""
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Open to anyone (the lobby lists it, Play now seats people at it): a seat nobody holds
+    is played by its computer until a person takes it."""
+    clock: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Seconds a person has for each turn (None: no turn clock)."""
 
 
 class SeatRow(Base):
@@ -252,6 +257,22 @@ class TableData:
     finished_at: float | None
     chat: list[dict[str, Any]]
     rated: bool = False
+    public: bool = False
+    clock: float | None = None
+
+
+@dataclass
+class LobbyRow:
+    """An open table as the lobby lists it: its seats as (kind, taken by a person, level,
+    name), and whether its first card was played."""
+
+    id: str
+    created_at: float
+    rules: dict[str, Any]
+    rated: bool
+    clock: float | None
+    seats: list[tuple[str, bool, str, str]]
+    started: bool
 
 
 #: ``Store.fenced_write``'s statement (PostgreSQL's). The CTEs that change data run whether or
@@ -366,7 +387,8 @@ class Store:
 
     def create_table(self, table_id: str, rules: dict[str, Any], seed: int, invite: str,
                      seats: list[SeatData], only_computers: int | None = None,
-                     rated: bool = False) -> float:
+                     rated: bool = False, public: bool = False,
+                     clock: float | None = None) -> float:
         """A new table's rows (``rated``: created to be rated). ``only_computers`` (for a
         table with no person's seat): the most unfinished tables of computers only the site
         plays at once; counted in this transaction (on PostgreSQL behind a transaction
@@ -378,7 +400,7 @@ class Store:
                 self._room_for_computers(conn, only_computers)
             conn.execute(insert(TableRow).values(
                 id=table_id, created_at=now, rules=json.dumps(rules), seed=seed, invite=invite,
-                rated=rated))
+                rated=rated, public=public, clock=clock))
             conn.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": s.seat, "token": s.token, "kind": s.kind,
                  "level": s.level, "name": s.name, "claimed": s.claimed,
@@ -557,7 +579,34 @@ class Store:
                                       .order_by(ChatRow.id.desc()).limit(chat_limit))]
         chat.reverse()
         return TableData(row.id, row.created_at, json.loads(row.rules), row.seed, row.invite,
-                         seats, acts, row.finished_at, chat, bool(row.rated))
+                         seats, acts, row.finished_at, chat, bool(row.rated),
+                         bool(row.public), row.clock)
+
+    def lobby(self, limit: int = 100) -> list[LobbyRow]:
+        """The open tables anyone may sit at, the fullest first, with their seats as stored
+        (every server process writes a seat's change here before anyone hears of it, so this
+        is the whole site's list whichever process reads it)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(TableRow).where(
+                TableRow.public.is_(True), TableRow.finished_at.is_(None))
+                .order_by(TableRow.created_at)).all()
+            if not rows:
+                return []
+            seats: dict[str, list[tuple[str, bool, str, str]]] = {}
+            for r in conn.execute(select(SeatRow.table_id, SeatRow.kind, SeatRow.claimed,
+                                         SeatRow.level, SeatRow.name)
+                                  .where(SeatRow.table_id.in_([t.id for t in rows]))
+                                  .order_by(SeatRow.table_id, SeatRow.seat)):
+                seats.setdefault(r.table_id, []).append((r.kind, bool(r.claimed), r.level,
+                                                         r.name))
+            started = {r[0] for r in conn.execute(
+                select(ActionRow.table_id).where(ActionRow.table_id.in_([t.id for t in rows]),
+                                                 ActionRow.seq == 0))}
+        out = [LobbyRow(t.id, t.created_at, json.loads(t.rules), bool(t.rated), t.clock,
+                        seats.get(t.id, []), t.id in started) for t in rows]
+        out.sort(key=lambda r: (-sum(c for k, c, _, _ in r.seats if k == "human"),
+                                r.created_at))
+        return out[:limit]
 
     def load_table(self, table_id: str, chat_limit: int = 50) -> TableData | None:
         with self.engine.connect() as conn:

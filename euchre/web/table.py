@@ -84,6 +84,14 @@ class Seat:
     player: int | None = None
     """The player (guest or account) whose seat this is: only their signed-in browser opens
     it. None: the seat's link alone opens it."""
+    from_hand: int = 0
+    """At an open table: the hand from which the person who took this seat plays it (a seat
+    taken during a hand is its computer's until the hand is over)."""
+    timeouts: int = 0
+    """Turns in a row the turn clock ran out on the person here (their computer moved)."""
+    idle: bool = False
+    """The computer plays this seat because its person let the clock run out too often:
+    until they say they are back."""
 
     @property
     def computer_plays(self) -> bool:
@@ -130,6 +138,16 @@ class Table:
                            away_since=away_since(s.left_at), left_at=s.left_at,
                            player=s.player_id)
                       for s in data.seats]
+        self.public = data.public
+        """Open to anyone: listed in the lobby, seated by Play now; a seat nobody holds is
+        played by its computer (``stand_in``) until a person takes it, from the next hand."""
+        self.clock = data.clock
+        """Seconds a person has for each turn (None: no clock): then their computer moves."""
+        self.turn_since = time.monotonic()
+        """When the seat to move got its turn (for the turn clock)."""
+        for s in self.seats:
+            if self.public and s.kind == "human" and not s.claimed:
+                s.stand_in = True
         self.rated = data.rated
         """Created to be rated (rated when it ends if every seat is then a player or a
         computer at a rated level)."""
@@ -189,6 +207,8 @@ class Table:
         and held by a connection (in any server process); or, at a table whose creator only
         watches (no person's seat taken), once its first page is open."""
         people = self.people()
+        if self.public:  # its computers fill the seats: dealt once a person is there
+            return any(s.claimed and s.present > 0 for s in people)
         if not any(s.claimed for s in people):
             return self.watched_here > 0 or self.elsewhere > 0
         return all(s.claimed and s.present > 0 for s in people)
@@ -196,6 +216,20 @@ class Table:
     @property
     def n(self) -> int:
         return self.rules.players
+
+    @property
+    def hand_no(self) -> int:
+        """The hand in play (the last one once the game is over), from 1."""
+        m = self.match
+        return len(m.finished) + (0 if m.is_terminal() else 1)
+
+    def turn_left(self) -> float | None:
+        """Seconds the person to move has left on the turn clock (None: no clock runs)."""
+        if self.clock is None or self.finished or not self.started:
+            return None
+        if self.seats[self.match.current_player].computer_plays:
+            return None
+        return max(0.0, self.clock - (time.monotonic() - self.turn_since))
 
     @property
     def seq(self) -> int:
@@ -231,6 +265,13 @@ class Table:
         if cur != seat:
             raise TurnError("not_your_turn",
                             f"it is {self.seats[cur].name}'s turn, not yours")
+        mine = self.seats[seat]
+        if mine.stand_in and mine.from_hand > self.hand_no:
+            raise TurnError("next_hand", "you took this seat during the hand: its computer "
+                            "plays it to the end of the hand, and you from the next")
+        if mine.stand_in:
+            raise TurnError("computer_plays", "your seat's computer is playing for you: say "
+                            "you are back to play it again")
 
     def apply(self, seat: euchre.seats.Seat, action: int) -> None:
         """Apply through the engine (an illegal action raises and changes nothing)."""
@@ -240,6 +281,7 @@ class Table:
         phase = before.phase
         self.match.apply_action(action)
         self.log.append((seat, action))
+        self.turn_since = time.monotonic()
         at = Moment(PHASES[phase], seat, before.dealer, before.n, before.upcard)
         self.last_event = (action, at)
         if self.seats[seat].stand_in:
@@ -253,6 +295,25 @@ class Table:
             self.ended.append((self.seq, before, tuple(
                 after - points for after, points in zip(done.scores_after, done.points,
                                                         strict=True))))
+            self.between_hands()
+
+    def back(self, s: Seat) -> None:
+        """A person is at their seat again (a connection, or they said so after the clock
+        ran out on them): their computer stops playing it, unless they took it during this
+        hand at an open table (then from the next)."""
+        s.idle, s.timeouts = False, 0
+        if not (self.public and self.started and s.from_hand > self.hand_no):
+            s.stand_in = False
+
+    def between_hands(self) -> None:
+        """A hand is over: at an open table each person who took a seat during it (and is
+        there, and not idle) plays it from now on."""
+        if not self.public:
+            return
+        for s in self.seats:
+            if s.claimed and s.stand_in and not s.idle and s.present > 0 \
+                    and s.from_hand <= self.hand_no:
+                s.stand_in = False
 
     def undo(self, count: int) -> None:
         """Rebuild without the newest ``count`` actions (their commit failed): the log is the
@@ -310,6 +371,10 @@ class Table:
     def state_message(self, viewer: euchre.seats.Seat) -> M.State:
         """The whole table as ``viewer`` (a seat, or SPECTATOR) may see it."""
         out = M.state(self.facts(), self.seen_by(viewer))
+        out.clock, out.turn_left, out.public = self.clock, self.turn_left(), self.public
+        if viewer != SPECTATOR and self.seats[viewer].stand_in:
+            out.legal = []  # its computer's choices, not the person's
+            out.next_hand = self.seats[viewer].from_hand > self.hand_no
         if self.next_table is not None:
             out.again = f"/t/{self.next_table}" + (
                 f"#token={self.next_tokens[viewer]}" if viewer != SPECTATOR else "")

@@ -2,6 +2,7 @@
 // every option and preset the engine has is offered, and the finished games.
 
 import { ensurePlayer, me, post, profileUrl, showMe } from "./me.js";
+import { takeSeat } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 let OPT = null;
@@ -254,6 +255,9 @@ async function main() {
   const remembered = localStorage.getItem("euchre:name");
   if (remembered && box.value === box.defaultValue) box.value = remembered;
   showMe($("me"));
+  // Play now: the name typed for a new table is the name at the open table too
+  $("play-now").onclick = () => takeSeat("/api/play", {}, $("name").value.trim(),
+    (message) => { $("play-error").textContent = message; });
   me().then((who) => {
     if (!who.player) return;
     // a player plays under their player's name: shown, changed on the account page

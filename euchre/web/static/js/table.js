@@ -44,6 +44,7 @@ try { Object.assign(settings, JSON.parse(localStorage.getItem(SETTINGS_KEY) || "
 const TITLE = document.title;
 let alertedFor = null;   // the seq the turn alert last sounded for
 let askedAgain = false;  // this page asked to play again: it goes to the next table once made
+let clockEnds = null;    // the turn clock: {seq, at} (when it runs out, by this page's clock)
 const sleep = (ms) => new Promise((r) => setTimeout(r, FAST ? 0 : ms * (SPEEDS[settings.speed] || 1)));
 
 // ---------------------------------------------------------------------------------------------
@@ -132,6 +133,8 @@ function onMessage(msg) {
     case "state":
       document.body.classList.remove("waiting");
       $("waiting-room").hidden = true;
+      clockEnds = msg.turn_left === null || msg.turn_left === undefined ? null
+        : { seq: msg.seq, at: performance.now() + msg.turn_left * 1000 };
       latest = msg;
       queue.push(msg);
       pump();
@@ -407,6 +410,11 @@ function render(s, { trick = null, animate = null, winner = null }) {
   if (!$("log").hidden) renderLog(s);
   if (!$("lasttrick").hidden) renderLastTrick(s);
   if (hintFor !== null && hintFor !== s.seq) { $("hint").hidden = true; hintFor = null; }
+  tickClock();
+  const mine = me >= 0 ? s.seats[me] : null;
+  $("back-btn").hidden = !(mine && mine.stand_in && mine.claimed && !s.next_hand && !s.finished);
+  $("leave-btn").hidden = !(mine && s.public && !s.finished);
+  $("lobby-link").hidden = !s.public;
   if (!$("my-name").matches(":focus") && me >= 0) $("my-name").value = s.seats[me].name;
   // a player's seat carries the player's name (changed on the account page, not here)
   $("name-panel").hidden = me < 0 || s.seats[me].player;
@@ -494,6 +502,12 @@ function renderSeats(s, winner) {
       el.append(make("div", "bubble", bid.said));
     }
     if (s.turn === seat && !s.finished) el.classList.add("turn");
+    if (s.turn === seat && !s.finished && s.clock) {
+      const clock = make("span", "clock");
+      clock.setAttribute("role", "timer");
+      clock.dataset.seq = String(s.seq);
+      head.append(clock);
+    }
     if (seat === me) el.classList.add("me");
   }
 }
@@ -646,6 +660,19 @@ function renderActions(s) {
   });
 }
 
+// The turn clock on the seat to move: seconds left, by this page's clock from what the
+// server said was left when it sent the state.
+function tickClock() {
+  const el = document.querySelector(".seat .clock");
+  if (!el) return;
+  const left = clockEnds && String(clockEnds.seq) === el.dataset.seq ? Math.max(0, (clockEnds.at - performance.now()) / 1000) : null;
+  el.hidden = left === null;
+  if (left === null) return;
+  el.textContent = `${Math.ceil(left)} s`;
+  el.classList.toggle("low", left <= 5);
+  el.setAttribute("aria-label", `${Math.ceil(left)} seconds left for this turn`);
+}
+
 function renderStatus(s, trick, winner) {
   const el = $("status");
   if (winner !== null && trick) {
@@ -656,6 +683,13 @@ function renderStatus(s, trick, winner) {
     return;
   }
   if (s.finished) { text(el, "Game over."); return; }
+  const mine = me >= 0 ? s.seats[me] : null;
+  if (mine && mine.stand_in && mine.claimed) {
+    text(el, s.next_hand ? "You took this seat during the hand: its computer plays it to the end of the hand, and you from the next."
+      : "Your seat's computer is playing for you (the turn clock ran out): press I'm back to play again.");
+    el.className = "status";
+    return;
+  }
   const who = s.turn;
   if (who === null || who === undefined) { text(el, ""); return; }
   if (who === me) {
@@ -829,6 +863,9 @@ function wire() {
     if (name) { send({ type: "name", name }); localStorage.setItem("euchre:name", name); }
   };
   $("link-btn").onclick = () => send({ type: "new_link" });
+  $("back-btn").onclick = () => send({ type: "back" });
+  $("leave-btn").onclick = () => { send({ type: "leave" }); refused = true; setTimeout(() => location.assign("/lobby"), 300); };
+  setInterval(tickClock, 250);
   $("chat-form").onsubmit = (ev) => {
     ev.preventDefault();
     const t = $("chat-input").value.trim();

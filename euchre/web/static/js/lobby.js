@@ -1,0 +1,76 @@
+// The lobby: the site's open tables (read again every few seconds), Play now, and a seat or a
+// place to watch at any of them. Every word about a table's rules comes from the server.
+
+import { me, showMe } from "./me.js";
+import { takeSeat } from "./play.js";
+
+const $ = (id) => document.getElementById(id);
+const EVERY = 3000;  // ms between looks at the list
+
+function make(tag, cls, value) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (value !== undefined) el.textContent = value;
+  return el;
+}
+
+function fail(message) { $("lobby-error").textContent = message; }
+
+async function seat(url, body) {
+  if (!await takeSeat(url, body, $("lobby-name").value.trim(), fail)) load();
+}
+
+function seatsText(t) {
+  const who = `${t.people} ${t.people === 1 ? "person" : "people"}, ${t.computers} computer${t.computers === 1 ? "" : "s"}`;
+  return t.free ? `${t.free} free · ${who}` : `full · ${who}`;
+}
+
+async function load() {
+  let tables = [];
+  try {
+    const res = await fetch("/api/lobby", { cache: "no-store" });
+    tables = (await res.json()).tables || [];
+  } catch { return; }  // the next look tries again
+  const body = $("lobby").querySelector("tbody");
+  body.replaceChildren();
+  for (const t of tables) {
+    const tr = make("tr");
+    const rules = make("td");
+    rules.append(make("strong", "", t.rules[0]), make("span", "small", " · " + t.rules.slice(1).join(" · ")));
+    if (t.rated) rules.append(make("span", "tag", "rated"));
+    const names = make("td");
+    names.append(make("span", "", seatsText(t)), make("br"),
+      make("span", "small", t.seats.map((s) => (s.free ? `${s.name} (free)` : s.name)).join(", ")));
+    const pace = make("td", "", t.clock ? `${t.clock} s a turn` : "no clock");
+    const go = make("td", "lobby-go");
+    if (t.free) {
+      const b = make("button", "primary", "Take a seat");
+      b.onclick = () => seat(`/api/lobby/${encodeURIComponent(t.id)}/join`, {});
+      go.append(b);
+    }
+    const watch = make("a", "button", "Watch");
+    watch.href = t.url;
+    go.append(watch);
+    tr.append(rules, names, pace, go);
+    body.append(tr);
+  }
+  $("lobby-empty").hidden = tables.length > 0;
+  $("lobby-count").textContent = tables.length ? `(${tables.length})` : "";
+}
+
+async function main() {
+  showMe($("me"));
+  const who = await me();
+  $("lobby-name-label").hidden = !!who.player;  // a player plays under their own name
+  $("lobby-name").value = localStorage.getItem("euchre:name") || "";
+  const opts = await (await fetch("/api/options")).json();
+  for (const name of Object.keys(opts.presets)) $("lobby-preset").append(make("option", "", name));
+  $("play-now").onclick = () => {
+    const preset = $("lobby-preset").value;
+    seat("/api/play", preset ? { preset } : {});
+  };
+  await load();
+  setInterval(load, EVERY);
+}
+
+main();

@@ -1,0 +1,241 @@
+"""The lobby and Play now: people who want the same rules are seated together, computers play
+the free seats until people come (from the next hand), a person who leaves gives the seat back
+to its computer and frees it, the turn clock has the seat's computer move for a person who lets
+it run out, and the lobby lists the open tables of every server process."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from webtools import Client, LiveServer, PgCluster
+
+from euchre.web.lobby import Seated
+from euchre.web.moves import CLOCK_STRIKES
+
+SEAT_NAMES = ["North", "East", "South", "West"]
+
+
+def play_now(srv: LiveServer, **body: Any) -> dict[str, Any]:
+    status, out = srv.post("/api/play", body)
+    assert status in (200, 201), out
+    assert isinstance(out, dict)
+    return out
+
+
+def lobby(srv: LiveServer) -> list[dict[str, Any]]:
+    status, out = srv.get("/api/lobby")
+    assert status == 200
+    tables: list[dict[str, Any]] = out["tables"]
+    return tables
+
+
+def table(srv: LiveServer, table_id: str) -> Any:
+    return srv.app.state.server.tables[table_id]
+
+
+def test_play_now_seats_people_wanting_the_same_rules_together_and_lists_the_table(
+        db_url: str) -> None:
+    with LiveServer(db_url=db_url) as srv:
+        ann = play_now(srv, name="Ann")
+        assert ann["new"] and ann["seat"] == 0 and ann["url"] == \
+            f"/t/{ann['id']}#token={ann['token']}"
+        bob, cy = play_now(srv, name="Bob"), play_now(srv, name="Cy")
+        assert (bob["id"], cy["id"]) == (ann["id"], ann["id"])
+        assert (bob["seat"], cy["seat"], bob["new"]) == (1, 2, False)
+        other = play_now(srv, name="Di", preset="tournament")  # other rules: its own table
+        assert other["id"] != ann["id"] and other["new"]
+        listed = {t["id"]: t for t in lobby(srv)}
+        t = listed[ann["id"]]
+        assert t["rules"] == ["standard", "to 10 points"] and t["url"] == f"/t/{ann['id']}"
+        assert (t["players"], t["free"], t["people"], t["computers"]) == (4, 1, 3, 1)
+        assert [s["name"] for s in t["seats"]] == ["Ann", "Bob", "Cy", "West (club)"]
+        assert [s["free"] for s in t["seats"]] == [False, False, False, True]
+        assert t["clock"] == 15.0 and t["rated"] is False and t["started"] is False
+        assert listed[other["id"]]["rules"] == ["tournament: stick the dealer", "to 10 points"]
+        # no rules named: the rules most people are waiting for
+        di = play_now(srv, name="Ed")
+        assert (di["id"], di["seat"]) == (ann["id"], 3)
+        # a full table is no longer open to anyone; a table of friends never was
+        friends = srv.create(name="Fay")
+        full = {t["id"]: t for t in lobby(srv)}[ann["id"]]  # listed while played: spectate
+        assert (full["free"], full["people"]) == (0, 4)
+        assert friends["id"] not in {t["id"] for t in lobby(srv)}
+        status, out = srv.post(f"/api/lobby/{friends['id']}/join", {})
+        assert status == 409 and "no free seat" in out["error"]
+        status, out = srv.post(f"/api/lobby/{ann['id']}/join", {})
+        assert status == 409
+        gus = play_now(srv, name="Gus", preset="standard")  # that table is full: a new one
+        assert gus["new"] and gus["id"] != ann["id"]
+        hal = play_now(srv, name="Hal")  # most waiting beside a free seat: Di and Gus tie,
+        assert hal["id"] == other["id"]  # the first found (the oldest table) wins
+
+
+def test_play_now_refuses_bad_requests_saying_what_is_wrong(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, client_tables_per_minute=2) as srv:
+        for body, why in (({"preset": "nope"}, "unknown preset 'nope'"),
+                          ({"rules": {"target": 0}}, "target must be a positive integer"),
+                          ({"seats": []}, "invalid request"),
+                          ({"name": "x" * 40}, "invalid request")):
+            status, out = srv.post("/api/play", body)
+            assert status == 400 and why in out["error"], (body, out)
+        assert lobby(srv) == []  # nothing was made
+        for preset in ("standard", "tournament"):  # each a new table: counted
+            assert play_now(srv, preset=preset)["new"]
+        status, out = srv.post("/api/play", {"preset": "joker"})
+        assert status == 429 and "tables" in out["error"], out
+        assert play_now(srv, preset="standard")["new"] is False  # a seat is no new table
+
+
+def test_a_person_taking_a_seat_mid_hand_plays_it_from_the_next_hand(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        ann = play_now(srv, name="Ann", rules={"target": 3})
+        a = srv.connect(ann["id"], ann["token"])
+        s = a.until_state(lambda s: True)  # dealt: the computers play the free seats
+        assert s["public"] and [x["stand_in"] for x in s["seats"]] == [False, True, True, True]
+        bob = play_now(srv, name="Bob", rules={"target": 3})
+        assert bob["id"] == ann["id"]
+        b = srv.connect(bob["id"], bob["token"])
+        s = b.until_state(lambda s: True)
+        hand = s["hand_no"]
+        assert s["seats"][1]["name"] == "Bob" and s["seats"][1]["stand_in"]
+        while True:  # Ann plays; Bob's computer plays his seat to the end of this hand
+            s = a.my_turn()
+            if s["hand_no"] > hand:
+                break
+            assert not b.state or not b.state["legal"] or b.state["hand_no"] > hand
+            a.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+            a.after(s["seq"])
+        s = b.until_state(lambda s: s["hand_no"] > hand)
+        assert not s["seats"][1]["stand_in"]  # his from this hand on
+        assert not any(m["type"] == "state" and m["hand_no"] == hand and m["legal"]
+                       for m in b.messages)
+        a.close()
+        b.close()
+
+
+def test_leaving_gives_the_seat_to_its_computer_and_the_next_person_takes_it(
+        db_url: str) -> None:
+    with LiveServer(db_url=db_url, leave_grace=0.3) as srv:
+        ann, bob = play_now(srv, name="Ann"), play_now(srv, name="Bob")
+        a, b = srv.connect(ann["id"], ann["token"]), srv.connect(bob["id"], bob["token"])
+        a.until_state(lambda s: True)
+        b.send({"type": "leave"})  # said: free at once
+        err = b.until(lambda m: m["type"] == "error")
+        assert err["code"] == "left"
+        s = a.until_state(lambda s: not s["seats"][1]["claimed"])
+        assert s["seats"][1]["name"] == "East (club)" and s["seats"][1]["stand_in"]
+        assert lobby(srv)[0]["free"] == 3
+        old = srv.connect(bob["id"], bob["token"])  # the old link opens the seat no more
+        assert old.recv()["code"] == "bad_token"
+        cy = play_now(srv, name="Cy")
+        assert (cy["id"], cy["seat"]) == (ann["id"], 1)
+        c = srv.connect(cy["id"], cy["token"])
+        c.until_state(lambda s: s["seats"][1]["name"] == "Cy")
+        c.close()  # gone without a word: the computer plays at once, the seat is free soon
+        s = a.until_state(lambda s: s["seats"][1]["stand_in"] and s["seats"][1]["claimed"])
+        s = a.until_state(lambda s: not s["seats"][1]["claimed"], timeout=5)
+        assert s["seats"][1]["name"] == "East (club)"
+        ann2 = srv.connect(ann["id"], ann["token"])  # a reload within the grace keeps it
+        a.close()
+        time.sleep(0.6)
+        s = ann2.until_state(lambda s: True)
+        assert s["seats"][0]["claimed"] and s["seats"][0]["name"] == "Ann"
+        ann2.close()
+
+
+def wait_turn(c: Client) -> dict[str, Any]:
+    return c.until_state(lambda s: bool(s["legal"]), timeout=30)
+
+
+def test_the_turn_clock_has_the_computer_move_and_repeated_timeouts_hand_it_the_seat(
+        sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, turn_clock=0.4) as srv:
+        ann = play_now(srv, name="Ann")
+        a = srv.connect(ann["id"], ann["token"])
+        s = wait_turn(a)
+        assert s["clock"] == 0.4 and 0 < s["turn_left"] <= 0.4
+        waited = time.monotonic()
+        moved = a.until_state(lambda m: m["seq"] > s["seq"])  # nobody moved: the clock did
+        assert time.monotonic() - waited >= 0.3
+        assert moved["last"]["seat"] == 0 and not moved["seats"][0]["stand_in"]
+        for _ in range(CLOCK_STRIKES - 1):  # again: the computer takes the seat over
+            s = wait_turn(a) if not a.state or not a.state["legal"] else a.state
+            a.after(s["seq"])
+        s = a.until_state(lambda m: m["seats"][0]["stand_in"])
+        assert table(srv, ann["id"]).seats[0].idle
+        a.until_state(lambda m: m["seq"] > s["seq"] + 4)  # it plays on for the person
+        a.send({"type": "back"})
+        s = a.until_state(lambda m: not m["seats"][0]["stand_in"])
+        s = wait_turn(a)  # theirs again, and a move resets the count
+        a.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+        a.after(s["seq"])
+        assert table(srv, ann["id"]).seats[0].timeouts == 0
+        a.close()
+
+
+def test_play_now_and_the_lobby_span_two_server_processes(pg_cluster: PgCluster) -> None:
+    url = pg_cluster.new_database()
+    with LiveServer(db_url=url, cluster=True) as a, LiveServer(db_url=url, cluster=True) as b:
+        ann = play_now(a, name="Ann")
+        bob = play_now(b, name="Bob")  # at the other process: the same table, claimed there
+        assert (bob["id"], bob["seat"], bob["new"]) == (ann["id"], 1, False)
+        assert not b.app.state.server.cluster.owns(ann["id"])
+        for srv in (a, b):
+            (t,) = lobby(srv)
+            assert t["id"] == ann["id"] and t["people"] == 2 and t["free"] == 2
+        x, y = a.connect(ann["id"], ann["token"]), b.connect(bob["id"], bob["token"])
+        for c in (x, y):
+            s = c.until_state(lambda s: True)
+            assert [p["name"] for p in s["seats"][:2]] == ["Ann", "Bob"]
+        x.close()
+        y.close()
+
+
+def test_seated_is_what_a_bot_host_reads() -> None:
+    seated = Seated("abc", 2, "tok", False)
+    assert seated.to_json() == {"id": "abc", "seat": 2, "token": "tok", "new": False,
+                                "url": "/t/abc#token=tok"}
+
+
+def guest(base: str, name: str) -> Any:
+    """A browser's worth of session: a guest player named ``name``."""
+    import httpx
+
+    client = httpx.Client(base_url=base, timeout=10)
+    assert client.post("/api/me/guest", json={"name": name}).status_code == 201
+    return client
+
+
+def play_now_as(client: Any, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/play", json=body,
+                    headers={"X-CSRF-Token": client.get("/api/me").json()["csrf"]})
+    assert r.status_code in (200, 201), r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_a_seat_left_at_one_process_is_taken_through_the_other(pg_cluster: PgCluster) -> None:
+    """A seat a player left and another player took opens for the new one at every process
+    (the replicas learn whose seat it is, not only its name)."""
+    url = pg_cluster.new_database()
+    with LiveServer(db_url=url, cluster=True) as a, LiveServer(db_url=url, cluster=True) as b:
+        ann_http, bob_http, cy_http = guest(a.base, "Ann"), guest(b.base, "Bob"), \
+            guest(b.base, "Cy")
+        ann, bob = play_now_as(ann_http), play_now_as(bob_http)
+        x = a.connect(ann["id"], ann["token"], cookies=ann_http.cookies)
+        y = b.connect(bob["id"], bob["token"], cookies=bob_http.cookies)
+        y.until_state(lambda s: True)
+        x.until_state(lambda s: True)
+        x.send({"type": "leave"})
+        y.until_state(lambda s: not s["seats"][0]["claimed"])
+        cy = play_now_as(cy_http)
+        assert (cy["id"], cy["seat"]) == (ann["id"], 0)
+        for srv in (a, b):  # the seat opens for its new holder at either process
+            z = srv.connect(cy["id"], cy["token"], cookies=cy_http.cookies)
+            assert z.recv()["type"] == "welcome" and z.you == 0
+            z.close()
+        x.close()
+        y.close()
+        for client in (ann_http, bob_http, cy_http):
+            client.close()
