@@ -239,3 +239,24 @@ def test_a_seat_left_at_one_process_is_taken_through_the_other(pg_cluster: PgClu
         y.close()
         for client in (ann_http, bob_http, cy_http):
             client.close()
+
+
+def test_a_seat_taken_during_a_hand_is_not_told_its_computer_covered_for_them(
+        sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url) as srv:
+        ann = play_now(srv, name="Ann")
+        a = srv.connect(ann["id"], ann["token"])
+        a.until_state(lambda s: True)
+        bob = play_now(srv, name="Bob")
+        b = srv.connect(bob["id"], bob["token"])
+        hand = b.until_state(lambda s: True)["hand_no"]
+        while True:  # Bob's computer plays his seat to the end of the hand
+            s = a.my_turn()
+            if s["hand_no"] > hand:
+                break
+            a.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+            a.after(s["seq"])
+        # nothing kept to tell him "while you were away" (what a page coming back is told)
+        assert table(srv, bob["id"]).seats[1].covered == []
+        b.close()
+        a.close()

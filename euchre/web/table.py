@@ -279,13 +279,16 @@ class Table:
             raise TurnError("not_your_turn", "not this seat's turn")
         before = self.match.hand
         phase = before.phase
+        hand_no = len(self.match.finished) + 1
         self.match.apply_action(action)
         self.log.append((seat, action))
         self.turn_since = time.monotonic()
         at = Moment(PHASES[phase], seat, before.dealer, before.n, before.upcard)
         self.last_event = (action, at)
-        if self.seats[seat].stand_in:
-            self.seats[seat].covered.append(action_words(action, at, "done", YOU))
+        mover = self.seats[seat]
+        if mover.stand_in and mover.from_hand <= hand_no:
+            # (not for a seat taken during this hand: its person never had it to be away)
+            mover.covered.append(action_words(action, at, "done", YOU))
         if self.match.hand is not before or self.match.is_terminal():
             seen = public_view(before)
             self.last_hand = M.hand_summary(seen, list(self.match.scores))

@@ -176,7 +176,7 @@ function showWaiting(w) {
   const ul = $("waiting-seats");
   ul.replaceChildren();
   w.seats.forEach((x, seat) => {
-    const li = make("li", seat === w.you ? "me" : "");
+    const li = make("li", seat === w.you ? "mine" : "");
     const state = x.kind === "computer" ? `computer · ${x.level}` : !x.claimed ? "free: waiting for a player"
       : x.connected ? "here" : "not here yet";
     li.append(make("b", "", `${w.seat_names[seat]}: `), seat === w.you ? "You" : x.claimed || x.kind === "computer" ? x.name : "", make("span", "tag", state));
@@ -187,6 +187,8 @@ function showWaiting(w) {
   const box = $("waiting-invite");
   box.hidden = !(invite && open);
   if (!box.hidden) box.replaceChildren(...inviteLink(w.table, invite, "Send this link to friends; each takes a free seat:"));
+  if (w.you >= 0 && !$("my-name").matches(":focus")) $("my-name").value = w.seats[w.you].name;
+  $("name-panel").hidden = w.you < 0 || w.seats[w.you].player;
   $("start-btn").hidden = !w.can_start || !open;
   $("start-btn").onclick = () => send({ type: "start" });
 }
