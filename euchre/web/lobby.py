@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from euchre.errors import RulesError
 from euchre.rules import PRESETS, Rules, rules_summary
+from euchre.seats import Seat
 from euchre.web import schemas as S
 from euchre.web.players import Player
 from euchre.web.rooms import requested_rules
@@ -37,7 +38,7 @@ class Seated:
     """Where Play now (or a lobby join) put the player: the table, the seat and its link."""
 
     table: str
-    seat: int
+    seat: Seat
     token: str
     new: bool
     """A new table was made for them (nobody was waiting for these rules)."""
