@@ -231,9 +231,11 @@ def test_a_seat_left_at_one_process_is_taken_through_the_other(pg_cluster: PgClu
         y.until_state(lambda s: not s["seats"][0]["claimed"])
         cy = play_now_as(cy_http)
         assert (cy["id"], cy["seat"]) == (ann["id"], 0)
-        for srv in (a, b):  # the seat opens for its new holder at either process
-            z = srv.connect(cy["id"], cy["token"], cookies=cy_http.cookies)
-            assert z.recv()["type"] == "welcome" and z.you == 0
+        for srv in (b, a):  # the seat opens for its new holder at either process, and is
+            z = srv.connect(cy["id"], cy["token"], cookies=cy_http.cookies)  # its computer's
+            assert z.recv()["type"] == "welcome" and z.you == 0  # to the end of the hand
+            s = z.until_state(lambda s: True)
+            assert s["seats"][0]["stand_in"] and s["next_hand"] and s["legal"] == [], srv
             z.close()
         x.close()
         y.close()

@@ -341,7 +341,7 @@ class Cluster:
         table.started = table.started or bool(msg.get("g"))
         if msg.get("n"):
             table.next_table, table.next_tokens = msg["n"][0], msg["n"][1]
-        for s, (name, claimed, present, stand_in, token, kind, player) in zip(
+        for s, (name, claimed, present, stand_in, token, kind, player, from_hand) in zip(
                 table.seats, msg["s"], strict=True):
             if s.token != token:
                 s.token = token
@@ -354,6 +354,7 @@ class Cluster:
                 s.covered = []
             s.name, s.claimed, s.stand_in, s.kind = name, claimed, stand_in, kind
             s.player = player  # whose signed-in browser opens it, here as at the owner
+            s.from_hand = from_hand  # a seat taken during a hand is its computer's till then
             s.remote = max(0, present - s.connections)
         if [s.public() for s in table.seats] != shown \
                 or (table.started, table.next_table) != before:
@@ -398,8 +399,8 @@ class Cluster:
             return
         payload: dict[str, Any] = {
             "k": "m", "t": table.id, "p": self.id,
-            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token, s.kind, s.player]
-                  for s in table.seats], "g": table.started}
+            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token, s.kind, s.player,
+                   s.from_hand] for s in table.seats], "g": table.started}
         if table.next_table is not None:
             payload["n"] = [table.next_table, table.next_tokens]
         if keep is not None:
