@@ -5,13 +5,18 @@ it run out, and the lobby lists the open tables of every server process."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 from webtools import Client, LiveServer, PgCluster
 
-from euchre.web.lobby import Seated
+from euchre.rules import PRESETS
+from euchre.web import bots as B
+from euchre.web.lobby import LOBBY_SECONDS, Seated
 from euchre.web.moves import CLOCK_STRIKES
+from euchre.web.store import BOT, HUMAN, SeatData, Store, TableData
+from euchre.web.table import Table
 
 SEAT_NAMES = ["North", "East", "South", "West"]
 
@@ -262,3 +267,70 @@ def test_a_seat_taken_during_a_hand_is_not_told_its_computer_covered_for_them(
         assert table(srv, bob["id"]).seats[1].covered == []
         b.close()
         a.close()
+
+
+def test_a_bot_accounts_seat_at_an_open_table_is_a_players_never_a_free_one(
+        sqlite_url: str) -> None:
+    """The lobby counts a bot account's seat as a player's (its own count, the fullest-first
+    order), Play now never seats a person there, and once the bot leaves it the seat is a
+    person's free seat again."""
+    with LiveServer(db_url=sqlite_url, leave_grace=0.3) as srv:
+        older = play_now(srv, name="Cy", rules={"target": 3})  # one person, made first
+        ann = play_now(srv, name="Ann", preset="tournament")
+        store = Store(sqlite_url)
+        try:
+            robo, _ = B.create(store, "Robo", None)
+            store.update_seat(ann["id"], 1, kind=BOT, claimed=True, name="Robo",
+                              player_id=robo.id)
+        finally:
+            store.close()
+        t = table(srv, ann["id"])
+        seat = t.seats[1]
+        seat.kind, seat.claimed, seat.name, seat.player = BOT, True, "Robo", robo.id
+        time.sleep(LOBBY_SECONDS + 0.1)
+        first, second = lobby(srv)
+        assert (first["id"], second["id"]) == (ann["id"], older["id"])  # 2 players before 1
+        assert (first["free"], first["people"], first["bots"], first["computers"]) == \
+            (2, 1, 1, 2)
+        assert first["seats"][1] == {"name": "Robo", "person": False, "bot": True,
+                                     "free": False}
+        bob = play_now(srv, name="Bob", preset="tournament")
+        assert (bob["id"], bob["seat"]) == (ann["id"], 2)  # the free seat, not the bot's
+
+        async def bot_leaves() -> None:
+            async with srv.app.state.server.rooms.locks[t.id]:
+                await srv.app.state.server.rooms.release(t, seat)
+
+        loop = srv.app.state.server.bot_links.looker.get_loop()
+        asyncio.run_coroutine_threadsafe(bot_leaves(), loop).result(10)
+        assert (seat.kind, seat.claimed, seat.player) == (HUMAN, False, None)
+        di = play_now(srv, name="Di", preset="tournament")
+        assert (di["id"], di["seat"]) == (ann["id"], 1)
+        store = Store(sqlite_url)
+        try:
+            data = store.load_table(ann["id"])
+        finally:
+            store.close()
+        assert data is not None and (data.seats[1].kind, data.seats[1].name) == (HUMAN, "Di")
+
+
+def test_no_turn_clock_runs_on_a_bot_accounts_seat() -> None:
+    """A bot's turns run on its move time (it is cut off past it), not the turn clock whose
+    strikes it could not answer by saying it is back; a person's turns at the table run on
+    the clock."""
+    kinds = [HUMAN, BOT, HUMAN, HUMAN]
+    t = Table(TableData("t", 0.0, PRESETS["standard"].to_dict(), 1, "inv",
+                        [SeatData(i, f"tok{i}", kind, "rule", f"P{i}", i < 2)
+                         for i, kind in enumerate(kinds)], [], None, [], False, True, 15.0))
+    t.started = True
+    for s in t.seats[:2]:
+        s.connections = 1
+    timed: dict[int, float | None] = {}
+    while len(timed) < 2:
+        cur = t.match.current_player
+        if cur in (0, 1):
+            timed[cur] = t.turn_left()
+        t.apply(cur, t.match.legal_actions()[0])
+    left = timed[0]
+    assert left is not None and 0 < left <= 15.0
+    assert timed[1] is None

@@ -22,6 +22,7 @@ from euchre.web import schemas as S
 from euchre.web.players import Player
 from euchre.web.rooms import requested_rules
 from euchre.web.store import LobbyRow
+from euchre.web.table import BOT, HUMAN, PLAYER_KINDS
 
 if TYPE_CHECKING:
     from euchre.web.server import Server
@@ -56,11 +57,22 @@ def wanted_rules(req: S.PlayNow) -> Rules | None:
 
 
 def free_seats(row: LobbyRow) -> int:
-    return sum(1 for kind, taken, _, _ in row.seats if kind == "human" and not taken)
+    """Seats a person may take: a person's seat nobody holds (its computer plays it)."""
+    return sum(1 for kind, taken, _, _ in row.seats if kind == HUMAN and not taken)
 
 
 def people(row: LobbyRow) -> int:
-    return sum(1 for kind, taken, _, _ in row.seats if kind == "human" and taken)
+    return sum(1 for kind, taken, _, _ in row.seats if kind == HUMAN and taken)
+
+
+def bots(row: LobbyRow) -> int:
+    """Seats a bot account holds: a player's seat like a person's, never a free one."""
+    return sum(1 for kind, taken, _, _ in row.seats if kind == BOT and taken)
+
+
+def players(row: LobbyRow) -> int:
+    """Seats held by a player (a person or a bot account), the rest being computers'."""
+    return sum(1 for kind, taken, _, _ in row.seats if kind in PLAYER_KINDS and taken)
 
 
 def rules_of(row: LobbyRow) -> Rules | None:
@@ -71,8 +83,8 @@ def rules_of(row: LobbyRow) -> Rules | None:
 
 
 def most_played(rows: list[LobbyRow]) -> Rules:
-    """The rules most people are waiting at (a free seat beside them), else the standard
-    game."""
+    """The rules most players (people and bots) are waiting at (a free seat beside them),
+    else the standard game."""
     counts: dict[str, tuple[int, Rules]] = {}
     for row in rows:
         rules = rules_of(row)
@@ -80,7 +92,7 @@ def most_played(rows: list[LobbyRow]) -> Rules:
             continue
         key = repr(sorted(rules.to_dict().items()))
         n, _ = counts.get(key, (0, rules))
-        counts[key] = (n + people(row), rules)
+        counts[key] = (n + players(row), rules)
     if not counts:
         return PRESETS["standard"]
     return max(counts.values(), key=lambda c: c[0])[1]
@@ -93,9 +105,10 @@ def listing(row: LobbyRow) -> dict[str, Any]:
         "id": row.id, "url": f"/t/{row.id}",
         "rules": rules_summary(rules) if rules is not None else ["rules of a newer release"],
         "players": len(row.seats), "free": free_seats(row), "people": people(row),
-        "computers": len(row.seats) - people(row),
-        "seats": [{"name": name, "person": kind == "human" and taken,
-                   "free": kind == "human" and not taken} for kind, taken, _, name in row.seats],
+        "bots": bots(row), "computers": len(row.seats) - players(row),
+        "seats": [{"name": name, "person": kind == HUMAN and taken,
+                   "bot": kind == BOT and taken, "free": kind == HUMAN and not taken}
+                  for kind, taken, _, name in row.seats],
         "rated": row.rated, "clock": row.clock, "started": row.started,
     }
 

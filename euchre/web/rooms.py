@@ -240,14 +240,16 @@ class Rooms:
         return True
 
     async def release(self, table: Table, seat: TableSeat) -> None:
-        """A person left a seat at an open table: its computer plays it, it has a new link,
-        and it is free for the next person (caller holds the table's lock)."""
+        """A player (a person, or a bot account) left a seat at an open table: its computer
+        plays it, it has a new link, and it is a person's free seat for the next player
+        (caller holds the table's lock)."""
         name, token = computer_name(seat.seat, table.n, seat.level), secrets.token_urlsafe(18)
         await self.db.run(functools.partial(
-            Store.update_seat, table_id=table.id, seat=seat.seat, claimed=False, name=name,
-            player_id=None, token=token))
+            Store.update_seat, table_id=table.id, seat=seat.seat, kind=HUMAN, claimed=False,
+            name=name, player_id=None, token=token))
         gone = [c for c in self.everyone(table) if c.seat == seat.seat]
-        seat.claimed, seat.name, seat.player, seat.token = False, name, None, token
+        seat.kind, seat.claimed, seat.name, seat.player, seat.token = \
+            HUMAN, False, name, None, token
         seat.stand_in, seat.idle, seat.timeouts, seat.from_hand = True, False, 0, 0
         self.broadcast_locked(table)
         for c in gone:

@@ -42,6 +42,11 @@ from euchre.seats import Seat
 from euchre.web.limits import computer_tables_error
 
 SCHEMA_REVISION = "0009"
+#: A seat's kinds: a person's (the creator's or a friend's), a computer's at a level, and a
+#: bot account's (a program playing online, ``euchre.web.botlinks``).
+HUMAN, COMPUTER, BOT = "human", "computer", "bot"
+#: The kinds of seat a player (with a name, a rating and a profile) holds.
+PLAYER_KINDS = (HUMAN, BOT)
 #: The advisory lock a migration holds on PostgreSQL (a key of this program's own).
 MIGRATION_LOCK = 0x4555434852454D49
 #: The transaction advisory lock that orders the creations of tables of computers only.
@@ -604,7 +609,8 @@ class Store:
                                                  ActionRow.seq == 0))}
         out = [LobbyRow(t.id, t.created_at, json.loads(t.rules), bool(t.rated), t.clock,
                         seats.get(t.id, []), t.id in started) for t in rows]
-        out.sort(key=lambda r: (-sum(c for k, c, _, _ in r.seats if k == "human"),
+        # the fullest first: a seat a player holds (a person's or a bot account's) counts
+        out.sort(key=lambda r: (-sum(c for k, c, _, _ in r.seats if k in PLAYER_KINDS),
                                 r.created_at))
         return out[:limit]
 

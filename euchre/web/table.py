@@ -24,15 +24,14 @@ from euchre.rules import Rules, rules_summary
 from euchre.state import PHASES, HandState, seat_name
 from euchre.view import SeatView
 from euchre.web import messages as M
+from euchre.web.store import BOT as BOT  # a seat's kinds, named with the seats' rows
+from euchre.web.store import COMPUTER as COMPUTER
+from euchre.web.store import HUMAN as HUMAN
+from euchre.web.store import PLAYER_KINDS as PLAYER_KINDS
 from euchre.web.store import TableData
 from euchre.words import YOU, Moment, action_words
 
 SPECTATOR = NO_SEAT
-#: A seat's kinds: a person's (the creator's or a friend's), a computer's at a level, and a
-#: bot account's (a program playing online, ``euchre.web.botlinks``).
-HUMAN, COMPUTER, BOT = "human", "computer", "bot"
-#: The kinds of seat a player (with a name, a rating and a profile) holds.
-PLAYER_KINDS = (HUMAN, BOT)
 #: The finished hands a table keeps to tell a bot how each ended (a bot's connection catches
 #: up at once, so a few are plenty).
 ENDED_KEPT = 32
@@ -224,10 +223,13 @@ class Table:
         return len(m.finished) + (0 if m.is_terminal() else 1)
 
     def turn_left(self) -> float | None:
-        """Seconds the person to move has left on the turn clock (None: no clock runs)."""
+        """Seconds the person to move has left on the turn clock (None: no clock runs). A bot
+        account's seat runs on the bot's move time instead (``--bot-move-time``: past it the
+        bot is cut off and its computer plays), which it cannot answer by saying it is back."""
         if self.clock is None or self.finished or not self.started:
             return None
-        if self.seats[self.match.current_player].computer_plays:
+        seat = self.seats[self.match.current_player]
+        if seat.computer_plays or seat.kind == BOT:
             return None
         return max(0.0, self.clock - (time.monotonic() - self.turn_since))
 

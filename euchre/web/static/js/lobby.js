@@ -21,7 +21,8 @@ async function seat(url, body) {
 }
 
 function seatsText(t) {
-  const who = `${t.people} ${t.people === 1 ? "person" : "people"}, ${t.computers} computer${t.computers === 1 ? "" : "s"}`;
+  const bots = t.bots ? `, ${t.bots} bot${t.bots === 1 ? "" : "s"}` : "";
+  const who = `${t.people} ${t.people === 1 ? "person" : "people"}${bots}, ${t.computers} computer${t.computers === 1 ? "" : "s"}`;
   return t.free ? `${t.free} free · ${who}` : `full · ${who}`;
 }
 
@@ -40,7 +41,7 @@ async function load() {
     if (t.rated) rules.append(make("span", "tag", "rated"));
     const names = make("td");
     names.append(make("span", "", seatsText(t)), make("br"),
-      make("span", "small", t.seats.map((s) => (s.free ? `${s.name} (free)` : s.name)).join(", ")));
+      make("span", "small", t.seats.map((s) => (s.free ? `${s.name} (free)` : s.bot ? `${s.name} (bot)` : s.name)).join(", ")));
     const pace = make("td", "", t.clock ? `${t.clock} s a turn` : "no clock");
     const go = make("td", "lobby-go");
     if (t.free) {
