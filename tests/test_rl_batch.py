@@ -93,20 +93,68 @@ def test_batch_steps_match_the_engine_move_by_move_with_equal_observations(name:
     assert checked > 800
 
 
+def _uniform(counts: np.ndarray, support: list[int], total: int) -> bool:
+    """Every outcome of ``support`` within five standard deviations of total/len, none else."""
+    expected = total / len(support)
+    return (set(np.flatnonzero(counts).tolist()) == set(support)
+            and all(abs(counts[c] - expected) < 5 * np.sqrt(expected) for c in support))
+
+
 def test_random_card_play_picks_each_playable_card_equally_often() -> None:
-    """The branch-free pick (clear r low bits under a mask, then trailing zeros) must be the
-    r-th playable card for every r (hands in play hold at most five cards): each card of a
-    mask comes up 1/n of the time, and only cards of the mask do."""
+    """The branch-free pick (the r-th set bit of the mask, r drawn by multiplying the random
+    fraction by the count) must be the r-th card for every r, from a lone card to a dealer's
+    six and the deck's 24: each card of a mask comes up 1/n of the time, and only cards of the
+    mask do; the fraction it leaves gives a second draw that is uniform too and independent of
+    the first (one generator output serves several draws)."""
     rng = np.random.default_rng(0)
-    draws = 60_000
+    draws = 12_000
     xs = rng.integers(0, 2**63, size=draws, dtype=np.int64).astype(np.uint64) * np.uint64(2)
-    for mask in (0b1, 0b1000_0010, 0x0101_0101, 0x0A_0400_11, (1 << 31) | 0x1E, 0x3E00_0000):
+    xs |= rng.integers(0, 2, size=draws, dtype=np.int64).astype(np.uint64)
+    for mask in (0b1, 0b1000_0010, 0x0101_0101, 0x0A_0400_11, (1 << 31) | 0x1E, 0x3E00_0000,
+                 0xFC, 0xFCFC_FCFC):
         cards = [c for c in range(32) if mask >> c & 1]
-        counts = np.bincount([B.pick_card(np.int64(mask), x) for x in xs[:draws // 6]],
-                             minlength=32)
-        assert set(np.flatnonzero(counts).tolist()) == set(cards), hex(mask)
-        expected = draws // 6 / len(cards)
-        assert all(abs(counts[c] - expected) < 5 * np.sqrt(expected) for c in cards), counts
+        first, second = [], []
+        for x in xs:
+            c, rest = B.pick_card(np.int64(mask), x)
+            first.append(c)
+            second.append(B.pick_card(np.int64(mask), np.uint64(rest))[0])
+        for picks in (first, second):
+            assert _uniform(np.bincount(picks, minlength=32), cards, draws), hex(mask)
+        if len(cards) == 2:
+            pairs = [2 * cards.index(a) + cards.index(b)
+                     for a, b in zip(first, second, strict=True)]
+            assert _uniform(np.bincount(pairs, minlength=4), [0, 1, 2, 3], draws)
+
+
+def test_the_rth_set_bit_is_found_with_and_without_pdep() -> None:
+    """The deal and every pick take the r-th set bit of a mask: by BMI2's pdep where the CPU
+    has it, else by clearing r low bits; both must give the r-th card for every r."""
+    rng = np.random.default_rng(1)
+    masks = [0b1, 0xFC, 0xFCFC_FCFC, (1 << 31) | 0x1E,
+             *(int(m) & 0xFCFC_FCFC for m in rng.integers(1, 2**32, size=40))]
+    for mask in masks:
+        bits = [1 << c for c in range(32) if mask >> c & 1]
+        for r, bit in enumerate(bits):
+            assert B.nth_bit_by_clearing(np.int64(mask), np.int64(r)) == bit
+            assert B.nth_bit(np.int64(mask), np.int64(r)) == bit
+
+
+def test_random_deals_and_first_answers_are_uniform() -> None:
+    """The kernel's deal and first bid, over recorded hands: each dealer, each up-card and each
+    card in each seat's hand as often as a shuffled deck makes them, and the first answer
+    (pass, order up, order up alone) a third of the time each."""
+    n = 24_000
+    rec = B.play_random(Rules(), n, seed=5, record=True)
+    assert rec.dealers is not None and rec.decks is not None and rec.actions is not None
+    assert _uniform(np.bincount(rec.dealers, minlength=4), [0, 1, 2, 3], n)
+    deck = sorted(int(c) for c in rec.decks[0])
+    assert all(sorted(int(c) for c in d) == deck for d in rec.decks[:500])
+    assert _uniform(np.bincount(rec.decks[:, 20], minlength=32), deck, n)
+    left = (rec.dealers + 1) % 4  # the dealer's left gets deck positions 0-2 and 10-11
+    held = np.concatenate([rec.decks[left == 1][:, [0, 1, 2, 10, 11]].ravel()])
+    assert _uniform(np.bincount(held, minlength=32), deck, len(held))
+    answers = rec.actions[:, 0] - 80  # PASS, ORDER, ORDER_ALONE
+    assert _uniform(np.bincount(answers, minlength=3), [0, 1, 2], n)
 
 
 def test_policy_play_calls_back_with_observations_masks_and_seats() -> None:
@@ -166,6 +214,7 @@ def test_bench_batch_prints_the_median_interleaved_ratio_to_openspiel() -> None:
                         "--chunk", "2000"], capture_output=True, text=True, check=True)
     assert "hands/s" in r.stdout
     assert "ratio: median" in r.stdout and "2 interleaved rounds" in r.stdout
+    assert "ratio in CPU time: median" in r.stdout  # what a loaded machine blurs least
     for flags in (["--rounds", "0"], ["--chunk", "x"], ["--variant", "cutthroat"],
                   ["--seconds", "-1"]):
         bad = subprocess.run([euchre, "bench", "batch", *flags], capture_output=True, text=True,

@@ -16,13 +16,18 @@ that loops over rows in compiled code. Two ways to drive it:
   the acting seat's point of view, written by the kernel) and action masks of the unfinished
   hands and returns one action id each.
 
-Speed choices from PERFORMANCE-NOTES.md: an inline xorshift generator (numpy's generator inside
-the kernel was half the run time), int8 tables, ``cache=True`` so the JIT cost (seconds) is paid
-once per machine, every literal int an int64, and random card play in locals with a branch-free
-pick of the r-th playable card (:func:`pick_card`): mispredicted branches, not arithmetic, were
-most of a hand's time. Correctness: the tests replay the recorded
-random streams through :class:`~euchre.state.HandState` move by move (same player, same legal
-actions, same points), and check the kernel's observations equal the encoder's from the view.
+Speed choices (``play_random``, measured by ``euchre bench batch``): the whole hand in locals,
+never in a row; a counter-based generator (splitmix64) in a register, each output serving
+several draws by multiplying the random fraction (:func:`_draw`); the deal drawn card by card
+from the deck's mask with pdep (:func:`nth_bit`); the first round of bidding drawn without a
+branch; the cards re-encoded per trump (:func:`_in_trump_order`) so that following suit is a
+byte and beating a card a comparison; the recording compiled out of the kernel that does not
+record. Mispredicted branches and chains of dependent loads, not arithmetic, were most of a
+hand's time. Elsewhere: int8 tables, ``cache=True`` so the JIT cost (seconds) is paid once per
+machine, every literal int an int64. Correctness: the tests replay the recorded random streams
+through :class:`~euchre.state.HandState` move by move (same player, same legal actions, same
+points), check the deals and picks are uniform, and check the kernel's observations equal the
+encoder's from the view.
 """
 
 from __future__ import annotations
@@ -36,13 +41,13 @@ import numba
 import numpy as np
 import numpy.typing as npt
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from numba.extending import intrinsic
 
 from euchre import _jitcache
 from euchre import actions as A
-from euchre.cards import EFFECTIVE_SUIT, STRENGTH, SUIT_MASK, deck_cards
+from euchre.cards import EFFECTIVE_SUIT, JACK, STRENGTH, SUIT_MASK, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.rl import encoding as E
 from euchre.rules import Rules, Scoring
@@ -149,21 +154,6 @@ def _rand(rng: Any, n: Any) -> Any:
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@_inline
-def _xs(x: Any) -> Any:
-    """One xorshift64 step on a generator state kept in a register (no array store)."""
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    return x
-
-
-@_inline
-def _below(x: Any, n: Any) -> Any:
-    """A uniform int in [0, n) from generator output ``x``: a multiply and a shift."""
-    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
 def _ctpop_typing(typingctx: Any, x: Any) -> Any:
     """Set bits of an int64 by LLVM's ctpop (one popcnt instruction where the CPU has it, a
     branch-free sequence where not): numba exposes trailing_zeros but no popcount."""
@@ -180,17 +170,145 @@ _ctpop: Any = cast(Any, intrinsic)(_ctpop_typing)
 trailing_zeros: Any = _trailing_zeros
 
 
+def _pdep_typing(typingctx: Any, src: Any, mask: Any) -> Any:
+    """BMI2's parallel bit deposit: ``pdep(1 << r, mask)`` is the r-th lowest set bit of
+    ``mask`` in one instruction (3 cycles), where a loop would clear r bits one by one."""
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cast(Any, cgutils).get_or_insert_function(builder.module, fnty,
+                                                       "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, [args[0], args[1]])
+
+    return sig, codegen
+
+
+_pdep: Any = cast(Any, intrinsic)(_pdep_typing)
+
+
+def _has_pdep() -> bool:
+    """Whether numba compiles for a CPU with BMI2 (x86-64 since 2013): the host's features
+    unless NUMBA_CPU_NAME / NUMBA_CPU_FEATURES name another target."""
+    from numba.core import config
+
+    features = getattr(config, "CPU_FEATURES", None)
+    name = getattr(config, "CPU_NAME", None)
+    if features is not None:
+        return "+bmi2" in str(features).split(",")
+    if name is not None and name != "host":
+        return False
+    import llvmlite.binding as llvm
+
+    try:
+        return bool(llvm.get_host_cpu_features().get("bmi2", False))
+    except RuntimeError:  # no feature list on this platform
+        return False
+
+
+HAVE_PDEP = _has_pdep()
+
+
 @_inline
-def pick_card(hand: Any, x: Any) -> Any:
-    """A uniformly random card of the mask ``hand`` from generator output ``x``: the r-th
-    lowest set bit, found by clearing r low bits under a mask instead of a loop whose
-    data-dependent exit mispredicts on most cards (this and ctpop halved the card-play time of
-    :func:`_random_hands`). r <= 4: a hand in play holds at most five cards, and a sixth
-    would never be picked."""
-    r = _below(x, _ctpop(hand))
-    for z in range(4):
-        hand ^= (hand & -hand) & -np.int64(z < r)
-    return np.int64(trailing_zeros(hand))
+def nth_bit_by_clearing(mask: Any, r: Any) -> Any:
+    """The r-th lowest set bit of ``mask`` (r counted from 0), r low bits cleared one at a
+    time: what :func:`nth_bit` does on a CPU without pdep."""
+    for _ in range(r):
+        mask &= mask - 1
+    return mask & -mask
+
+
+@_inline
+def nth_bit(mask: Any, r: Any) -> Any:
+    """The r-th lowest set bit of ``mask`` (r counted from 0): pdep where the CPU has it."""
+    if HAVE_PDEP:
+        return _pdep(np.int64(1) << r, mask)
+    return nth_bit_by_clearing(mask, r)
+
+
+def _mulhi_typing(typingctx: Any, a: Any, b: Any) -> Any:
+    """The high 64 bits of a 64 x 64-bit product (one ``mul`` instruction gives both halves)."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        wide = ir.IntType(128)
+        p = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(p, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return sig, codegen
+
+
+_mulhi: Any = cast(Any, intrinsic)(_mulhi_typing)
+
+
+@_inline
+def _draw(u: Any, n: Any) -> Any:
+    """A uniform int in [0, n) from the random fraction ``u`` (64 bits), and what is left of
+    the fraction for the next draw: ``u * n`` is the draw (its high word) and a fraction again
+    (its low word), so one generator output serves several draws. Each draw uses up log2(n)
+    of the 64 bits; the callers draw at most 2**35 outcomes from one output, so every draw is
+    uniform to within 2**-29."""
+    nn = np.uint64(n)
+    return np.int64(_mulhi(u, nn)), u * nn
+
+
+@_inline
+def pick_card(hand: Any, u: Any) -> Any:
+    """A uniformly random card of the non-empty mask ``hand`` from the random fraction ``u``
+    (and what is left of ``u``): the r-th lowest set bit for r uniform below the count, found
+    without a branch (mispredicted branches, not arithmetic, were most of a hand's time)."""
+    r, u = _draw(u, _ctpop(hand))
+    return np.int64(trailing_zeros(nth_bit(hand, r))), u
+
+
+@_inline
+def _mix(x: Any) -> Any:
+    """splitmix64's output function: the generator is a counter stepped by the golden ratio
+    and this mix of it, so the next number never waits for the last (xorshift's state is a
+    chain of six dependent operations per number)."""
+    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+DECK_MASK = np.int64(sum(1 << c for c in deck_cards(24)))
+TRUMP_SLOT = np.int64(0xFF) << 24
+POS_T = np.array([[k for k in range(20) if DEAL_T[3, k] == rel] for rel in range(4)],
+                 dtype=np.int64)
+"""POS_T[r]: the deck positions dealt to the seat r places left of the dealer's left."""
+ORDER_T = np.zeros((16, 4), dtype=np.int64)
+"""ORDER_T[active][leader]: the next three active seats after ``leader``, two bits each."""
+for _a in range(16):
+    for _s in range(4):
+        _seat, _v = _s, 0
+        for _j in range(3):
+            _seat = max(int(NEXT_T[_a, _seat]), 0)
+            _v |= _seat << (2 * _j)
+        ORDER_T[_a, _s] = _v
+
+
+def _in_trump_order(h: Any, t: Any) -> Any:
+    """Re-encode the hand ``h`` so that a card's bit says its strength once ``t`` is trump: the
+    trump suit (left bower included) takes the top byte in the order 9 10 Q K A left right, the
+    other suits keep their bytes (the suit in the top byte moves to trump's), the left bower
+    leaves its suit. A card then beats another of its byte, or any outside the top byte, when
+    its number is higher, and the byte of a card is its suit for following."""
+    sis = 3 - t
+    tb = (h >> (8 * t)) & 0xFF
+    lb = (h >> (8 * sis + JACK)) & 1
+    top = ((tb >> 2) & 0x3B) | (lb << 6) | (((tb >> JACK) & 1) << 7)
+    rest = h & ~(np.int64(0xFF) << (8 * t)) & ~(np.int64(1) << (8 * sis + JACK))
+    rest = (rest & 0xFFFFFF) | (((rest >> 24) & 0xFF) << (8 * t))
+    return rest | (top << 24)
+
+
+_trump_order = _inline(_in_trump_order)
+FROM_TRUMP_ORDER_T = np.full((4, 32), -1, dtype=np.int8)
+"""FROM_TRUMP_ORDER_T[trump][bit]: the card id of a bit of :func:`_in_trump_order`."""
+for _t in range(4):
+    for _c in deck_cards(24):
+        FROM_TRUMP_ORDER_T[_t, int(_in_trump_order(1 << _c, _t)).bit_length() - 1] = _c
 
 
 @_jit
@@ -360,9 +478,6 @@ def _legal_body(s: Any, flags: Any, buf: Any) -> Any:
 
 
 _legal = _jit(_legal_body)
-_legal_inline = _inline(_legal_body)
-"""Two compiled forms of one function: inlined in the random-play loop (about 15% faster),
-called everywhere else (half the JIT time)."""
 
 
 @_jit
@@ -477,7 +592,6 @@ def _apply_body(s: Any, a: Any, flags: Any) -> None:
 
 
 _apply = _jit(_apply_body)
-_apply_inline = _inline(_apply_body)
 
 
 @_jit
@@ -525,88 +639,214 @@ def _encode(s: Any, me: Any, o: Any) -> None:
 # Batch entry points (compiled)
 
 
-@_jit
-def _random_hands(n: Any, seed: Any, flags: Any, record: Any, points: Any, dealers: Any,
-                  decks: Any, actions: Any) -> Any:
+@_inline
+def _bid(x: Any, hs: Any, dealer: Any, up: Any, flags: Any, record: Any, actions: Any,
+         i: Any) -> Any:
+    """Random bidding (and the dealer's discard, and the defenders' answers) of the hand dealt
+    into ``hs``, in locals. The first round is drawn without a branch: four answers at once,
+    the first that is not a pass stands (a random branch mispredicts every other hand).
+    Returns (generator, maker or -1 if thrown in, alone, trump, active seats, lone defender
+    or -1, decisions)."""
+    nb1 = 3 if flags & GOING_ALONE else 2
+    x += GOLDEN
+    u = _mix(x)
+    c0, u = _draw(u, nb1)
+    c1, u = _draw(u, nb1)
+    c2, u = _draw(u, nb1)
+    c3, u = _draw(u, nb1)
+    first = np.int64(trailing_zeros(np.int64(c0 != 0) | (np.int64(c1 != 0) << 1)
+                                    | (np.int64(c2 != 0) << 2) | (np.int64(c3 != 0) << 3)
+                                    | 16))
+    active = np.int64(15)
+    lonedef = np.int64(-1)
+    if first < 4:
+        cf = ((c0 | (c1 << 2) | (c2 << 4) | (c3 << 6)) >> (2 * first)) & 3
+        maker = (dealer + 1 + first) & 3
+        alone = cf - 1
+        trump = up >> 3
+        if record:
+            for b in range(first):
+                actions[i, b] = A.PASS
+            actions[i, first] = A.PASS + cf  # ORDER or ORDER_ALONE
+        k = first + 1
+        active ^= alone << ((maker + 2) & 3)
+        plays = (active >> dealer) & 1  # else the dealer sits out: the up-card stays down
+        h = hs[dealer] | (np.int64(1) << up)
+        d, u = pick_card(h, u)
+        hs[dealer] = (h ^ (np.int64(1) << d)) if plays else hs[dealer]
+        if record and plays:
+            actions[i, k] = A.DISCARD_BASE + d
+        k += plays
+    else:
+        k = np.int64(4)
+        if record:
+            for b in range(4):
+                actions[i, b] = A.PASS
+        maker = np.int64(-1)
+        alone = np.int64(0)
+        trump = np.int64(NO_TRUMP)
+        dead = up >> 3
+        calls = 6 if flags & GOING_ALONE else 3
+        x += GOLDEN
+        u = _mix(x)
+        for b in range(4):
+            seat = (dealer + 1 + b) & 3
+            stuck = (flags & STICK) != 0 and seat == dealer
+            c, u = _draw(u, calls if stuck else calls + 1)
+            if not stuck:
+                if c == 0:
+                    if record:
+                        actions[i, k] = A.PASS
+                    k += 1
+                    continue
+                c -= 1
+            alone = np.int64(1) if c >= 3 else np.int64(0)
+            t = c - 3 * alone
+            suit = t + (1 if t >= dead else 0)  # the t-th suit other than the turned-down one
+            if record:
+                actions[i, k] = (A.CALL_ALONE_BASE if alone else A.CALL_BASE) + suit
+            k += 1
+            maker = seat
+            trump = suit
+            active ^= alone << ((maker + 2) & 3)
+            break
+    if maker >= 0 and (flags & DEFEND_ALONE) and alone:
+        x += GOLDEN
+        u = _mix(x)
+        for b in range(4):
+            seat = (dealer + 1 + b) & 3
+            if (seat & 1) == (maker & 1):
+                continue
+            c, u = _draw(u, 2)
+            if record:
+                actions[i, k] = A.DEFEND_ALONE if c else A.PASS
+            k += 1
+            if c:
+                lonedef = seat
+                active ^= np.int64(1) << ((seat + 2) & 3)
+                break
+    return x, maker, alone, trump, active, lonedef, k
+
+
+@_inline
+def _trick(x: Any, hs: Any, leader: Any, trump: Any, active: Any, others: Any, record: Any,
+           actions: Any, i: Any, k: Any) -> Any:
+    """One random trick of the hand in ``hs`` (cards in :func:`_in_trump_order`, so following
+    is a byte and winning a comparison, with no table on the path from one trick's winner to
+    the next lead). Returns (generator, winner, decisions)."""
+    x += GOLDEN
+    u = _mix(x)
+    order = ORDER_T[active, leader]
+    c, u = pick_card(hs[leader], u)
+    hs[leader] ^= np.int64(1) << c
+    if record:
+        actions[i, k] = FROM_TRUMP_ORDER_T[trump, c]
+    k += 1
+    follow = np.int64(0xFF) << (c & 0x38)
+    counts = follow | TRUMP_SLOT
+    best = c
+    win = leader
+    for _ in range(others):
+        seat = order & 3
+        order >>= 2
+        hand = hs[seat]
+        f = hand & follow
+        c, u = pick_card(f if f != 0 else hand, u)
+        bit = np.int64(1) << c
+        hs[seat] ^= bit
+        if record:
+            actions[i, k] = FROM_TRUMP_ORDER_T[trump, c]
+        k += 1
+        gt = (c > best) & ((bit & counts) != 0)
+        best = c if gt else best
+        win = seat if gt else win
+    return x, win, k
+
+
+@_inline
+def _write_points(points: Any, i: Any, maker: Any, alone: Any, lonedef: Any,
+                  made: Any) -> None:
+    if maker < 0:
+        points[i, 0] = 0
+        points[i, 1] = 0
+        return
+    side = maker & 1
+    won = np.int64(1) if made < 5 else 2 + 2 * alone
+    points[i, side] = won if made >= 3 else 0
+    points[i, 1 - side] = 0 if made >= 3 else (4 if lonedef >= 0 else 2)
+
+
+def _random_hands_body(n: Any, seed: Any, flags: Any, record: Any, points: Any, dealers: Any,
+                       decks: Any, actions: Any) -> Any:
     """Play ``n`` random hands; return the number of decisions. With ``record``, keep each
-    hand's dealer, deck and actions (-1 padded) for replay. The generator state lives in a
-    local (a register) rather than an array the row stores could alias."""
-    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
-    s = np.zeros(ROW, dtype=np.int64)
-    buf = np.zeros(32, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.int64)
+    hand's dealer, deck and actions (-1 padded) for replay.
+
+    The deal draws the 21 dealt cards from the deck's mask, each to the seat that deck position
+    reaches (three generator outputs a deal); the bidding and the tricks are :func:`_bid` and
+    :func:`_trick`. The generator's state is a local (a register)."""
+    x = np.uint64(seed) * GOLDEN
+    hs = np.zeros(4, dtype=np.int64)
+    drawn = np.zeros(21, dtype=np.int64)
     steps = 0
     for i in range(n):
-        for k in range(24):
-            s[DECK + k] = DECK_T[k]
-        for j in range(23, 0, -1):
-            x = _xs(x)
-            r = _below(x, j + 1)
-            t = s[DECK + j]
-            s[DECK + j] = s[DECK + r]
-            s[DECK + r] = t
-        x = _xs(x)
-        _deal(s, _below(x, 4))
+        x += GOLDEN
+        u = _mix(x)
+        dealer, u = _draw(u, 4)
+        rem = DECK_MASK
+        for k in range(21):
+            if k == 7 or k == 14:
+                x += GOLDEN
+                u = _mix(x)
+            r, u = _draw(u, 24 - k)
+            bit = nth_bit(rem, r)
+            rem ^= bit
+            drawn[k] = bit
+        for rel in range(4):
+            m = np.int64(0)
+            for j in range(5):
+                m |= drawn[POS_T[rel, j]]
+            hs[(dealer + 1 + rel) & 3] = m
+        up = np.int64(trailing_zeros(drawn[20]))
         if record:
-            dealers[i] = s[DEALER]
-            for k in range(24):
-                decks[i, k] = s[DECK + k]
-        k = 0
-        while s[PHASE] != P_OVER and s[PHASE] != P_PLAY:
-            x = _xs(x)
-            m = _legal_inline(s, flags, buf)
-            a = buf[_below(x, m)]
-            if record:
-                actions[i, k] = a
-            k += 1
-            _apply_inline(s, a, flags)
-        if s[PHASE] == P_PLAY:
-            # The card play in locals: the same moves, draws and points as stepping the row
-            # with _apply (test_random_kernel_hands_replay_in_the_engine_with_the_same_points),
-            # without storing the trick table that random play never reads back.
-            trump = s[TRUMP]
-            active = s[ACTIVE]
-            others = np.int64(COUNT_T[active]) - 1
-            maker = s[MAKER]
+            dealers[i] = dealer
+            for k in range(21):
+                decks[i, k] = trailing_zeros(drawn[k])
+            for k in range(21, 24):
+                low = rem & -rem
+                decks[i, k] = trailing_zeros(low)
+                rem ^= low
+        x, maker, alone, trump, active, lonedef, k = _bid(x, hs, dealer, up, flags, record,
+                                                          actions, i)
+        made = 0
+        if maker >= 0:
             for q in range(4):
-                hands[q] = s[HANDS + q]
-            leader = s[CUR]
-            made = 0
+                hs[q] = _trump_order(hs[q], trump)
+            others = np.int64(COUNT_T[active]) - 1
+            e = (dealer + 1) & 3
+            win = e if (active >> e) & 1 else np.int64(NEXT_T[active, e])
             for _t in range(5):
-                seat = leader
-                x = _xs(x)
-                c = pick_card(hands[seat], x)
-                hands[seat] ^= np.int64(1) << c
-                if record:
-                    actions[i, k] = c
-                k += 1
-                led = np.int64(EFF_T[trump, c])
-                follow = SMASK_T[trump, led]
-                best = STR_T[trump, led, c]
-                win = seat
-                for _j in range(others):
-                    seat = np.int64(NEXT_T[active, seat])
-                    x = _xs(x)
-                    hand = hands[seat]
-                    f = hand & follow
-                    c = pick_card(f if f != 0 else hand, x)
-                    hands[seat] ^= np.int64(1) << c
-                    if record:
-                        actions[i, k] = c
-                    k += 1
-                    st = STR_T[trump, led, c]
-                    gt = st > best
-                    best = st if gt else best
-                    win = seat if gt else win
-                leader = win
+                x, win, k = _trick(x, hs, win, trump, active, others, record, actions, i, k)
                 made += ((win ^ maker) & 1) ^ 1
-            s[TWON + maker] = made
-            s[TWON + ((maker + 1) & 3)] = 5 - made
-            _score(s)
+        _write_points(points, i, maker, alone, lonedef, made)
         steps += k
-        points[i, 0] = s[PTS0]
-        points[i, 1] = s[PTS1]
     return steps
+
+
+_random_body = _inline(_random_hands_body)
+
+
+@_jit
+def _random_hands(n: Any, seed: Any, flags: Any, points: Any) -> Any:
+    """:func:`_random_hands_body` with nothing recorded: a constant ``record`` lets the
+    compiler drop every recording branch from the loop."""
+    none = np.zeros((0, 40), dtype=np.int64)
+    return _random_body(n, seed, flags, False, points, none[0], none, none)
+
+
+@_jit
+def _random_hands_recorded(n: Any, seed: Any, flags: Any, points: Any, dealers: Any,
+                           decks: Any, actions: Any) -> Any:
+    return _random_body(n, seed, flags, True, points, dealers, decks, actions)
 
 
 @_jit
@@ -678,15 +918,15 @@ def play_random(rules: Rules, hands: int, seed: int = 0, record: bool = False) -
     if hands < 0:
         raise ValueError(f"hands must be zero or more, not {hands}")
     points = np.zeros((hands, 2), dtype=np.int64)
-    rows = hands if record else 0
-    dealers = np.zeros(rows, dtype=np.int64)
-    decks = np.zeros((rows, 24), dtype=np.int64)
-    actions = np.full((rows, MAX_STEPS), -1, dtype=np.int64)
-    steps = _random_hands(np.int64(hands), np.int64(seed), np.int64(flags), record, points,
-                          dealers, decks, actions)
-    if record:
-        return RandomRun(points, int(steps), dealers, decks, actions)
-    return RandomRun(points, int(steps))
+    if not record:
+        return RandomRun(points, int(_random_hands(np.int64(hands), np.int64(seed),
+                                                   np.int64(flags), points)))
+    dealers = np.zeros(hands, dtype=np.int64)
+    decks = np.zeros((hands, 24), dtype=np.int64)
+    actions = np.full((hands, MAX_STEPS), -1, dtype=np.int64)
+    steps = _random_hands_recorded(np.int64(hands), np.int64(seed), np.int64(flags), points,
+                                   dealers, decks, actions)
+    return RandomRun(points, int(steps), dealers, decks, actions)
 
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8], Ints], Any]
