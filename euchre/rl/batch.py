@@ -41,7 +41,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from numba.extending import intrinsic
 
@@ -52,10 +52,12 @@ from euchre.errors import IllegalActionError
 from euchre.rl import encoding as E
 from euchre.rules import Rules, Scoring
 from euchre.seats import Seat, deal_order
+from euchre.solver.bits import FAST_BMI2, ctpop, pdep
 
 # Cached kernels compiled against other versions of the modules they read are dropped first.
+_HERE = Path(__file__).parent
 _jitcache.forget_if_changed(
-    __file__, _jitcache.package_sources(Path(__file__).with_name("encoding.py")))
+    __file__, _jitcache.package_sources(_HERE / "encoding.py", _HERE.parent / "solver" / "bits.py"))
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -154,63 +156,7 @@ def _rand(rng: Any, n: Any) -> Any:
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-def _ctpop_typing(typingctx: Any, x: Any) -> Any:
-    """Set bits of an int64 by LLVM's ctpop (one popcnt instruction where the CPU has it, a
-    branch-free sequence where not): numba exposes trailing_zeros but no popcount."""
-    sig = types.int64(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-        return builder.call(fn, [args[0]])
-
-    return sig, codegen
-
-
-_ctpop: Any = cast(Any, intrinsic)(_ctpop_typing)
 trailing_zeros: Any = _trailing_zeros
-
-
-def _pdep_typing(typingctx: Any, src: Any, mask: Any) -> Any:
-    """BMI2's parallel bit deposit: ``pdep(1 << r, mask)`` is the r-th lowest set bit of
-    ``mask`` in one instruction (3 cycles), where a loop would clear r bits one by one."""
-    sig = types.int64(types.int64, types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-        fn = cast(Any, cgutils).get_or_insert_function(builder.module, fnty,
-                                                       "llvm.x86.bmi.pdep.64")
-        return builder.call(fn, [args[0], args[1]])
-
-    return sig, codegen
-
-
-_pdep: Any = cast(Any, intrinsic)(_pdep_typing)
-
-
-SLOW_PDEP_CPUS = ("bdver4", "znver1", "znver2")
-"""AMD CPUs before Zen 3 have pdep in microcode (about 18 cycles a set bit): slower than the
-loop that stands in for it."""
-
-
-def _has_pdep() -> bool:
-    """Whether numba compiles for a CPU with a fast BMI2 pdep (Intel since 2013, AMD since Zen
-    3): the host's unless NUMBA_CPU_NAME / NUMBA_CPU_FEATURES name another target."""
-    import llvmlite.binding as llvm
-    from numba.core import config
-
-    features = getattr(config, "CPU_FEATURES", None)
-    name = getattr(config, "CPU_NAME", None)
-    if name not in (None, "", "host"):  # a named target: only with bmi2 named too
-        return features is not None and "+bmi2" in str(features).split(",") and (
-            name not in SLOW_PDEP_CPUS)
-    try:
-        return (bool(llvm.get_host_cpu_features().get("bmi2", False))
-                and llvm.get_host_cpu_name() not in SLOW_PDEP_CPUS)
-    except RuntimeError:  # no feature list on this platform
-        return False
-
-
-HAVE_PDEP = _has_pdep()
 
 
 @_inline
@@ -225,8 +171,8 @@ def nth_bit_by_clearing(mask: Any, r: Any) -> Any:
 @_inline
 def nth_bit(mask: Any, r: Any) -> Any:
     """The r-th lowest set bit of ``mask`` (r counted from 0): pdep where the CPU has it."""
-    if HAVE_PDEP:
-        return _pdep(np.int64(1) << r, mask)
+    if FAST_BMI2:
+        return pdep(np.int64(1) << r, mask)
     return nth_bit_by_clearing(mask, r)
 
 
@@ -261,7 +207,7 @@ def pick_card(hand: Any, u: Any) -> Any:
     """A uniformly random card of the non-empty mask ``hand`` from the random fraction ``u``
     (and what is left of ``u``): the r-th lowest set bit for r uniform below the count, found
     without a branch (mispredicted branches, not arithmetic, were most of a hand's time)."""
-    r, u = _draw(u, _ctpop(hand))
+    r, u = _draw(u, ctpop(hand))
     return np.int64(trailing_zeros(nth_bit(hand, r))), u
 
 
