@@ -171,3 +171,49 @@ def test_solve_refuses_two_handed_with_rows_instead_of_overrunning_the_kernel() 
             move_values_batch([state], backend)
     with pytest.raises(NotSolvableError, match="rows"):
         solve(state)
+
+
+@pytest.mark.skipif("numba" not in available_backends(), reason="numba is not installed")
+def test_numba_kernel_values_full_deals_one_at_a_time_as_the_reference() -> None:
+    """Whole deals, each in its own call (the path a search player and the bench take, with
+    arrays kept for one position) and all in one call: the kernel's value and every card's
+    value equal the plain-Python reference's."""
+    from euchre.cli.bench_solver import bench_deals
+    from euchre.solver.fast import fast_move_values, fast_values
+
+    deals = bench_deals(40, seed=11)
+    expected = [reference_value(p) for p in deals]
+    assert [fast_values([p])[0] for p in deals] == expected
+    assert fast_values(deals) == expected
+    moves = [fast_move_values([p])[0] for p in deals[:20]]
+    assert moves == [reference_move_values(p) for p in deals[:20]]
+    assert [max(m.values()) if p.to_move in p.maker_seats else min(m.values())
+            for p, m in zip(deals[:20], moves, strict=True)] == expected[:20]
+
+
+@pytest.mark.skipif("numba" not in available_backends(), reason="numba is not installed")
+def test_numba_kernel_gives_each_thread_its_own_answers() -> None:
+    """Threads solving at once share the process's table: each must get the values it would
+    get alone (a guard for any state one call leaves for the next)."""
+    import threading
+
+    from euchre.cli.bench_solver import bench_deals
+    from euchre.solver.fast import fast_move_values, fast_values
+
+    deals = bench_deals(20, seed=12)
+    alone = [fast_values([p])[0] for p in deals]
+    alone_moves = [fast_move_values([p])[0] for p in deals]
+    got: dict[int, list[object]] = {}
+
+    def solve_all(t: int) -> None:
+        order = deals[t:] + deals[:t]
+        got[t] = [(fast_values([p])[0], fast_move_values([p])[0]) for p in order * 3]
+
+    threads = [threading.Thread(target=solve_all, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for t in range(4):
+        want = list(zip(alone[t:] + alone[:t], alone_moves[t:] + alone_moves[:t], strict=True))
+        assert got[t] == want * 3, t

@@ -20,16 +20,17 @@ a transposition table of lower/upper bounds and the best card at trick boundarie
 the hands with the cards out of play squeezed out of each suit and by the leader (open
 addressing, 4,096 entries, made invisible per position by a generation stamp rather than
 cleared); the last trick played out without search; moves ordered with the table's best card
-first, then for a leader its cards on top of a suit (high first) and then its low cards, and
+first, then for a leader its cards on top of a suit and then its others (high first), and
 for a follower the cheapest card that takes the trick (or simply the cheapest when the team
 already holds it).
 
-The table and stack are kept per process and used under the GIL (the kernel does not release
-it), so threads calling the solver take turns; processes each have their own.
+The table and stack are kept per process, behind a lock, so threads calling the solver take
+turns; processes each have their own.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -41,11 +42,13 @@ from numba.cpython.unsafe import numbers as _bits
 
 from euchre import _jitcache
 from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER
+from euchre.solver.bits import FAST_BMI2, ctpop, pext
 from euchre.solver.position import Position
 
 # Cached kernels compiled against other versions of the modules they read are dropped first.
 _jitcache.forget_if_changed(
-    __file__, _jitcache.package_sources(Path(__file__).with_name("position.py")))
+    __file__, _jitcache.package_sources(Path(__file__).with_name("position.py"),
+                                        Path(__file__).with_name("bits.py")))
 
 FIELD_BITS = 16
 TRUMP_FIELD = 3
@@ -261,19 +264,11 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 most = np.int64(0)
                 for i in range(k):
                     if i != p:
-                        count = np.int64(0)
-                        rest = hands[i] & field_mask[3]
-                        while rest != 0:
-                            rest &= rest - 1
-                            count += 1
+                        count = ctpop(hands[i] & field_mask[3])
                         if count > most:
                             most = count
                 if run >= most:
-                    cash = np.int64(0)
-                    rest = lead & field_mask[3]
-                    while rest != 0:
-                        rest &= rest - 1
-                        cash += 1
+                    cash = ctpop(lead & field_mask[3])
                     for f in range(3):
                         rest = in_all & field_mask[f]
                         while rest != 0:
@@ -292,11 +287,18 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                 if tl >= TT_MIN_TRICKS:
                     # Table key: each hand with the cards out of play squeezed out of its suit,
                     # so positions differing only in which equivalent cards fell share an entry.
+                    if FAST_BMI2:  # pext squeezes a hand's cards of a suit in one step
+                        for i in range(k):
+                            key = np.int64(0)
+                            for f in range(4):
+                                fm = field_mask[f]
+                                key |= pext(hands[i] & fm, in_all & fm) << (FIELD_BITS * f)
+                            stk[d, C_KEY + i] = key
                     c0 = np.int64(0)
                     c1 = np.int64(16)
                     c2 = np.int64(32)
                     c3 = np.int64(48)
-                    rest = in_all
+                    rest = np.int64(0) if FAST_BMI2 else in_all
                     while rest != 0:
                         low = rest & -rest
                         rest ^= low
@@ -377,8 +379,9 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
             # trick first, or simply its cheapest when the team already holds the trick.
             n = 0
             if nplayed == 0:
-                # The cards that are the best left in their suit first (high first), then
-                # the rest low first.
+                # The cards that are the best left in their suit first, then the rest, each
+                # high first (the rest low first searched 8% more nodes at the 95th
+                # percentile of whole deals).
                 rest = tops
                 while rest != 0:
                     low = rest & -rest
@@ -391,9 +394,9 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
                     stk[d, C_MOVES + n - 1 - i] = t
                 rest = reps & ~tops
                 while rest != 0:
-                    low = rest & -rest
-                    rest ^= low
-                    stk[d, C_MOVES + n] = _lsb_index(low)
+                    top = _msb_index(rest)
+                    rest ^= np.int64(1) << top
+                    stk[d, C_MOVES + n] = top
                     n += 1
             else:
                 first = np.int64(0)
@@ -569,9 +572,11 @@ def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only
 class _Table:
     """The transposition table and search stack, kept for the process (allocating them costs
     more than a small solve); a generation number per position makes old table entries
-    invisible without clearing."""
+    invisible without clearing. One thread at a time (``lock``): two calls sharing a
+    generation would read each other's entries as their own."""
 
     def __init__(self) -> None:
+        self.lock = threading.Lock()
         self.tt = np.zeros((TT_SIZE, TT_COLS), dtype=np.int64)
         self.stk = np.zeros((MAX_DEPTH, STACK_COLS), dtype=np.int64)
         self.next_gen = 0
@@ -602,18 +607,18 @@ _CHUNKS = [_chunk_tables(t[0]) for t in _TABLES]
 
 def _row(pos: Position) -> list[int]:
     """A position's row of the kernel's ``data`` array (D_HANDS and I_* columns)."""
-    enc = _ENCODE_PY[pos.trump]
     t0, t1, t2 = _CHUNKS[pos.trump]
     order = pos.order
-    row = [0] * DATA_COLS
-    for i, seat in enumerate(order):
-        m = pos.hands[seat]
-        row[D_HANDS + i] = t0[m & 2047] | t1[(m >> 11) & 2047] | t2[m >> 22]
-        row[I_MAKER + i] = 1 if seat in pos.maker_seats else 0
+    hands = pos.hands
+    makers = pos.maker_seats
+    row = [t0[m & 2047] | t1[(m >> 11) & 2047] | t2[m >> 22]
+           for m in [hands[seat] for seat in order]]
+    k = len(order)
     table = 0
     led = 0
     win_b = win_p = -1
     if pos.trick:
+        enc = _ENCODE_PY[pos.trump]
         for seat, c in pos.trick:
             b = enc[c]
             table |= 1 << b
@@ -621,14 +626,13 @@ def _row(pos: Position) -> list[int]:
                     b >> 4 == TRUMP_FIELD and win_b >> 4 != TRUMP_FIELD):
                 win_b, win_p = b, order.index(seat)
         led = enc[pos.trick[0][1]] >> 4
-    row[I_K] = len(order)
-    row[I_MOVER] = order.index(pos.to_move)
-    row[I_NPLAYED] = len(pos.trick)
-    row[I_LED] = led
-    row[I_WIN_P] = win_p
-    row[I_WIN_B] = win_b
-    row[I_TABLE] = table
-    row[I_TL] = pos.tricks_left
+    if k < 4:
+        row += [0] * (4 - k)
+    row += [k, order.index(pos.to_move), len(pos.trick), led, win_p, win_b, table,
+            pos.tricks_left]
+    row += [1 if seat in makers else 0 for seat in order]
+    if k < 4:
+        row += [0] * (4 - k)
     return row
 
 
@@ -638,11 +642,12 @@ def _run(positions: Sequence[Position], values_only: bool) -> list[list[int]]:
     out = np.empty((len(positions), OUT_COLS), dtype=np.int64)  # the kernel fills every cell
     tt = _TT
     kernel = cast(Any, _batch_kernel)
-    before = int(tt.stk[NODES, 0])
-    gen, nodes = kernel(data, out, tt.tt, tt.stk, tt.next_gen, values_only)
-    tt.next_gen = int(gen)
-    tt.nodes = int(nodes) - before
-    rows: list[list[int]] = out.tolist()
+    with tt.lock:
+        before = int(tt.stk[NODES, 0])
+        gen, nodes = kernel(data, out, tt.tt, tt.stk, tt.next_gen, values_only)
+        tt.next_gen = int(gen)
+        tt.nodes = int(nodes) - before
+        rows: list[list[int]] = out.tolist()
     return rows
 
 
