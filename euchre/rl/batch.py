@@ -730,11 +730,13 @@ def _write_points(points: Any, i: Any, maker: Any, alone: Any, lonedef: Any,
 H_MAKER, H_ALONE, H_TRUMP, H_ACTIVE, H_LONEDEF, H_DECISIONS, H_LEADER, H_FOLLOWERS = range(8)
 
 
-@_inline
+@_jit
 def _deal_and_bid(x: Any, hs: Any, drawn: Any, info: Any, flags: Any, record: Any,
                   dealers: Any, decks: Any, actions: Any, i: Any) -> Any:
     """Deal hand ``i`` into ``hs`` and bid it (:func:`_bid`); its facts go to ``info`` (the
-    H_* columns) and, when it is played, its cards to :func:`_in_trump_order`. The deal draws
+    H_* columns) and, when it is played, its cards to :func:`_in_trump_order`. A function of
+    its own, not inlined: called once a hand, it costs little, and each kernel that inlined it
+    took seconds longer to compile. The deal draws
     the 21 dealt cards from the deck's mask, each to the seat its deck position reaches (seven
     draws per generator output). Returns the generator."""
     x += GOLDEN
@@ -824,17 +826,23 @@ def _random_hands_body(n: Any, seed: Any, flags: Any, record: Any, points: Any, 
                 u1, w1, k1 = _trick(u1, h1, w1, t1, a1, f1, record, actions, i + 1, k1)
                 made0 += ((w0 ^ m0) & 1) ^ 1
                 made1 += ((w1 ^ m1) & 1) ^ 1
-        else:  # one of the two was thrown in (or there is only one)
-            if m0 >= 0:
-                for _ in range(5):
-                    u0, w0, k0 = _trick(u0, h0, w0, info[0, H_TRUMP], info[0, H_ACTIVE],
-                                        info[0, H_FOLLOWERS], record, actions, i, k0)
-                    made0 += ((w0 ^ m0) & 1) ^ 1
-            if m1 >= 0:
-                for _ in range(5):
-                    u1, w1, k1 = _trick(u1, h1, w1, info[1, H_TRUMP], info[1, H_ACTIVE],
-                                        info[1, H_FOLLOWERS], record, actions, i + 1, k1)
-                    made1 += ((w1 ^ m1) & 1) ^ 1
+        elif m0 >= 0 or m1 >= 0:  # the other was thrown in (or there is only one)
+            b = 0 if m0 >= 0 else 1
+            hs = h0 if b == 0 else h1
+            w = w0 if b == 0 else w1
+            k = k0 if b == 0 else k1
+            u = u0 if b == 0 else u1
+            made = 0
+            for _ in range(5):
+                u, w, k = _trick(u, hs, w, info[b, H_TRUMP], info[b, H_ACTIVE],
+                                 info[b, H_FOLLOWERS], record, actions, i + b, k)
+                made += ((w ^ info[b, H_MAKER]) & 1) ^ 1
+            if b == 0:
+                k0 = k
+                made0 = made
+            else:
+                k1 = k
+                made1 = made
         _write_points(points, i, m0, info[0, H_ALONE], info[0, H_LONEDEF], made0)
         steps += k0
         if pair == 2:
