@@ -22,6 +22,7 @@ from test_web_fuzz import send_malformed
 from test_web_hidden import cards_named, leaks, visible_by_seq
 from webtools import Client, ClusterProcesses, LiveServer, PgCluster, ServeProcess
 
+from euchre.web import bus as B
 from euchre.web import messages as M
 from euchre.web.store import LostTable, SeatData, Store
 from euchre.web.table import Table
@@ -410,8 +411,7 @@ def test_a_replica_that_hears_of_a_gap_reads_the_log_again(pg_cluster: PgCluster
         state = next(s for s in (c.at(seq) for c in at_b.values()) if s["legal"])
         move = [state["you"], state["legal"][0]["id"]]  # a move the replica would accept
         for first in (seq + 3, seq - 1):  # heard after a gap, then one it already has
-            loop.call_soon_threadsafe(cluster.hear, {"k": "a", "t": tid, "s": first,
-                                                     "a": [move]})
+            loop.call_soon_threadsafe(cluster.hear, B.Actions(tid, first, [(move[0], move[1])]))
         seq = play_until(at_b, seq + 4, seed=11)
         assert_states_are_the_log(url, tid, list(at_b.values()), seq)
         for c in at_b.values():

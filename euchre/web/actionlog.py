@@ -32,8 +32,10 @@ class Database:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="euchre-db")
         self.store: Store | None = None
 
-    async def open(self, url: str) -> Store:
-        self.store = await self.call(lambda: Store(url))
+    async def open(self, url: str, owner: int | None = None, bus: str = "") -> Store:
+        """The database (``owner``, ``bus``: this process's id and the channel its commits
+        are announced on, where several processes share it: ``Store.owner``)."""
+        self.store = await self.call(lambda: Store(url, owner, bus))
         return self.store
 
     async def call(self, fn: Callable[[], T]) -> T:

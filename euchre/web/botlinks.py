@@ -47,6 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import euchre.seats
 from euchre.bots import protocol as P
 from euchre.view import SeatView
+from euchre.web import bus as B
 from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.bots import BotAccount, authenticate, live_tokens
@@ -470,21 +471,21 @@ class BotLinks:
         self.called[key] = now
         if len(self.called) > 10000:
             self.called = {k: t for k, t in self.called.items() if now - t < CALL_EVERY}
-        msg = {"k": "bot", "b": seat.player, "t": table.id, "s": seat.seat}
+        msg = B.BotCalled(seat.player, table.id, seat.seat)
         if self.server.cluster is not None:
             self.server.cluster.publish_all(msg)
         else:
             self.hear(msg)
 
-    def hear(self, msg: dict[str, Any]) -> None:
+    def hear(self, msg: B.BotMessage) -> None:
         """A call, a bot's connection free to play, or a revoked token (from any process)."""
-        kind, bot = msg["k"], int(msg["b"])
-        if kind == "bot":
+        bot = msg.bot
+        if isinstance(msg, B.BotCalled):
             link = next((x for x in self.links.get(bot, ()) if x.ready and x.conn is None
                          and not x.attaching and not x.closing), None)
             if link is not None:
-                self.spawn(self._attach(link, str(msg["t"]), int(msg["s"])))
-        elif kind == "botup":
+                self.spawn(self._attach(link, msg.table, msg.seat))
+        elif isinstance(msg, B.BotFree):
             rooms = self.server.rooms
             for table in list(rooms.tables.values()):
                 if table.finished or not rooms.owns(table.id):
@@ -493,7 +494,7 @@ class BotLinks:
                     if seat.kind == BOT and seat.player == bot and seat.present == 0:
                         self.called.pop((table.id, seat.seat), None)
                         self.call(table, seat)
-        elif kind == "revoked":
+        else:
             for link in list(self.links.get(bot, ())):
                 self.spawn(self._revoke(link))
 
@@ -508,7 +509,7 @@ class BotLinks:
 
     def idle(self, link: BotLink) -> None:
         """A connection is free to play: the tables waiting for its bot call it."""
-        msg = {"k": "botup", "b": link.bot.id}
+        msg = B.BotFree(link.bot.id)
         if self.server.cluster is not None:
             self.server.cluster.publish_all(msg)
         else:
@@ -519,7 +520,7 @@ class BotLinks:
     def revoked(self, bot: int) -> None:
         """The bot's token changed here: its connections here go now (the other processes
         hear it from the change's own transaction, ``bots.replace_token``)."""
-        self.hear({"k": "revoked", "b": bot})
+        self.hear(B.Revoked(bot))
 
     async def _revoke(self, link: BotLink) -> None:
         if link.closing:

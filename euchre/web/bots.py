@@ -27,10 +27,10 @@ from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from euchre.web import bus as B
 from euchre.web import players as P
 from euchre.web import schemas as S
 from euchre.web.accounts import Accounts, Refused, decode
-from euchre.web.cluster import BUS
 from euchre.web.names import name_key
 from euchre.web.players import NameTaken, token_hash
 from euchre.web.store import BotRow, PlayerRow, Store
@@ -69,7 +69,7 @@ def _announce(conn: Any, bot: int) -> None:
     connections off at once (the notification is delivered when, and only if, this
     transaction commits). SQLite has one server process, which finds out by its look."""
     if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (BUS, f'{{"k":"revoked","b":{bot}}}'))
+        conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (B.BUS, B.encode(B.Revoked(bot))))
 
 
 def create(store: Store, name: str, owner: int | None) -> tuple[BotAccount, str]:

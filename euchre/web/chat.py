@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.limits import Bucket, Limits
 from euchre.web.rooms import Rooms, copied_name
 from euchre.web.store import LostTable
-from euchre.web.table import SPECTATOR, Table
+from euchre.web.table import SPECTATOR
 from euchre.web.transport import Conn, error, send
 
 #: Chat lines a seat may send in a burst (its rate is ``ServerConfig.chat_rate``).
@@ -26,8 +25,6 @@ class TableTalk:
         self.rooms, self.limits, self.rate = rooms, limits, rate
         self.bucket = Bucket(rate, CHAT_BURST)
         """A seat's chat lines, all its connections together, in every process."""
-        self.said: Callable[[Table, M.Chat], None] = lambda _table, _line: None
-        """Called after a line is stored and sent (other server processes send it on)."""
 
     async def chat(self, conn: Conn, msg: S.Chat) -> None:
         """A line from a seat (its rate: all the seat's connections together) or from a
@@ -57,7 +54,7 @@ class TableTalk:
         out = M.Chat(line.seat, line.name, line.text, line.at)
         for c in self.rooms.everyone(table):
             send(c, out)
-        self.said(table, out)
+        self.rooms.peers.said(table, out)  # the other server processes send it on
 
     async def rename(self, conn: Conn, msg: S.Name) -> None:
         table = conn.table

@@ -34,22 +34,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import os
 import random
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import msgspec
 from starlette.websockets import WebSocket
 
 from euchre.seats import Seat
+from euchre.web import bus as B
 from euchre.web import messages as M
 from euchre.web import schemas as S
+from euchre.web.bus import BUS
 from euchre.web.players import Player
 from euchre.web.store import libpq_url
 from euchre.web.table import SPECTATOR, Table
@@ -59,30 +60,30 @@ if TYPE_CHECKING:
     import psycopg
 
     from euchre.web.actionlog import Database
-    from euchre.web.chat import TableTalk
+    from euchre.web.botlinks import BotLinks
     from euchre.web.moves import Moves
     from euchre.web.rooms import Rooms
 
 
 class Host(Protocol):
-    """What a cluster needs of the server it is part of. The server builds its cluster, so
-    this describes the server instead of importing it (which would be an import circle)."""
+    """The parts of the server a cluster serves, which it is given when it is built. The
+    cluster is built first: those parts are given it (as their ``peers.Peers``) when they
+    are built, so it reaches them through the server, which this describes instead of
+    importing it (an import circle)."""
 
     @property
     def db(self) -> Database: ...
     @property
     def rooms(self) -> Rooms: ...
     @property
-    def talk(self) -> TableTalk: ...
-    @property
     def moves(self) -> Moves | None: ...
+    @property
+    def bot_links(self) -> BotLinks: ...
 
     async def handle(self, conn: Conn, msg: S.ClientMessage) -> None: ...
 
 log = logging.getLogger("euchre.web")
 
-#: The channel every process listens on (announcements); each also listens on BUS_<its id>.
-BUS = "euchre_bus"
 #: The first key of every process's liveness advisory lock (the second is the process's id).
 LOCK_SPACE = 0x45554348
 #: Seconds between looks for tables whose owner is gone (a takeover after a crash waits at
@@ -104,10 +105,6 @@ def channel(process: int) -> str:
     return f"{BUS}_{process}"
 
 
-def encode(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, separators=(",", ":"))
-
-
 class Moved(Exception):
     """The table's owner did not answer or no longer owns it."""
 
@@ -115,20 +112,23 @@ class Moved(Exception):
 class Cluster:
     """This process's part in a group of server processes sharing one database."""
 
+    relays = True
+    """A seat at a table another process owns is claimed there (``remote_join``)."""
+
     def __init__(self, server: Host, url: str) -> None:
-        self.server, self.rooms, self.url = server, server.rooms, libpq_url(url)
+        self.server, self.url = server, libpq_url(url)
         self.id = random.SystemRandom().randint(1, 2**31 - 1)
         self.owned: set[str] = set()
         self.owner_of: dict[str, int] = {}
         """Who owns the tables this process keeps replicas of, as last heard."""
-        self.pending: dict[str, list[dict[str, Any]]] = {}
+        self.pending: dict[str, list[B.Actions]] = {}
         """Announcements heard while the table was being read from the database."""
         self.remote_seen: dict[str, dict[int, tuple[list[int], int]]] = {}
         """At the owner: per table, per other process, its connections per seat and in all."""
         self.remote_conns: dict[tuple[int, int], Conn] = {}
-        self.calls: dict[int, tuple[str, int, asyncio.Future[dict[str, Any]]]] = {}
+        self.calls: dict[int, tuple[str, int, asyncio.Future[B.Answer | None]]] = {}
         """Requests sent to other processes, waiting for their answers: (table, the process
-        it was sent to, answer)."""
+        it was sent to, answer; None: ask the table's new owner)."""
         self.call_ids = iter(range(1, 2**62))
         self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self.tasks: list[asyncio.Task[None]] = []
@@ -137,9 +137,10 @@ class Cluster:
         self.stopping = False
         self.taken_at: dict[str, float] = {}
         """When this process took each table over (for the logs and the takeover figure)."""
-        self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
-        """Other parts' messages by kind (the bot links': a bot called to a seat, a bot's
-        connection free, a token revoked), heard from every process."""
+
+    @property
+    def rooms(self) -> Rooms:
+        return self.server.rooms
 
     # starting and stopping ------------------------------------------------------------------
 
@@ -152,19 +153,6 @@ class Cluster:
                                        (LOCK_SPACE, self.id))
         await self.listen_conn.execute(f"LISTEN {BUS}")
         await self.listen_conn.execute(f"LISTEN {channel(self.id)}")
-        store = self.server.db.store
-        assert store is not None
-        store.owner, store.bus = self.id, BUS
-        rooms = self.rooms
-        rooms.owns = self.owns
-        rooms.changed = self.changed
-        rooms.loading = self.loading
-        rooms.loaded = self.loaded
-        rooms.remote_join = self.remote_join
-        rooms.lost = self.lost
-        self.server.talk.said = self.said
-        assert self.server.moves is not None
-        self.server.moves.lost = self.lost
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send()),
                       asyncio.create_task(self._scan_every())]
         # the cluster's id is random (pids repeat across machines); the pid and host say
@@ -186,7 +174,7 @@ class Cluster:
         await self.talk_conn.execute(
             "WITH r AS (UPDATE owners SET process = 0, epoch = epoch + 1 WHERE process = %s "
             "RETURNING 1) SELECT pg_notify(%s, %s), (SELECT count(*) FROM r)",
-            (self.id, BUS, encode({"k": "free", "p": self.id})))
+            (self.id, BUS, B.encode(B.Freed(self.id))))
         log.info("server process %d let %d table(s) go", self.id, gone)
 
     async def stop(self) -> None:
@@ -202,15 +190,15 @@ class Cluster:
 
     # sending ---------------------------------------------------------------------------------
 
-    def publish_all(self, payload: dict[str, Any]) -> None:
+    def publish_all(self, msg: B.Message) -> None:
         """Queue a notification every process hears (this one too)."""
-        self.publish(BUS, payload)
+        self.publish(BUS, msg)
 
-    def publish(self, to: str, payload: dict[str, Any]) -> None:
+    def publish(self, to: str, msg: B.Message) -> None:
         """Queue a notification: they are sent in order, several to one round trip."""
-        text = encode(payload)
+        text = B.encode(msg)
         if len(text.encode()) > PAYLOAD_MAX:
-            log.error("a %r notification of %d bytes is too long to send", payload.get("k"),
+            log.error("a %s notification of %d bytes is too long to send", type(msg).__name__,
                       len(text))
             return
         self.outbox.put_nowait((to, text))
@@ -238,10 +226,7 @@ class Cluster:
         assert conn is not None
         try:
             async for note in conn.notifies():
-                try:
-                    self.hear(json.loads(note.payload))
-                except Exception:
-                    log.exception("could not handle a notification from another process")
+                self.hear_text(note.payload)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -253,30 +238,45 @@ class Cluster:
                          "stopping so its tables are served by the others")
             os._exit(3)
 
-    def hear(self, msg: dict[str, Any]) -> None:
-        kind = msg["k"]
-        if kind == "a":
-            self.on_actions(msg)
-        elif kind == "m":
-            self.on_seats(msg)
-        elif kind == "c":
-            self.on_chat(msg)
-        elif kind == "o":
-            self.on_owner(msg["t"], msg["p"])
-        elif kind == "free":  # a process stopping let its tables go: take them now
-            self.spawn(self._scan_now())
-        elif kind == "ack":
-            call = self.calls.pop(msg["r"], None)
-            if call is not None and not call[2].done():
-                call[2].set_result(msg)
-        elif kind == "out":
-            self.on_out(msg)
-        elif kind == "pres":
-            self.spawn(self.on_presence(msg))
-        elif kind in ("fwd", "join"):
-            self.spawn(self.on_request(msg))
-        elif (handler := self.handlers.get(kind)) is not None:
-            handler(msg)
+    def hear_text(self, payload: str) -> None:
+        """A notification as it arrived: a message of the bus, acted on; anything else is
+        refused whole (one line in the log, nothing changed)."""
+        try:
+            msg = B.decode(payload)
+        except B.BadMessage as exc:
+            log.error("refused a notification that is no message of the bus (%d bytes): %s",
+                      len(payload), exc)
+            return
+        try:
+            self.hear(msg)
+        except Exception:
+            log.exception("could not handle a %s notification from another process",
+                          type(msg).__name__)
+
+    def hear(self, msg: B.Message) -> None:
+        match msg:
+            case B.Actions():
+                self.on_actions(msg)
+            case B.Seats():
+                self.on_seats(msg)
+            case B.Said():
+                self.on_chat(msg)
+            case B.Owner():
+                self.on_owner(msg.table, msg.owner)
+            case B.Freed():  # a process stopping let its tables go: take them now
+                self.spawn(self._scan_now())
+            case B.Answer():
+                call = self.calls.pop(msg.call, None)
+                if call is not None and not call[2].done():
+                    call[2].set_result(msg)
+            case B.Out():
+                self.on_out(msg)
+            case B.Presence():
+                self.spawn(self.on_presence(msg))
+            case B.Forward() | B.Join():
+                self.spawn(self.on_request(msg))
+            case B.BotCalled() | B.BotFree() | B.Revoked():
+                self.server.bot_links.hear(msg)
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -299,9 +299,9 @@ class Cluster:
         if table.id not in self.owned:  # read for a page, say: kept while connected to
             asyncio.get_running_loop().call_later(FORGET_SECONDS, self.forget, table)
 
-    def on_actions(self, msg: dict[str, Any]) -> None:
+    def on_actions(self, msg: B.Actions) -> None:
         """Apply an owner's announced actions to this process's replica, in seq order."""
-        table_id = msg["t"]
+        table_id = msg.table
         if table_id in self.owned:
             return
         if table_id in self.pending:
@@ -310,7 +310,7 @@ class Cluster:
         table = self.rooms.tables.get(table_id)
         if table is None:
             return
-        first, acts = msg["s"], msg["a"]
+        first, acts = msg.first, msg.actions
         if first > table.seq:  # a gap: the database has what was missed
             self.pending[table_id] = []
             self.spawn(self._reload(table))
@@ -330,41 +330,47 @@ class Cluster:
             self.on_actions(msg)
         self.rooms.broadcast_locked(table)
 
-    def on_seats(self, msg: dict[str, Any]) -> None:
-        table = self.rooms.tables.get(msg["t"])
+    def on_seats(self, msg: B.Seats) -> None:
+        table = self.rooms.tables.get(msg.table)
         if table is None or table.id in self.owned:
             return
-        self.owner_of[table.id] = msg["p"]
-        keep = msg.get("keep")
+        if len(msg.seats) != table.n or (msg.next is not None
+                                         and len(msg.next.tokens) != table.n):
+            log.error("refused the seats of table %s from process %d: %d seats, not %d",
+                      table.id, msg.owner, len(msg.seats), table.n)
+            return
+        self.owner_of[table.id] = msg.owner
+        keep = msg.keep
         shown = [s.public() for s in table.seats]
         before = (table.started, table.next_table)
-        table.started = table.started or bool(msg.get("g"))
-        if msg.get("n"):
-            table.next_table, table.next_tokens = msg["n"][0], msg["n"][1]
-        for s, (name, claimed, present, stand_in, token, kind, player, from_hand) in zip(
-                table.seats, msg["s"], strict=True):
+        table.started = table.started or msg.started
+        if msg.next is not None:
+            table.next_table, table.next_tokens = msg.next.table, list(msg.next.tokens)
+        for s, new in zip(table.seats, msg.seats, strict=True):
+            name, claimed, stand_in, token = new.name, new.claimed, new.stand_in, new.token
             if s.token != token:
                 s.token = token
                 for c in self.rooms.everyone(table):
-                    if c.seat == s.seat and [self.id, c.id] != keep:
+                    if c.seat == s.seat and (self.id, c.id) != keep:
                         error(c, "link_revoked", "this seat's link was replaced by its "
                               "holder: it no longer opens the seat")
                         hang_up(c, 4403)
             if s.stand_in != stand_in:  # a new absence, or a return told where it arrived
                 s.covered = []
-            s.name, s.claimed, s.stand_in, s.kind = name, claimed, stand_in, kind
-            s.player = player  # whose signed-in browser opens it, here as at the owner
-            s.from_hand = from_hand  # a seat taken during a hand is its computer's till then
-            s.remote = max(0, present - s.connections)
+            s.name, s.claimed, s.stand_in, s.kind = name, claimed, stand_in, new.kind
+            s.player = new.player  # whose signed-in browser opens it, here as at the owner
+            s.from_hand = new.from_hand  # taken during a hand: its computer's till then
+            s.remote = max(0, new.present - s.connections)
         if [s.public() for s in table.seats] != shown \
                 or (table.started, table.next_table) != before:
             self.rooms.broadcast_locked(table)
 
-    def on_chat(self, msg: dict[str, Any]) -> None:
-        table = self.rooms.tables.get(msg["t"])
+    def on_chat(self, msg: B.Said) -> None:
+        table = self.rooms.tables.get(msg.table)
         if table is None or table.id in self.owned:
             return
-        line = M.ChatLine(*msg["l"])
+        said = msg.line
+        line = M.ChatLine(said.seat, said.name, said.text, said.at)
         table.chat = [*table.chat[-49:], line]
         out = M.Chat(line.seat, line.name, line.text, line.at)
         for c in self.rooms.everyone(table):
@@ -381,14 +387,14 @@ class Cluster:
         if table is not None and self.rooms.conns.get(table_id):
             self.report(table)
 
-    def on_out(self, msg: dict[str, Any]) -> None:
+    def on_out(self, msg: B.Out) -> None:
         """The owner's answer to one of this process's connections."""
-        for c in self.rooms.conns.get(msg["t"], ()):
-            if c.id == msg["c"]:
-                if msg["m"]:
-                    put(c, msg["m"])
+        for c in self.rooms.conns.get(msg.table, ()):
+            if c.id == msg.conn:
+                if msg.text:
+                    put(c, msg.text)
                 else:
-                    hang_up(c, msg["code"])
+                    hang_up(c, msg.code)
                 return
 
     # the owner's side -------------------------------------------------------------------------
@@ -397,16 +403,15 @@ class Cluster:
         """Tell the replicas the seats' names, holders and links (after any change)."""
         if table.id not in self.owned:
             return
-        payload: dict[str, Any] = {
-            "k": "m", "t": table.id, "p": self.id,
-            "s": [[s.name, s.claimed, s.present, s.stand_in, s.token, s.kind, s.player,
-                   s.from_hand] for s in table.seats], "g": table.started}
-        if table.next_table is not None:
-            payload["n"] = [table.next_table, table.next_tokens]
-        if keep is not None:
-            payload["keep"] = ([self.id, keep.id] if keep.forward is None
-                               else list(self.remote_key(keep)))
-        self.publish(BUS, payload)
+        self.publish(BUS, B.Seats(
+            table.id, self.id,
+            [B.SeatState(s.name, s.claimed, s.present, s.stand_in, s.token, s.kind, s.player,
+                         s.from_hand) for s in table.seats],
+            table.started,
+            None if table.next_table is None else B.NextTable(table.next_table,
+                                                                list(table.next_tokens)),
+            None if keep is None else ((self.id, keep.id) if keep.forward is None
+                                       else self.remote_key(keep))))
 
     def remote_key(self, conn: Conn) -> tuple[int, int]:
         for key, c in self.remote_conns.items():
@@ -416,8 +421,8 @@ class Cluster:
 
     def said(self, table: Table, line: M.Chat) -> None:
         if table.id in self.owned:
-            self.publish(BUS, {"k": "c", "t": table.id,
-                               "l": [line.seat, line.name, line.text, line.at]})
+            self.publish(BUS, B.Said(table.id, B.ChatLine(line.seat, line.name, line.text,
+                                                          line.at)))
 
     def remote_conn(self, table: Table, origin: int, conn_id: int, seat: Seat) -> Conn:
         """The owner's stand-in for a connection held by another process: what the owner
@@ -429,8 +434,7 @@ class Cluster:
                 del self.remote_conns[next(iter(self.remote_conns))]
 
             def forward(text: str, code: int) -> None:
-                self.publish(channel(origin), {"k": "out", "t": table.id, "c": conn_id,
-                                               "m": text, "code": code})
+                self.publish(channel(origin), B.Out(table.id, conn_id, text, code))
 
             conn = Conn(cast(WebSocket, None), table, seat,
                         TokenBucket(math.inf, math.inf), site=f"{origin}:{conn_id}",
@@ -438,47 +442,61 @@ class Cluster:
             self.remote_conns[key] = conn
         return conn
 
-    async def on_request(self, msg: dict[str, Any]) -> None:
+    async def on_request(self, msg: B.Request) -> None:
         """A request relayed by another process: handled as if it arrived here."""
-        origin, table_id = msg["o"], msg["t"]
-        reply: dict[str, Any] = {"k": "ack", "r": msg["r"]}
+        origin, table_id = msg.origin, msg.table
+        reply = B.Answer(msg.call)
         table = self.rooms.tables.get(table_id)
         try:
             if table is None or table_id not in self.owned:
-                reply["moved"] = True
-            elif msg["k"] == "join":
+                reply = B.Answer(msg.call, moved=True)
+            elif isinstance(msg, B.Join):
                 try:
-                    req = S.JoinTable(msg["invite"], msg["name"])
-                    p = msg.get("p")
-                    player = None if not p else Player(p["id"], p["name"], p["kind"],
-                                                       merged=tuple(p.get("merged", ())))
-                    reply["ok"] = list(await self.rooms.join(table, req, player))
+                    req = S.JoinTable(msg.invite, msg.name)
+                    p = msg.player
+                    player = None if p is None else Player(p.id, p.name, p.kind,
+                                                           merged=p.merged)
+                    reply = B.Answer(msg.call, ok=await self.rooms.join(table, req, player))
                 except (PermissionError, LookupError, ValueError) as exc:
-                    reply["err"] = [type(exc).__name__, str(exc)]
+                    reply = B.Answer(msg.call, err=(type(exc).__name__, str(exc)))
+            elif not -1 <= msg.seat < table.n:
+                log.error("refused a message relayed from process %d for seat %d of table "
+                          "%s, which has %d", origin, msg.seat, table_id, table.n)
+                reply = B.Answer(msg.call, err=("bad_message", "no such seat; nothing "
+                                                "changed"))
             else:
-                conn = self.remote_conn(table, origin, msg["c"], msg["s"])
-                request = S.decode_client(msg["m"])
+                conn = self.remote_conn(table, origin, msg.conn, msg.seat)
+                request = S.decode_client(msg.message)
                 if isinstance(request, S.Act):
                     assert self.server.moves is not None
                     if await self.server.moves.act(conn, request):
-                        reply.update(moved=True, retry=True)  # to the new owner, then
+                        # to the new owner, then
+                        reply = B.Answer(msg.call, moved=True, retry=True)
                 else:
                     await self.server.handle(conn, request)
+        except msgspec.DecodeError as exc:  # checked where it arrived: a process's fault
+            log.error("refused a message relayed from process %d: %s", origin, exc)
+            reply = B.Answer(msg.call, err=("bad_message", "the server could not read that "
+                                            "message; nothing changed"))
         except Exception:
             log.exception("could not handle a request relayed from process %d", origin)
-            reply["err"] = ["server_error", "the server could not handle that message; "
-                            "nothing changed"]
+            reply = B.Answer(msg.call, err=("server_error", "the server could not handle "
+                                            "that message; nothing changed"))
         self.publish(channel(origin), reply)
 
-    async def on_presence(self, msg: dict[str, Any]) -> None:
-        table = self.rooms.tables.get(msg["t"])
+    async def on_presence(self, msg: B.Presence) -> None:
+        table = self.rooms.tables.get(msg.table)
         if table is None or table.id not in self.owned:
             return
+        if len(msg.seats) != table.n:
+            log.error("refused the connections of process %d at table %s: %d seats, not %d",
+                      msg.origin, table.id, len(msg.seats), table.n)
+            return
         seen = self.remote_seen.setdefault(table.id, {})
-        if any(msg["n"]) or msg["w"]:
-            seen[msg["o"]] = (msg["n"], msg["w"])
+        if any(msg.seats) or msg.watching:
+            seen[msg.origin] = (list(msg.seats), msg.watching)
         else:
-            seen.pop(msg["o"], None)
+            seen.pop(msg.origin, None)
         await self.recount(table)
 
     async def recount(self, table: Table) -> None:
@@ -548,16 +566,17 @@ class Cluster:
             self.owner_of[table_id] = process
         return process
 
-    async def call(self, table_id: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """Send a request to the table's owner and wait for its answer; while the table
-        changes owner (its owner died, or is stopping) the request waits and goes to the new
-        one. ``Moved`` if no owner answers within ``RELAY_SECONDS``."""
+    async def call(self, table_id: str, request: B.Request) -> B.Answer | None:
+        """Send a request to the table's owner and wait for its answer (None: this process
+        owns the table now, so the caller handles it); while the table changes owner (its
+        owner died, or is stopping) the request waits and goes to the new one. ``Moved`` if
+        no owner answers within ``RELAY_SECONDS``."""
         deadline = time.monotonic() + RELAY_SECONDS
         fresh = False
         while True:
             process = await self.owner(table_id, fresh)
             if process == self.id:
-                return {"local": True}
+                return None
             left = deadline - time.monotonic()
             if left <= 0:
                 raise Moved()
@@ -566,9 +585,10 @@ class Cluster:
                 await asyncio.sleep(min(left, 0.05))
                 continue
             rid = next(self.call_ids)
-            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            fut: asyncio.Future[B.Answer | None] = \
+                asyncio.get_running_loop().create_future()
             self.calls[rid] = (table_id, process, fut)
-            self.publish(channel(process), {**payload, "t": table_id, "o": self.id, "r": rid})
+            self.publish(channel(process), msgspec.structs.replace(request, call=rid))
             try:
                 async with asyncio.timeout(left):
                     reply = await fut
@@ -576,9 +596,11 @@ class Cluster:
                 raise Moved() from None
             finally:
                 self.calls.pop(rid, None)
-            if not reply.get("moved"):
+            if reply is None:  # the owner changed while it waited: ask the new one
+                continue
+            if not reply.moved:
                 return reply
-            if reply.get("retry"):  # the owner changed while it waited: ask the new one
+            if reply.retry:
                 continue
             await asyncio.sleep(min(left, 0.05))
 
@@ -589,7 +611,7 @@ class Cluster:
         chat line stored twice, say)."""
         for t, process, fut in self.calls.values():
             if t == table_id and process != owner and not fut.done():
-                fut.set_result({"moved": True, "retry": True})
+                fut.set_result(None)
 
     async def relay(self, conn: Conn, msg: S.ClientMessage) -> bool:
         """Hand a connection's request to the table's owner; False: this process owns the
@@ -597,38 +619,40 @@ class Cluster:
         table = conn.table
         text = msgspec.json.encode(msg).decode()
         try:
-            reply = await self.call(table.id, {"k": "fwd", "c": conn.id, "s": conn.seat,
-                                               "m": text})
+            reply = await self.call(table.id, B.Forward(table.id, self.id, 1, conn.id,
+                                                        conn.seat, text))
         except Moved:
             error(conn, "moved", "this table is moving to another server process: "
                   "nothing changed; try again in a moment")
             return True
-        if reply.get("local"):
+        if reply is None:
             return False
-        if "err" in reply:
-            error(conn, reply["err"][0], reply["err"][1])
+        if reply.err is not None:
+            error(conn, reply.err[0], reply.err[1])
         return True
 
     async def remote_join(self, table: Table, req: S.JoinTable,
                           player: Player | None = None) -> tuple[int, str]:
         """Claim a seat at the table's owner (``player``: who claims it, as this process's
         session found them; the owner trusts the bus, not the browser, for that)."""
-        who = None if player is None else {"id": player.id, "name": player.name,
-                                           "kind": player.kind, "merged": list(player.merged)}
+        who = None if player is None else B.Who(player.id, player.name, player.kind,
+                                                tuple(player.merged))
         try:
-            reply = await self.call(table.id, {"k": "join", "invite": req.invite,
-                                               "name": req.name, "p": who})
+            reply = await self.call(table.id, B.Join(table.id, self.id, 1, req.invite,
+                                                     req.name, who))
         except Moved:
             raise LookupError("this table is moving to another server process: try again "
                               "in a moment") from None
-        if reply.get("local"):
+        if reply is None:
             return await self.rooms.join(table, req, player)
-        if "err" in reply:
-            kind, text = reply["err"]
+        if reply.err is not None:
+            kind, text = reply.err
             raise {"PermissionError": PermissionError, "LookupError": LookupError}.get(
                 kind, ValueError)(text)
-        seat, token = reply["ok"]
-        return int(seat), str(token)
+        if reply.ok is None:
+            raise LookupError("the table's server process gave no seat: try again")
+        seat, token = reply.ok
+        return seat, token
 
     def report(self, table: Table) -> None:
         """Tell the owner how many of this process's connections hold each seat."""
@@ -645,8 +669,7 @@ class Cluster:
         for c in conns:
             if c.seat != SPECTATOR:
                 counts[c.seat] += 1
-        self.publish(channel(process), {"k": "pres", "t": table.id, "o": self.id,
-                                        "n": counts, "w": len(conns)})
+        self.publish(channel(process), B.Presence(table.id, self.id, counts, len(conns)))
         if not conns:
             asyncio.get_running_loop().call_later(FORGET_SECONDS, self.forget, table)
 
@@ -762,6 +785,6 @@ class Cluster:
                     s.remote = 0
                 table.elsewhere = 0
                 table.refresh(data)
-        self.publish(BUS, {"k": "o", "t": table_id, "p": self.id})
+        self.publish(BUS, B.Owner(table_id, self.id))
         self.retry_calls(table_id, self.id)
         await self.recount(table)

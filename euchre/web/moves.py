@@ -58,8 +58,6 @@ class Moves:
         """Each table's running turn clock, with the move number it times."""
         self.leaving: set[asyncio.Task[None]] = set()
         self.running = False
-        self.lost: Callable[[Table], None] = lambda _table: None
-        """Called when a commit was refused because another process owns the table now."""
         self.game_over: Callable[[Table], None] = lambda _table: None
         """Called once the action that ended a game is committed (its results are written
         then)."""
@@ -105,7 +103,7 @@ class Moves:
                 if conn.forward is None:
                     error(conn, "moved", "another server process took this table over just "
                           "then: the move was not made; look again and choose")
-                self.lost(table)
+                self.rooms.peers.lost(table)  # another process owns it now
                 return True
             except Exception:
                 log.exception("could not store an action")
@@ -229,7 +227,7 @@ class Moves:
         except asyncio.CancelledError:
             raise
         except LostTable:
-            self.lost(table)
+            self.rooms.peers.lost(table)  # another process owns it now
             return
         except Exception:
             log.exception("%s at table %s", failed, table.id)

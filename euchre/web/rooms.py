@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from euchre.errors import RulesError
@@ -18,6 +18,7 @@ from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, accepted_levels, default_level, offered_levels
 from euchre.web.names import name_key, name_refusal
+from euchre.web.peers import ALONE, Peers
 from euchre.web.players import Player
 from euchre.web.store import LostTable, SeatData, Store, TableData
 from euchre.web.table import BOT, HUMAN, PLAYER_KINDS, SPECTATOR, Table
@@ -42,28 +43,20 @@ class Rooms:
     """Every live table with its lock and connections. Callers hold a table's lock around each
     change of it."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, peers: Peers = ALONE) -> None:
         self.db = db
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Conn]] = {}
-        # Where several server processes share the database (``euchre.web.cluster``) these
-        # are replaced: one process owns (writes) each table and the others keep replicas.
-        self.owns: Callable[[str], bool] = lambda _table_id: True
-        """Whether this process writes the table's log (else it keeps a replica)."""
-        self.changed: Callable[[Table, Conn | None], None] = lambda _table, _keep: None
-        """Called (by the owner) after a change of the table's seats."""
-        self.loading: Callable[[str], None] = lambda _table_id: None
-        """Called before a table is read from the database (``loaded`` after)."""
-        self.loaded: Callable[[Table], None] = lambda _table: None
-        self.remote_join: Callable[[Table, S.JoinTable, Player | None],
-                                   Awaitable[tuple[int, str]]] | None = None
-        """Claims a seat at a table another process owns."""
-        self.lost: Callable[[Table], None] = lambda _table: None
-        """Called when a write of the table was refused because another process owns it
-        now (``LostTable``): this process keeps a replica from then on."""
+        self.peers = peers
+        """The other server processes sharing the database (``euchre.web.cluster``), if any:
+        one process owns (writes) each table and the others keep replicas."""
         self.bots_allowed = True
         """Whether a table may seat a bot account (``euchre serve --bots``)."""
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process writes the table's log (else it keeps a replica)."""
+        return self.peers.owns(table_id)
 
     def watched(self, table: Table) -> bool:
         """Whether anyone is connected to the table, in any server process."""
@@ -81,13 +74,13 @@ class Rooms:
             return t
         if len(table_id) > TABLE_ID_MAX:
             return None
-        self.loading(table_id)
+        self.peers.loading(table_id)
         data = await self.db.run(lambda store: store.load_table(table_id))
         if data is None:
             return None
         if table_id not in self.tables:
             self.add(Table(data))
-            self.loaded(self.tables[table_id])
+            self.peers.loaded(self.tables[table_id])
         return self.tables[table_id]
 
     def rename_player(self, player_id: int, name: str) -> None:
@@ -151,15 +144,15 @@ class Rooms:
             raise PermissionError("that invite is not for this table")
         if player is None and req.name and S.clean_text(req.name, S.NAME_MAX):
             await self.check_unnamed(S.clean_text(req.name, S.NAME_MAX))
-        if self.remote_join is not None and not self.owns(table.id):
-            return await self.remote_join(table, req, player)
+        if self.peers.relays and not self.owns(table.id):
+            return await self.peers.remote_join(table, req, player)
         try:
             return await self._join_here(table, req, player)
         except LostTable:  # taken over just then: the seat is claimed at the new owner
-            self.lost(table)
-            if self.remote_join is None:
+            self.peers.lost(table)
+            if not self.peers.relays:
                 raise
-            return await self.remote_join(table, req, player)
+            return await self.peers.remote_join(table, req, player)
 
     async def _join_here(self, table: Table, req: S.JoinTable,
                          player: Player | None) -> tuple[int, str]:
@@ -200,7 +193,7 @@ class Rooms:
             table.seats[conn.seat].token = token
             others = [c for c in self.everyone(table)
                       if c.seat == conn.seat and c is not conn]
-            self.changed(table, conn)
+            self.peers.changed(table, conn)
         send(conn, M.Link(token, f"/t/{table.id}#token={token}"))
         for c in others:
             error(c, "link_revoked", "this seat's link was replaced by its holder: it no "
@@ -337,7 +330,7 @@ class Rooms:
     def broadcast_locked(self, table: Table) -> None:
         """``broadcast`` for a caller that holds the table's lock."""
         deliver(self.frames(table))
-        self.changed(table, None)
+        self.peers.changed(table, None)
 
     def everyone(self, table: Table) -> list[Conn]:
         return list(self.conns.get(table.id, ()))

@@ -43,6 +43,7 @@ from euchre.web.limits import (
 )
 from euchre.web.lobby import Lobby
 from euchre.web.moves import Moves
+from euchre.web.peers import ALONE
 from euchre.web.players import Player
 from euchre.web.results import GameResult, computer_players, game_result, write_results
 from euchre.web.reviews import Reviews
@@ -84,7 +85,14 @@ class Server:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.db = Database()
-        self.rooms = Rooms(self.db)
+        self.cluster: Cluster | None = None
+        """This process's part in a group of processes sharing the database, if any: built
+        first, as the other processes the parts built next are given (their ``Peers``)."""
+        if config.cluster:
+            from euchre.web.cluster import Cluster
+
+            self.cluster = Cluster(self, config.db_url)
+        self.rooms = Rooms(self.db, self.cluster if self.cluster is not None else ALONE)
         self.hint_level = config.hint_level or strongest_level()
         self.bots: BotRunner | None = None
         self.moves: Moves | None = None
@@ -98,8 +106,6 @@ class Server:
         self.talk = TableTalk(self.rooms, self.limits, config.chat_rate)
         self.creations = CreationLimits(self.limits, config.client_tables_per_minute,
                                         config.tables_per_minute)
-        self.cluster: Cluster | None = None
-        """This process's part in a group of processes sharing the database, if any."""
         self.lobby = Lobby(self)
         """The open tables of the whole site, and Play now (``lobby.play_now`` seats a
         player)."""
@@ -137,13 +143,15 @@ class Server:
         return self.bots.inline_levels
 
     async def start(self) -> None:
-        await self.db.open(self.config.db_url)
         cfg = self.config
-        if cfg.cluster:
-            from euchre.web.cluster import LOCK_SPACE, Cluster
+        if self.cluster is None:
+            await self.db.open(cfg.db_url)
+        else:
+            from euchre.web.bus import BUS
+            from euchre.web.cluster import LOCK_SPACE
             from euchre.web.store import libpq_url
 
-            self.cluster = Cluster(self, cfg.db_url)
+            await self.db.open(cfg.db_url, self.cluster.id, BUS)
             self.limits = SharedLimits(self.limits.places, libpq_url(cfg.db_url),
                                        self.cluster.id, LOCK_SPACE)
             self.talk.limits = self.creations.limits = self.limits
@@ -178,8 +186,6 @@ class Server:
             log.info("closed and archived %d table(s) without a move for %.0f days",
                      len(closed), cfg.abandon_days)
         if self.cluster is not None:
-            for kind in ("bot", "botup", "revoked"):
-                self.cluster.handlers[kind] = self.bot_links.hear
             await self.cluster.start()
             # the unfinished tables without a live owner: this process's share, now (the
             # others take theirs in their own scans)

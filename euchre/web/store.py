@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from euchre.seats import Seat
+from euchre.web import bus as B
 from euchre.web.limits import computer_tables_error
 
 SCHEMA_REVISION = "0009"
@@ -365,7 +366,7 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 class Store:
     """The game database. Every write is its own committed transaction."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, owner: int | None = None, bus: str = "") -> None:
         self.url = normalise_url(url)
         self.engine = make_engine(self.url)
         migrate(self.engine)
@@ -375,10 +376,10 @@ class Store:
         self._finish_table = (f"UPDATE tables SET finished_at = {mark}, winner = {mark}, "
                               f"scores = {mark} WHERE id = {mark}")
         self._log_conn: Any = None
-        self.owner: int | None = None
-        """Set (to this process's id) when several processes share the database: then
+        self.owner = owner
+        """This process's id when several processes share the database: then
         ``append_actions`` writes only the tables this process owns, and announces them."""
-        self.bus = ""
+        self.bus = bus
         """The channel ``append_actions`` announces committed actions on (with ``owner``)."""
 
     def close(self) -> None:
@@ -494,8 +495,7 @@ class Store:
         by_table: dict[str, list[Any]] = {}
         for t, seq, seat, a, _ in rows:
             by_table.setdefault(t, []).append((seq, seat, a))
-        notes = [json.dumps({"k": "a", "t": t, "s": acts[0][0],
-                             "a": [[seat, a] for _, seat, a in acts]}, separators=(",", ":"))
+        notes = [B.encode(B.Actions(t, acts[0][0], [(seat, a) for _, seat, a in acts]))
                  for t, acts in by_table.items()]
         ends = [(t, finished) for t, _, _, _, finished in rows if finished is not None]
         return FENCED_WRITE, {
