@@ -9,6 +9,7 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
 from webtools import Client, LiveServer, PgCluster
 
 from euchre.rules import PRESETS
@@ -16,7 +17,7 @@ from euchre.web import bots as B
 from euchre.web.lobby import LOBBY_SECONDS, Seated
 from euchre.web.moves import CLOCK_STRIKES
 from euchre.web.store import BOT, HUMAN, SeatData, Store, TableData
-from euchre.web.table import Table
+from euchre.web.table import CLOCK_LEAST, PACE_SEEN, PACE_WINDOW, Table, pace_clock
 
 SEAT_NAMES = ["North", "East", "South", "West"]
 
@@ -334,3 +335,68 @@ def test_no_turn_clock_runs_on_a_bot_accounts_seat() -> None:
     left = timed[0]
     assert left is not None and 0 < left <= 15.0
     assert timed[1] is None
+
+
+def test_the_turn_clock_is_three_times_the_tables_median_decision_within_6_and_15_s() -> None:
+    assert pace_clock(15.0, []) == 15.0
+    assert pace_clock(15.0, [1.0] * (PACE_SEEN - 1)) == 15.0  # too few seen: the most
+    assert pace_clock(15.0, [1.0] * PACE_SEEN) == CLOCK_LEAST == 6.0  # a quick table
+    assert pace_clock(15.0, [3.0] * PACE_SEEN) == 9.0
+    assert pace_clock(15.0, [2.0, 3.0, 4.0, 100.0]) == 10.5  # the median: one slow turn
+    assert pace_clock(15.0, [10.0] * 12) == 15.0  # thinkers keep the most
+    assert pace_clock(0.4, [0.01] * 4) == 0.4  # a clock under 6 s has no less (tests')
+
+
+def test_only_a_persons_decisions_made_now_set_the_pace() -> None:
+    """Read from the log (a restart, a replica's load), a computer's move, a bot's: none
+    counts; a person's decision counts as long as it took, a turn that ran out as long as
+    its clock; the state's clock is this turn's."""
+    kinds = [HUMAN, HUMAN, HUMAN, BOT]
+    data = TableData("t", 0.0, PRESETS["standard"].to_dict(), 1, "inv",
+                     [SeatData(i, f"tok{i}", kind, "rule", f"P{i}", i != 2)
+                      for i, kind in enumerate(kinds)], [], None, [], False, True, 15.0)
+    t = Table(data)
+    t.started = True
+    for s in t.seats:
+        s.connections = 1 if s.claimed else 0
+    for _ in range(8):  # from the log
+        t.apply(t.match.current_player, t.match.legal_actions()[0])
+    assert list(t.decisions) == []
+
+    def decide(took: float) -> None:
+        while t.match.current_player != 0:  # the others: a person, a computer, a bot
+            cur = t.match.current_player
+            t.turn_since = time.monotonic() - 1.0
+            t.apply(cur, t.match.legal_actions()[0], live=True)
+            if cur == 1:
+                assert t.decisions.pop() == pytest.approx(1.0, abs=0.05)
+        t.turn_since = time.monotonic() - took
+        t.apply(0, t.match.legal_actions()[0], live=True)
+
+    for _ in range(PACE_SEEN - 1):
+        decide(2.0)
+    assert t.turn_clock() == 15.0 and len(t.decisions) == PACE_SEEN - 1
+    decide(2.0)
+    assert t.turn_clock() == pytest.approx(6.0, abs=0.1)  # 3 x 2 s
+    for _ in range(PACE_WINDOW):
+        decide(30.0)  # ran out: counted as the turn's clock had
+    assert max(t.decisions) <= 15.0 and t.turn_clock() == 15.0
+    while t.match.current_player != 0:
+        t.apply(t.match.current_player, t.match.legal_actions()[0])
+    shown = t.state_message(0)
+    assert shown.clock == t.turn_clock() and shown.turn_left is not None
+    assert shown.turn_left <= 15.0
+
+
+def test_a_quick_tables_turn_clock_comes_down_to_6_s(sqlite_url: str) -> None:
+    with LiveServer(db_url=sqlite_url, turn_clock=15.0) as srv:
+        ann = play_now(srv, name="Ann")
+        a = srv.connect(ann["id"], ann["token"])
+        s = wait_turn(a)
+        assert s["clock"] == 15.0
+        for _ in range(PACE_SEEN):  # Ann decides at once, four times
+            a.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+            a.after(s["seq"])
+            s = wait_turn(a)
+        assert s["clock"] == CLOCK_LEAST and 0 < s["turn_left"] <= CLOCK_LEAST
+        a.close()

@@ -136,8 +136,9 @@ def register(sub: Subparsers) -> None:
                    help="a person's empty seat is played by a computer after this long on its "
                         "turn (default 45)")
     p.add_argument("--turn-clock", type=seconds, default=15.0, metavar="SECONDS",
-                   help="at an open table (the lobby's, Play now's) a person has this long for "
-                        "each turn, then the seat's computer moves (default 15)")
+                   help="at an open table (the lobby's, Play now's) a person has at most this "
+                        "long for each turn, then the seat's computer moves; a turn has 3 times "
+                        "the median of the table's recent decisions, at least 6 s (default 15)")
     p.add_argument("--leave-grace", type=seconds, default=20.0, metavar="SECONDS",
                    help="a seat at an open table whose person closed the page is free for the "
                         "next person after this long (its computer plays it meanwhile; "

@@ -316,7 +316,7 @@ class Cluster:
             self.spawn(self._reload(table))
             return
         for seat, action in acts[table.seq - first:]:
-            table.apply(seat, action)  # each state is shown, as at the owner
+            table.apply(seat, action, live=True)  # each state is shown, as at the owner
             deliver(self.rooms.frames(table))
 
     async def _reload(self, table: Table) -> None:

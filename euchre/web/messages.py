@@ -177,7 +177,8 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     """Once its players chose to play again: the next table's address for the receiver
     (with the receiver's own seat link; a spectator's only watches)."""
     clock: float | None = None
-    """Seconds a person has for each turn at this table (None: no turn clock)."""
+    """Seconds a person has for this turn at this table, its pace (``table.pace_clock``;
+    None: no turn clock)."""
     turn_left: float | None = None
     """Seconds the person to move had left when this was sent (None: no clock runs now)."""
     public: bool = False

@@ -119,7 +119,7 @@ class Moves:
         the broadcast. The quick computers whose turns follow move too, in the same
         transaction: a person's move and the computers' answers cost one commit, and every
         one of those states is sent once it is committed. Caller holds the table's lock."""
-        table.apply(seat, action)
+        table.apply(seat, action, live=True)
         rows: list[LogRow] = [(table.id, table.seq - 1, seat, action, table.finished_result())]
         frames = self.rooms.frames(table)
         try:
@@ -344,6 +344,6 @@ class Moves:
                 return
             action, _ = await self.bots.run(seat.level, bot_seed(table, table.seq),
                                             table.view(cur))
-            table.apply(cur, action)
+            table.apply(cur, action, live=True)
             rows.append((table.id, table.seq - 1, cur, action, table.finished_result()))
             frames += self.rooms.frames(table)

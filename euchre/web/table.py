@@ -10,6 +10,7 @@ view (:mod:`euchre.public_view`), by the builders of :mod:`euchre.web.messages`.
 from __future__ import annotations
 
 import hmac
+import statistics
 import time
 from collections import deque
 from collections.abc import Collection
@@ -35,6 +36,18 @@ SPECTATOR = NO_SEAT
 #: The finished hands a table keeps to tell a bot how each ended (a bot's connection catches
 #: up at once, so a few are plenty).
 ENDED_KEPT = 32
+
+#: The turn clock follows the table's pace: a turn has ``PACE_FACTOR`` times the median of
+#: the people's last ``PACE_WINDOW`` decisions there (each counted at most at its own turn's
+#: length, so a turn that ran out counts as long as it had), never under ``CLOCK_LEAST``
+#: seconds nor over the table's clock (``--turn-clock``, 15: its most, and what a turn has
+#: until the table has seen ``PACE_SEEN`` decisions). Three times the median leaves a
+#: player who is slower than the table's middle room, and 6 s is the least any turn
+#: has (a regular's quick table), as Trickster Cards' 6-15 s.
+CLOCK_LEAST = 6.0
+PACE_FACTOR = 3.0
+PACE_WINDOW = 12
+PACE_SEEN = 4
 
 #: Why nobody moves at a table in its waiting room.
 WAITING = ("the game has not started: it deals once every seat is taken, or when a player "
@@ -144,6 +157,9 @@ class Table:
         """Seconds a person has for each turn (None: no clock): then their computer moves."""
         self.turn_since = time.monotonic()
         """When the seat to move got its turn (for the turn clock)."""
+        self.decisions: deque[float] = deque(maxlen=PACE_WINDOW)
+        """Seconds the people's last decisions here took, as this process saw them made
+        (``pace_clock``); a process that reads the table from the database starts afresh."""
         for s in self.seats:
             if self.public and s.kind == "human" and not s.claimed:
                 s.stand_in = True
@@ -231,7 +247,12 @@ class Table:
         seat = self.seats[self.match.current_player]
         if seat.computer_plays or seat.kind == BOT:
             return None
-        return max(0.0, self.clock - (time.monotonic() - self.turn_since))
+        return max(0.0, self.turn_clock() - (time.monotonic() - self.turn_since))
+
+    def turn_clock(self) -> float:
+        """Seconds this turn has on the clock: the table's pace (``pace_clock``)."""
+        assert self.clock is not None
+        return pace_clock(self.clock, self.decisions)
 
     @property
     def seq(self) -> int:
@@ -275,10 +296,14 @@ class Table:
             raise TurnError("computer_plays", "your seat's computer is playing for you: say "
                             "you are back to play it again")
 
-    def apply(self, seat: euchre.seats.Seat, action: int) -> None:
-        """Apply through the engine (an illegal action raises and changes nothing)."""
+    def apply(self, seat: euchre.seats.Seat, action: int, live: bool = False) -> None:
+        """Apply through the engine (an illegal action raises and changes nothing).
+        ``live``: made now (not read from the log), so a person's decision times the table's
+        pace."""
         if self.match.current_player != seat:
             raise TurnError("not_your_turn", "not this seat's turn")
+        if live and self.clock is not None and self.turn_left() is not None:
+            self.decisions.append(min(time.monotonic() - self.turn_since, self.turn_clock()))
         before = self.match.hand
         phase = before.phase
         hand_no = len(self.match.finished) + 1
@@ -376,7 +401,8 @@ class Table:
     def state_message(self, viewer: euchre.seats.Seat) -> M.State:
         """The whole table as ``viewer`` (a seat, or SPECTATOR) may see it."""
         out = M.state(self.facts(), self.seen_by(viewer))
-        out.clock, out.turn_left, out.public = self.clock, self.turn_left(), self.public
+        out.clock = None if self.clock is None else self.turn_clock()
+        out.turn_left, out.public = self.turn_left(), self.public
         if viewer != SPECTATOR and self.seats[viewer].stand_in:
             out.legal = []  # its computer's choices, not the person's
             out.next_hand = self.seats[viewer].from_hand > self.hand_no
@@ -389,3 +415,13 @@ class Table:
         """The game as a record ``euchre replay`` reads (finished games only: a record holds
         every deck, so it would give away hands in progress)."""
         return match_to_record(self.match, players=self.names())
+
+
+def pace_clock(most: float, decisions: Collection[float]) -> float:
+    """A turn's seconds at a table whose clock is at most ``most`` and whose people's recent
+    decisions took ``decisions`` seconds: ``PACE_FACTOR`` times their median, between
+    ``CLOCK_LEAST`` (or ``most``, if that is less) and ``most``; ``most`` until ``PACE_SEEN``
+    decisions."""
+    if len(decisions) < PACE_SEEN:
+        return most
+    return min(most, max(min(CLOCK_LEAST, most), PACE_FACTOR * statistics.median(decisions)))

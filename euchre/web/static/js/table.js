@@ -508,6 +508,7 @@ function renderSeats(s, winner) {
       const clock = make("span", "clock");
       clock.setAttribute("role", "timer");
       clock.dataset.seq = String(s.seq);
+      clock.title = `${Math.round(s.clock)} s for this turn, at the table's pace`;
       head.append(clock);
     }
     if (seat === me) el.classList.add("me");
