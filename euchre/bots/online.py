@@ -15,6 +15,11 @@ end of that websocket:
 A connection lost to the network or to a server restarting is made again (the server gives
 the bot its seat back); a fault the server diagnosed, a token it refused or a limit it holds
 ends the run with the server's one-line reason.
+
+Where the server's operator allows bots in its lobby, a connection can also ask for its seat
+(``request``): Play now (after its hello and after each game) or a free seat at one open
+table. The server answers ``seated`` or ``refused``, which are this end's business and never
+reach the program: a ``cmd:`` program speaks the pipe protocol alone.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from euchre.bots import protocol as P
 from euchre.bots.registry import CMD_PREFIX, claims_determinism, make_bot
+from euchre.seats import Seat
 
 #: The server's bot websocket, under its address.
 BOT_PATH = "/ws/bot"
@@ -63,6 +69,25 @@ def bot_url(server: str) -> str:
     return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
+def play_now_request(preset: str = "", rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play now: with the players waiting for these rules (a preset and changes to it; none:
+    the rules most players wait for), or at a new open table computers fill."""
+    out: dict[str, Any] = {"type": "play_now"}
+    if preset:
+        out["preset"] = preset
+    if rules:
+        out["rules"] = rules
+    return out
+
+
+def join_request(table: str, seat: Seat | None = None) -> dict[str, Any]:
+    """A free seat (``seat``: that one) at an open table the server's lobby lists."""
+    out: dict[str, Any] = {"type": "join", "table": table}
+    if seat is not None:
+        out["seat"] = seat
+    return out
+
+
 class Stop(Exception):
     """The run ends: ``status`` to exit with, ``reason`` to print."""
 
@@ -80,6 +105,8 @@ class Run:
     token: str
     say: Callable[[str], None]
     max_games: int | None = None
+    request: dict[str, Any] | None = None
+    """What each free connection asks the server for (``play_now`` or ``join``), if any."""
     games: int = 0
     stopping: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -107,6 +134,8 @@ class Frames:
     def __init__(self, ws: Any, run: Run, label: str) -> None:
         self.ws, self.run, self.label = ws, run, label
         self.error: str | None = None
+        self.hello = False
+        """The program's hello went: the connection may ask for a seat."""
 
     def recv(self) -> str | None:
         from websockets.exceptions import ConnectionClosed
@@ -121,30 +150,53 @@ class Frames:
             if isinstance(text, bytes):
                 text = text.decode("utf-8", "replace")
             self._note(text)
-            if text.startswith('{"type":"error"'):
+            if text.startswith(('{"type":"error"', '{"type":"seated"', '{"type":"refused"')):
                 continue
             return str(text)
         return None
 
+    def ask(self) -> None:
+        """Ask for a seat, when this run does (the connection is free to play)."""
+        if self.run.request is not None and not self.run.stopping.is_set():
+            self.send(json.dumps(self.run.request))
+
+    #: The server's messages this end reads (the rest only pass through to the program).
+    NOTED = ("new_game", "game_end", "seated", "refused", "error")
+
     def _note(self, text: str) -> None:
         """Say what happens, a line a game; keep the server's error."""
-        if text.startswith('{"type":"new_game"'):
+        kind = next((k for k in self.NOTED if text.startswith(f'{{"type":"{k}"')), None)
+        if kind is None:
+            return
+        try:
             message = json.loads(text)
-            self.run.say(f"{self.label}: playing table {message.get('table', '?')}, seat "
-                         f"{message['seat']}")
-        elif text.startswith('{"type":"game_end"'):
-            message = json.loads(text)
-            self.run.say(f"{self.label}: game over, {message['scores']}")
+        except ValueError:
+            return
+        say = self.run.say
+        if kind == "new_game":
+            say(f"{self.label}: playing table {message.get('table', '?')}, seat "
+                f"{message.get('seat')}")
+        elif kind == "game_end":
+            say(f"{self.label}: game over, {message.get('scores')}")
             self.run.game_over()
-        elif text.startswith('{"type":"error"'):
-            with contextlib.suppress(ValueError, KeyError):
-                self.error = json.loads(text)["message"]
+            self.ask()
+        elif kind == "seated":
+            say(f"{self.label}: seated at {message.get('url')} (seat {message.get('seat')}"
+                f"{', a new table' if message.get('new') else ''})")
+        elif kind == "refused" and message.get("code") != "busy":  # busy: asks after its game
+            self.run.finish(Stop(1, f"the server refused the bot's {message.get('request')}"
+                                    f": {message.get('message')}"))
+        elif kind == "error":
+            self.error = message.get("message")
 
     def send(self, text: str) -> None:
         from websockets.exceptions import ConnectionClosed
 
         with contextlib.suppress(ConnectionClosed):
             self.ws.send(text)
+        if not self.hello:  # the program's first line is its hello: then ask for a seat
+            self.hello = True
+            self.ask()
 
 
 def _served(run: Run, frames: Frames) -> None:
@@ -303,15 +355,17 @@ def connection(run: Run, number: int) -> None:
 
 def play_online(spec: str, server: str, token: str, *, games: int = 1,
                 max_games: int | None = None,
-                say: Callable[[str], None] | None = None) -> int:
+                say: Callable[[str], None] | None = None,
+                request: dict[str, Any] | None = None) -> int:
     """Play ``spec`` at ``server``'s tables as the bot account ``token`` opens, on ``games``
     connections at once (a game each), until ``max_games`` games are over (or for ever);
-    returns the exit status, having said why it stopped."""
+    ``request``: what each free connection asks for (a ``play_now`` or ``join`` message,
+    see :func:`play_now_request`); returns the exit status, having said why it stopped."""
     def show(line: str) -> None:
         print(f"euchre connect: {line}", flush=True)
 
     speak = say or show
-    run = Run(spec, bot_url(server), token, speak, max_games)
+    run = Run(spec, bot_url(server), token, speak, max_games, request)
     threads = [threading.Thread(target=connection, args=(run, i + 1), daemon=True)
                for i in range(games)]
     for t in threads:

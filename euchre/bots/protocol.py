@@ -79,10 +79,11 @@ DEFAULT_IDLE = 60.0
 LOG_DIR_ENV = "EUCHRE_BOT_LOG_DIR"
 SCHEMA_DIR = Path(__file__).with_name("schemas")
 #: One file per message (``host-hello`` and ``bot-hello`` for the two hellos, the ``type``
-#: for the others) and ``view``, which ``decide`` and ``hand_end`` refer to.
+#: for the others) and ``view``, which ``decide`` and ``hand_end`` refer to; the last four are
+#: online only: a bot account's requests for a seat and the server's answers to them.
 SCHEMAS: tuple[str, ...] = (
     "host-hello", "new_game", "decide", "hand_end", "game_end", "quit", "bot-hello", "action",
-    "view",
+    "view", "play_now", "join", "seated", "refused",
 )
 #: One encoder for every line: ``json.dumps`` with options builds a new one per call.
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode

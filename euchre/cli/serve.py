@@ -153,10 +153,12 @@ def register(sub: Subparsers) -> None:
                    help="address or network (10.0.0.0/8) of a proxy in front (nginx, "
                         "docs/deploying.md) whose X-Forwarded-For names the client, for the "
                         "per-client limits; repeatable (default: none, the header is ignored)")
-    p.add_argument("--bots", choices=("invited", "off"), default="invited",
+    p.add_argument("--bots", choices=("invited", "allowed", "off"), default="invited",
                    help="bot accounts' programs (euchre bots, euchre connect): invited (the "
-                        "default: they play where a table seats them by name) or off (no bot "
-                        "connects, no table seats one)")
+                        "default: they play where a table seats them by name), allowed (also "
+                        "through the lobby and Play now, at most half of an open table's "
+                        "seats, where its host lets bots sit) or off (no bot connects, no "
+                        "table seats one)")
     p.add_argument("--bot-move-time", type=seconds, default=10.0, metavar="SECONDS",
                    help="seconds a bot's program may take over one decision; a silent one is "
                         "disconnected and its seat's computer plays (default 10)")

@@ -223,7 +223,8 @@ async def train_bids(request: Request) -> Response:
 
 
 async def lobby(request: Request) -> Response:
-    return as_json({"tables": await server_of(request).lobby.listed()})
+    server = server_of(request)
+    return as_json({"tables": await server.lobby.listed(), "bots": server.config.bots})
 
 
 @refusing
@@ -234,7 +235,7 @@ async def play_now(request: Request) -> Response:
     rules = wanted_rules(req)
     client = request.client.host if request.client else ""
     seated = await server.lobby.play_now(rules, session.player if session else None,
-                                         client, req.name)
+                                         client, req.name, req.bots)
     return JSONResponse(seated.to_json(), status_code=201 if seated.new else 200)
 
 

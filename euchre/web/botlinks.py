@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import euchre.seats
@@ -52,18 +54,20 @@ from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.bots import BotAccount, authenticate, live_tokens
 from euchre.web.limits import SEAT, Bucket, LimitError, Limits, Visit, Window
-from euchre.web.players import token_hash
+from euchre.web.lobby import Seated, wanted_rules
+from euchre.web.players import Player, token_hash
 from euchre.web.table import BOT, Seat, Table
 from euchre.web.transport import CONN_IDS, Conn, TokenBucket, refuse
 
 if TYPE_CHECKING:
     from euchre.web.actionlog import Database
     from euchre.web.cluster import Cluster
+    from euchre.web.lobby import Lobby
     from euchre.web.rooms import Rooms
 
 log = logging.getLogger("euchre.web")
 
-BotsMode = Literal["invited", "off"]
+BotsMode = Literal["invited", "allowed", "off"]
 
 #: Close codes: a fault of the program's, a token that opens nothing, bots refused (off, or
 #: revoked), a limit.
@@ -77,6 +81,12 @@ CONNECTS_PER_MINUTE = 30
 TOKEN_LOOK_SECONDS = 1.0
 #: A seat's bot is called at most this often (each of its turns asks again).
 CALL_EVERY = 0.25
+#: Requests for a seat (Play now, a lobby's table) one bot may make in any minute.
+REQUESTS_PER_MINUTE = 30
+#: Seconds a connection seated by its request waits for the table to say the seat is its
+#: bot's (another process owns the table: its replica hears of it a moment later); then the
+#: table's own call for its bot seats it.
+ATTACH_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -99,10 +109,37 @@ class Host(Protocol):
     def limits(self) -> Limits: ...
     @property
     def cluster(self) -> Cluster | None: ...
+    @property
+    def lobby(self) -> Lobby: ...
 
     async def handle(self, conn: Conn, msg: S.ClientMessage) -> None: ...
     async def arrive(self, conn: Conn, seat: Seat | None) -> None: ...
     async def leave(self, conn: Conn, seat: Seat | None) -> None: ...
+
+
+class Refusal(Exception):
+    """A bot's request for a seat that is refused (nothing changed): ``code`` and the
+    message say why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+#: The requests' shapes, for a refusal of a malformed one.
+PLAY_NOW_SHAPE = '{"type": "play_now", "preset": ..., "rules": {...}} (both optional)'
+JOIN_SHAPE = '{"type": "join", "table": ID, "seat": N} (seat optional)'
+
+
+def request_type(data: str | bytes) -> str | None:
+    """The ``type`` of a frame that may be a request (None for what is not a JSON object:
+    the protocol's own checks then name what it is)."""
+    try:
+        message = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    kind = message.get("type") if isinstance(message, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 class Fault(Exception):
@@ -213,13 +250,95 @@ class BotLink:
                 data = await self._receive(None, 0, self._expected, "")
                 if data is None:
                     return
-                await self._answer(data)
+                if request_type(data) in S.BOT_REQUESTS:  # a seat asked for, not an answer
+                    await self._request(data)
+                else:
+                    await self._answer(data)
         except Fault as fault:
             await self.fault(str(fault), fault.kind)
         finally:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
+
+    # a seat asked for: Play now, or a lobby's table ---------------------------------------------
+
+    async def _request(self, data: str | bytes) -> None:
+        """Seat the bot as asked (``play_now``, ``join``) where the operator allows bots: a
+        ``seated`` message and its ``new_game``, or a ``refused`` one saying why (nothing
+        changed, the connection stays open)."""
+        kind = request_type(data)
+        try:
+            seated = await self._seat(data)
+        except Refusal as no:
+            log.info("%s: its %s was refused: %s", self.label(), kind, no)
+            await self.send(P._ENCODE({"type": "refused", "request": kind, "code": no.code,
+                                       "message": str(no)}))
+            return
+        await self.send(P._ENCODE({"type": "seated", "table": seated.table,
+                                   "seat": seated.seat, "new": seated.new,
+                                   "url": f"/t/{seated.table}"}))
+        deadline = time.monotonic() + ATTACH_WAIT
+        while not await self.hub._seated(self, seated.table, seated.seat):
+            if self.closing or self.conn is not None or time.monotonic() > deadline:
+                return  # the table calls its bot when the seat's turn comes
+            await asyncio.sleep(0.05)
+
+    async def _seat(self, data: str | bytes) -> Seated:
+        hub, server = self.hub, self.hub.server
+        most = hub.settings.connections
+        if hub.settings.mode != "allowed":
+            raise Refusal("bots_invited", "this server seats a bot only where a table's "
+                          "creator invites it by name, not through the lobby or Play now "
+                          "(its operator's choice: euchre serve --bots allowed would)")
+        if self.conn is not None or self.attaching:
+            where = self.conn.table.id if self.conn is not None else "a table"
+            raise Refusal("busy", f"this connection plays {where} now: a connection plays "
+                          f"one game at a time; ask after its game_end, or open another "
+                          f"connection (at most {most})")
+        try:
+            req = S.decode_bot_request(data)
+            rules = wanted_rules(S.PlayNow(req.preset, req.rules)) \
+                if isinstance(req, S.BotPlayNow) else None
+        except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as exc:
+            raise Refusal("bad_request", f"{exc}; a request is {PLAY_NOW_SHAPE} or "
+                          f"{JOIN_SHAPE}") from None
+        if await server.limits.take((f"bot_requests:{self.bot.id}",
+                                     Window(REQUESTS_PER_MINUTE, 60.0))) is not None:
+            raise Refusal("bot_requests", f"this bot asked for a seat {REQUESTS_PER_MINUTE} "
+                          "times in the last minute, the most one bot may: wait a minute")
+        # one request of a bot at a time on the whole site: its count of seats is then exact
+        place = next(CONN_IDS)
+        if await server.limits.admit(Visit(place, f"bot_seating:{self.bot.id}", 0,
+                                           self.address, 1)):
+            raise Refusal("busy", "another connection of this bot is being seated now: ask "
+                          "again in a moment")
+        self.attaching = True
+        try:
+            held = await server.db.run(lambda store: store.bot_seats(self.bot.id))
+            if held >= most:
+                raise Refusal("bot_seats", f"this bot holds {held} seats at open tables, the "
+                              f"most one bot may (as many as its connections, {most}); a "
+                              "seat it left is its own for a while, to come back to")
+            player = Player(self.bot.id, self.bot.name, BOT)
+            try:
+                if isinstance(req, S.BotPlayNow):
+                    return await server.lobby.play_now(rules, player, self.address)
+                seated = await server.lobby.join(req.table, player, seat=req.seat,
+                                                  strict=True)
+                assert seated is not None
+                return seated
+            except PermissionError as exc:
+                raise Refusal("no_bots", str(exc)) from None
+            except LookupError as exc:
+                raise Refusal("no_seat", str(exc)) from None
+            except LimitError as exc:
+                raise Refusal(exc.code, str(exc)) from None
+            except ValueError as exc:
+                raise Refusal("bad_request", str(exc)) from None
+        finally:
+            self.attaching = False
+            await hub.release(place)
 
     def _expected(self) -> str:
         asked = self.asked
@@ -332,8 +451,11 @@ class BotLink:
                                   f"move time); expected {self._expected()}", "timeout"))
 
     def _turn(self, table: Table, seat: euchre.seats.Seat) -> bool:
+        """Its seat's turn, played by the bot (not by its computer: at an open table a seat
+        taken during a hand is the computer's to the end of that hand)."""
         return (self.asked is None and not table.finished and table.started
-                and table.match.current_player == seat)
+                and table.match.current_player == seat
+                and not table.seats[seat].computer_plays)
 
     async def fault(self, diagnosis: str, kind: str) -> None:
         text = f"{self.label()} {diagnosis}; disconnected"
@@ -497,6 +619,16 @@ class BotLinks:
         else:
             for link in list(self.links.get(bot, ())):
                 self.spawn(self._revoke(link))
+
+    async def _seated(self, link: BotLink, table_id: str, seat: euchre.seats.Seat) -> bool:
+        """Put the connection that asked for it at the seat its request gave the bot."""
+        if link.conn is not None or link.attaching or link.closing:
+            return link.conn is not None and link.conn.table.id == table_id
+        link.attaching = True
+        try:
+            return await link.attach(table_id, seat)
+        finally:
+            link.attaching = False
 
     async def _attach(self, link: BotLink, table_id: str, seat: euchre.seats.Seat) -> None:
         link.attaching = True

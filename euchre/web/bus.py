@@ -79,6 +79,8 @@ class Seats(BusMessage, tag="m"):
     keep: tuple[Count, Count] | None = None
     """The connection (process, its number there) whose new link this change is: it keeps
     its seat while every other holder of the old link is sent away."""
+    bots: bool = field(default=False, name="b")
+    """An open table whose host lets bot accounts take its free seats."""
 
 
 class ChatLine(msgspec.Struct, array_like=True, forbid_unknown_fields=True, frozen=True):
@@ -161,6 +163,8 @@ class Join(BusMessage, tag="join"):
     invite: str
     name: str | None = None
     player: Who | None = field(default=None, name="p")
+    seat: SeatNo | None = field(default=None, name="s")
+    """That seat (a bot's request for one the lobby lists), else the first free one."""
 
 
 class Answer(BusMessage, tag="ack"):

@@ -344,6 +344,7 @@ class Cluster:
         shown = [s.public() for s in table.seats]
         before = (table.started, table.next_table)
         table.started = table.started or msg.started
+        table.bots = msg.bots
         if msg.next is not None:
             table.next_table, table.next_tokens = msg.next.table, list(msg.next.tokens)
         for s, new in zip(table.seats, msg.seats, strict=True):
@@ -411,7 +412,7 @@ class Cluster:
             None if table.next_table is None else B.NextTable(table.next_table,
                                                                 list(table.next_tokens)),
             None if keep is None else ((self.id, keep.id) if keep.forward is None
-                                       else self.remote_key(keep))))
+                                       else self.remote_key(keep)), table.bots))
 
     def remote_key(self, conn: Conn) -> tuple[int, int]:
         for key, c in self.remote_conns.items():
@@ -456,7 +457,8 @@ class Cluster:
                     p = msg.player
                     player = None if p is None else Player(p.id, p.name, p.kind,
                                                            merged=p.merged)
-                    reply = B.Answer(msg.call, ok=await self.rooms.join(table, req, player))
+                    reply = B.Answer(msg.call, ok=await self.rooms.join(table, req, player,
+                                                                        msg.seat))
                 except (PermissionError, LookupError, ValueError) as exc:
                     reply = B.Answer(msg.call, err=(type(exc).__name__, str(exc)))
             elif not -1 <= msg.seat < table.n:
@@ -631,20 +633,20 @@ class Cluster:
             error(conn, reply.err[0], reply.err[1])
         return True
 
-    async def remote_join(self, table: Table, req: S.JoinTable,
-                          player: Player | None = None) -> tuple[int, str]:
+    async def remote_join(self, table: Table, req: S.JoinTable, player: Player | None = None,
+                          seat: Seat | None = None) -> tuple[int, str]:
         """Claim a seat at the table's owner (``player``: who claims it, as this process's
         session found them; the owner trusts the bus, not the browser, for that)."""
         who = None if player is None else B.Who(player.id, player.name, player.kind,
                                                 tuple(player.merged))
         try:
             reply = await self.call(table.id, B.Join(table.id, self.id, 1, req.invite,
-                                                     req.name, who))
+                                                     req.name, who, seat))
         except Moved:
             raise LookupError("this table is moving to another server process: try again "
                               "in a moment") from None
         if reply is None:
-            return await self.rooms.join(table, req, player)
+            return await self.rooms.join(table, req, player, seat)
         if reply.err is not None:
             kind, text = reply.err
             raise {"PermissionError": PermissionError, "LookupError": LookupError}.get(

@@ -90,9 +90,10 @@ class ServerConfig:
     accounts: Literal["open", "closed", "off"] = "open"
     """Accounts: "open" (anyone may sign up), "closed" (the existing ones sign in, no new
     ones) or "off" (guests only)."""
-    bots: Literal["invited", "off"] = "invited"
+    bots: Literal["invited", "allowed", "off"] = "invited"
     """Bot accounts' programs (``euchre.web.botlinks``): "invited" (they play where a table
-    seats them by name) or "off" (no bot connects, no table seats one)."""
+    seats them by name), "allowed" (also through the lobby and Play now, at the open tables
+    whose host lets bots sit) or "off" (no bot connects, no table seats one)."""
     bot_move_time: float = 10.0
     """Seconds a bot's program may take over one decision."""
     bot_grace: float = 2.0

@@ -20,7 +20,7 @@ from euchre.rules import PRESETS, Rules, rules_summary
 from euchre.seats import Seat
 from euchre.web import schemas as S
 from euchre.web.players import Player
-from euchre.web.rooms import requested_rules
+from euchre.web.rooms import most_bots, requested_rules
 from euchre.web.store import LobbyRow
 from euchre.web.table import BOT, HUMAN, PLAYER_KINDS
 
@@ -98,8 +98,18 @@ def most_played(rows: list[LobbyRow]) -> Rules:
     return max(counts.values(), key=lambda c: c[0])[1]
 
 
-def listing(row: LobbyRow) -> dict[str, Any]:
-    """An open table as the lobby shows it (and ``GET /api/lobby`` answers)."""
+def bot_room(row: LobbyRow) -> int:
+    """Free seats a bot account may take there now: none unless its host lets bots sit,
+    and never past bots' share of the table (``rooms.most_bots``)."""
+    if not row.bots:
+        return 0
+    return max(0, min(free_seats(row), most_bots(len(row.seats)) - bots(row)))
+
+
+def listing(row: LobbyRow, bots_allowed: bool = False) -> dict[str, Any]:
+    """An open table as the lobby shows it (and ``GET /api/lobby`` answers); with
+    ``bots_allowed`` (the server seats bots there) whether its host lets bots sit, and how
+    many free seats a bot may take now."""
     rules = rules_of(row)
     return {
         "id": row.id, "url": f"/t/{row.id}",
@@ -110,6 +120,8 @@ def listing(row: LobbyRow) -> dict[str, Any]:
                    "bot": kind == BOT and taken, "free": kind == HUMAN and not taken}
                   for kind, taken, _, name in row.seats],
         "rated": row.rated, "clock": row.clock, "started": row.started,
+        "bots_welcome": bots_allowed and row.bots,
+        "bot_free": bot_room(row) if bots_allowed else 0,
     }
 
 
@@ -129,42 +141,61 @@ class Lobby:
             self.read_at = now
         return self.rows
 
+    @property
+    def bots_allowed(self) -> bool:
+        """Whether bot accounts may seat themselves here (``euchre serve --bots allowed``)."""
+        return self.server.config.bots == "allowed"
+
     async def listed(self) -> list[dict[str, Any]]:
-        return [listing(row) for row in await self.tables()]
+        return [listing(row, self.bots_allowed) for row in await self.tables()]
 
     async def play_now(self, rules: Rules | None, player: Player | None, client: str = "",
-                       name: str | None = None) -> Seated:
+                       name: str | None = None, with_bots: bool = True) -> Seated:
         """Seat a player with the people waiting for ``rules`` (None: the rules most people
         are waiting for), the fullest table first, or at a new open table whose other seats
         its computers play until people come. ``client`` (an address) counts a new table
         against the site's creation limits (``LimitError``). The one entry for seating
-        anyone, a person's browser or a bot's connection alike."""
+        anyone, a person's browser or a bot's connection alike: a bot account (``player``
+        of kind "bot") only where the table's host lets bots sit, within bots' share of its
+        seats; ``with_bots`` false (a person's choice) only at a table with no bot, and a table
+        made for them takes none."""
         rows = await self.tables(fresh=True)
         if rules is None:
             rules = most_played(rows)
+        is_bot = player is not None and player.kind == BOT
         for row in rows:
-            if free_seats(row) and rules_of(row) == rules:
-                seated = await self.join(row.id, player, name)
-                if seated is not None:
-                    return seated
+            if not free_seats(row) or rules_of(row) != rules:
+                continue
+            if (is_bot and not bot_room(row)) or (not with_bots and bots(row)):
+                continue
+            seated = await self.join(row.id, player, name)
+            if seated is not None:
+                return seated
         server = self.server
         await server.creations.take(client)
         table, seat = await server.rooms.create_open(rules, server.config.turn_clock, player,
-                                                     name)
+                                                     name, with_bots and self.bots_allowed)
         server.opened(table)
         self.read_at = -LOBBY_SECONDS  # the next look reads the new table
         return Seated(table.id, seat, table.seats[seat].token, True)
 
-    async def join(self, table_id: str, player: Player | None,
-                   name: str | None = None) -> Seated | None:
-        """Take a free seat at an open table (None: it has none, or is no open table)."""
+    async def join(self, table_id: str, player: Player | None, name: str | None = None,
+                   seat: Seat | None = None, strict: bool = False) -> Seated | None:
+        """Take a free seat (``seat``: that one) at an open table (None: it has none, or is
+        no open table; ``strict``: ``LookupError`` saying why; a bot account refused there:
+        ``PermissionError``)."""
         rooms = self.server.rooms
         table = await rooms.get(table_id)
         if table is None or not table.public or table.finished:
+            if strict:
+                raise LookupError("no open table has that id now (GET /api/lobby lists them)")
             return None
         try:
-            seat, token = await rooms.join(table, S.JoinTable(table.invite, name), player)
+            seat, token = await rooms.join(table, S.JoinTable(table.invite, name), player,
+                                           seat)
         except LookupError:  # taken meanwhile (at any process): the next table
+            if strict:
+                raise
             return None
         self.read_at = -LOBBY_SECONDS  # the next look reads the new seat
         return Seated(table.id, seat, token, False)

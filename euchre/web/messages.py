@@ -187,6 +187,9 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     next_hand: bool = False
     """The receiver took their seat during this hand: its computer plays it to the end of
     the hand, and they from the next."""
+    bots: bool = False
+    """An open table that lets bot accounts take its free seats (its host's choice, where
+    the server allows bots)."""
 
 
 class Waiting(msgspec.Struct, tag="waiting", tag_field="type"):

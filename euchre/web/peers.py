@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from euchre.seats import Seat
     from euchre.web import messages as M
     from euchre.web import schemas as S
     from euchre.web.players import Player
@@ -37,9 +38,10 @@ class Peers(Protocol):
 
     def loaded(self, table: Table) -> None: ...
 
-    async def remote_join(self, table: Table, req: S.JoinTable,
-                          player: Player | None) -> tuple[int, str]:
-        """Claim a seat at a table another process owns: (seat, its link)."""
+    async def remote_join(self, table: Table, req: S.JoinTable, player: Player | None,
+                          seat: Seat | None = None) -> tuple[int, str]:
+        """Claim a seat (``seat``: that one) at a table another process owns: (seat, its
+        link)."""
         ...
 
     def lost(self, table: Table) -> None:
@@ -69,8 +71,8 @@ class Alone:
     def loaded(self, table: Table) -> None:
         pass
 
-    async def remote_join(self, table: Table, req: S.JoinTable,
-                          player: Player | None) -> tuple[int, str]:
+    async def remote_join(self, table: Table, req: S.JoinTable, player: Player | None,
+                          seat: Seat | None = None) -> tuple[int, str]:
         raise LookupError("no other server process holds this table")
 
     def lost(self, table: Table) -> None:

@@ -23,7 +23,7 @@ from euchre.tournament.ratings import rate_game
 from euchre.web import ratings as R
 from euchre.web.names import name_key
 from euchre.web.store import PlayerRow, ResultRow, Store, TableRow
-from euchre.web.table import PLAYER_KINDS, HandResult, Table
+from euchre.web.table import COMPUTER, HUMAN, PLAYER_KINDS, HandResult, Table
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,10 @@ def game_result(table: Table) -> GameResult | None:
         return None
     winner = table.match.winner
     w = -1 if winner is None else winner
-    seats = [SeatResult(s.seat, s.kind, s.player, s.level,
+    # at an open table a free seat (nobody took it, or its player left it) was its
+    # computer's: rated as that computer
+    seats = [SeatResult(s.seat, COMPUTER if table.public and s.kind == HUMAN and not s.claimed
+                        else s.kind, s.player, s.level,
                         w >= 0 and side_of(s.seat, table.n) == w,
                         **seat_counts(table.hand_results, s.seat, table.n))
              for s in table.seats]

@@ -136,32 +136,48 @@ class Rooms:
             raise ValueError(f"name: {name!r} reads like the player {owner!r}'s name; "
                              "choose another")
 
-    async def join(self, table: Table, req: S.JoinTable,
-                   player: Player | None = None) -> tuple[int, str]:
-        """Claim the table's first free person's seat with its invite (``player``'s, when a
-        player joins; a player who already holds a seat there gets that one)."""
+    async def join(self, table: Table, req: S.JoinTable, player: Player | None = None,
+                   seat: Seat | None = None) -> tuple[int, str]:
+        """Claim the table's first free person's seat (``seat``: that one) with its invite
+        (``player``'s, when a player joins; a player who already holds a seat there gets that
+        one). A bot account (``player.kind`` "bot") takes one only at an open table whose
+        host lets bots sit, within its share of the seats (``bot_refusal``): its seat is a
+        bot's (``PermissionError``, ``LookupError`` say why not)."""
         if not secrets.compare_digest(req.invite.encode(), table.invite.encode()):
             raise PermissionError("that invite is not for this table")
         if player is None and req.name and S.clean_text(req.name, S.NAME_MAX):
             await self.check_unnamed(S.clean_text(req.name, S.NAME_MAX))
         if self.peers.relays and not self.owns(table.id):
-            return await self.peers.remote_join(table, req, player)
+            return await self.peers.remote_join(table, req, player, seat)
         try:
-            return await self._join_here(table, req, player)
+            return await self._join_here(table, req, player, seat)
         except LostTable:  # taken over just then: the seat is claimed at the new owner
             self.peers.lost(table)
             if not self.peers.relays:
                 raise
-            return await self.peers.remote_join(table, req, player)
+            return await self.peers.remote_join(table, req, player, seat)
 
-    async def _join_here(self, table: Table, req: S.JoinTable,
-                         player: Player | None) -> tuple[int, str]:
+    async def _join_here(self, table: Table, req: S.JoinTable, player: Player | None,
+                         wanted: Seat | None) -> tuple[int, str]:
+        bot = player is not None and player.kind == BOT
         async with self.locks[table.id]:
             if player is not None:
                 mine = table.seat_of(player.ids)
+                if mine is not None and bot and mine.present > 0:
+                    raise LookupError(f"this bot plays seat {mine.seat} at that table already, "
+                                      "on another connection: a player has one seat a table")
                 if mine is not None:
                     return mine.seat, mine.token
+            if bot:
+                refused = bot_refusal(table)
+                if refused is not None:
+                    raise refused
             free = [s for s in table.seats if s.kind == "human" and not s.claimed]
+            if wanted is not None:
+                free = [s for s in free if s.seat == wanted]
+                if not free:
+                    raise LookupError(f"seat {wanted} is not free at this table (its free "
+                                      "seats are listed by the lobby)")
             if not free:
                 raise LookupError("every seat at this table is taken: you can watch instead")
             seat = free[0]
@@ -172,9 +188,10 @@ class Rooms:
                 if not name or copied_name(name, table.n, seat.seat, table.names()):
                     name = seat_name(seat.seat, table.n)  # "Bob" twice: the seat's own name
             pid = player.id if player is not None else None
+            kind = BOT if bot else seat.kind
             await self.db.run(lambda store: store.update_seat(
-                table.id, seat.seat, claimed=True, name=name, player_id=pid))
-            seat.claimed, seat.name, seat.player = True, name, pid
+                table.id, seat.seat, claimed=True, name=name, player_id=pid, kind=kind))
+            seat.claimed, seat.name, seat.player, seat.kind = True, name, pid, kind
             if table.public:  # its computer plays on to the end of the hand in play
                 seat.from_hand = table.hand_no + 1 if table.started else 0
                 seat.stand_in = table.started
@@ -250,9 +267,10 @@ class Rooms:
             hang_up(c, 4403)
 
     async def create_open(self, rules: Rules, clock: float, player: Player | None,
-                          name: str | None = None) -> tuple[Table, int]:
-        """A new open table (the lobby's) for ``player``, in seat 0, with the others free and
-        played by their computers (the default level) until people take them."""
+                          name: str | None = None, bots: bool = False) -> tuple[Table, int]:
+        """A new open table (the lobby's) for ``player`` (a person, or a bot account: its seat
+        is a bot's), in seat 0, with the others free and played by their computers (the
+        default level) until people take them; ``bots``: bot accounts may take them too."""
         n = rules.players
         level = default_level()
         if player is not None:
@@ -262,7 +280,8 @@ class Rooms:
             if copied_name(mine, n, 0, []):
                 mine = seat_name(0, n)
             await self.check_unnamed(mine)
-        seats = [SeatData(i, secrets.token_urlsafe(18), "human", level,
+        first = BOT if player is not None and player.kind == BOT else HUMAN
+        seats = [SeatData(i, secrets.token_urlsafe(18), first if i == 0 else HUMAN, level,
                           mine if i == 0 else computer_name(i, n, level), i == 0,
                           player_id=player.id if i == 0 and player is not None else None)
                  for i in range(n)]
@@ -270,13 +289,29 @@ class Rooms:
         table_id, invite, seed = secrets.token_urlsafe(9), secrets.token_urlsafe(12), \
             new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
-            table_id, rules.to_dict(), seed, invite, seats, None, rated, True, clock))
+            table_id, rules.to_dict(), seed, invite, seats, None, rated, True, clock, bots))
         for sd in seats:
             sd.left_at = created
         table = Table(TableData(table_id, created, rules.to_dict(), seed, invite, seats, [],
-                                None, [], rated, True, clock))
+                                None, [], rated, True, clock, bots))
         self.add(table)
         return table, 0
+
+    async def set_bots(self, conn: Conn, allowed: bool) -> None:
+        """The host of an open table (the person in seat 0, for whom Play now made it) lets
+        bot accounts take its free seats, or not; a bot seated there keeps its seat."""
+        table = conn.table
+        if not table.public or conn.seat != 0 or table.seats[0].kind != HUMAN \
+                or not table.seats[0].claimed:
+            error(conn, "not_host", "only the host of an open table (the person Play now "
+                  "made it for, in its first seat) chooses whether bots may sit there")
+            return
+        async with self.locks[table.id]:
+            if table.bots != allowed:
+                await self.db.run(lambda store: store.set_bots(table.id, allowed))
+                table.bots = allowed
+                self.peers.changed(table, None)
+            self.broadcast_locked(table)
 
     async def again(self, table: Table) -> Table:
         """The table its players go on to after the game: the same rules, seats, people and
@@ -334,6 +369,28 @@ class Rooms:
 
     def everyone(self, table: Table) -> list[Conn]:
         return list(self.conns.get(table.id, ()))
+
+
+def most_bots(n: int) -> int:
+    """The most seats bot accounts may take at an open table of ``n`` players: half (one at
+    two or three), so at least half of every open table is for people, and Play now can
+    always seat a person beside the bots waiting."""
+    return max(1, n // 2)
+
+
+def bot_refusal(table: Table) -> Exception | None:
+    """Why a bot account may not take a seat at ``table`` now (``PermissionError``: never
+    there; ``LookupError``: its share of seats is taken), or None."""
+    if not table.public:
+        return PermissionError("that table is not open to everyone: a bot sits at a friends' "
+                               "table only where its creator invited it by name")
+    if not table.bots:
+        return PermissionError("that table's host takes no bots")
+    held = sum(1 for s in table.seats if s.kind == BOT and s.claimed)
+    if held >= most_bots(table.n):
+        return LookupError(f"bots hold {held} of that table's {table.n} seats, the most bots "
+                           f"may (the rest are for people)")
+    return None
 
 
 def table_rules(req: S.CreateTable) -> Rules:

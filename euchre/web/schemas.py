@@ -105,7 +105,15 @@ class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):
     """Leave an open table: its computer takes the seat, which is free for the next person."""
 
 
-ClientMessage = Act | Chat | Name | Hint | Ping | NewLink | Start | PlayAgain | Back | Leave
+class BotsHere(msgspec.Struct, tag="bots", forbid_unknown_fields=True):
+    """The host of an open table lets bot accounts take its free seats, or not (where the
+    server allows bots)."""
+
+    allowed: bool
+
+
+ClientMessage = (Act | Chat | Name | Hint | Ping | NewLink | Start | PlayAgain | Back | Leave
+                 | BotsHere)
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 
@@ -158,6 +166,39 @@ def decode_client(data: str | bytes) -> ClientMessage:
             from None
 
 
+# a bot account's requests (over ``/ws/bot``, beside the bot protocol's answers) ---------------
+
+
+class BotPlayNow(msgspec.Struct, tag="play_now", forbid_unknown_fields=True):
+    """Seat the bot as Play now seats a person: with the people waiting for these rules, or
+    at a new open table whose free seats computers play. No preset and no rules: the rules
+    most players are waiting for."""
+
+    preset: str = ""
+    rules: dict[str, object] = msgspec.field(default_factory=dict)
+
+
+class BotJoin(msgspec.Struct, tag="join", forbid_unknown_fields=True):
+    """Take a free seat (``seat``: that one) at an open table the lobby lists."""
+
+    table: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    seat: Annotated[int, msgspec.Meta(ge=0, le=5)] | None = None
+
+
+BotRequest = BotPlayNow | BotJoin
+#: The ``type`` of each request a bot's connection may send while it plays no game.
+BOT_REQUESTS = ("play_now", "join")
+
+_bot_decoder = msgspec.json.Decoder(BotRequest)
+
+
+def decode_bot_request(data: str | bytes) -> BotRequest:
+    """One bot request (a flat object; raises ``msgspec.DecodeError``/``ValidationError``)."""
+    if _too_deep(data):
+        raise msgspec.DecodeError(f"JSON nested too deeply (at most {MAX_DEPTH} levels)")
+    return _bot_decoder.decode(data)
+
+
 # HTTP request bodies --------------------------------------------------------------------------
 
 SeatKind = Annotated[str, msgspec.Meta(pattern="^(human|computer|bot)$")]
@@ -202,6 +243,9 @@ class PlayNow(msgspec.Struct, forbid_unknown_fields=True):
     rules: dict[str, object] = msgspec.field(default_factory=dict)
     name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)] | None = None
     """The name at the table for someone playing without a player's name."""
+    bots: bool = True
+    """Whether bot accounts may sit beside them (where the server allows bots): false seats
+    them only at a table with no bot, and a table made for them takes none."""
 
 
 class LobbyJoin(msgspec.Struct, forbid_unknown_fields=True):

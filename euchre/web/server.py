@@ -66,7 +66,8 @@ if TYPE_CHECKING:
     from euchre.web.cluster import Cluster
 
 #: Messages a connection to a table another process owns hands to that owner.
-RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink, S.Start, S.PlayAgain, S.Back, S.Leave)
+RELAYED = (S.Act, S.Chat, S.Name, S.Hint, S.NewLink, S.Start, S.PlayAgain, S.Back, S.Leave,
+           S.BotsHere)
 
 log = logging.getLogger("euchre.web")
 
@@ -477,5 +478,7 @@ class Server:
             await self.moves.back(conn)
         elif isinstance(msg, S.Leave):
             await self.moves.leave(conn)
+        elif isinstance(msg, S.BotsHere):
+            await self.rooms.set_bots(conn, msg.allowed)
         else:
             send(conn, M.Pong())

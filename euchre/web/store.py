@@ -42,7 +42,7 @@ from euchre.seats import Seat
 from euchre.web import bus as B
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0009"
+SCHEMA_REVISION = "0010"
 #: A seat's kinds: a person's (the creator's or a friend's), a computer's at a level, and a
 #: bot account's (a program playing online, ``euchre.web.botlinks``).
 HUMAN, COMPUTER, BOT = "human", "computer", "bot"
@@ -83,6 +83,9 @@ class TableRow(Base):
     is played by its computer until a person takes it."""
     clock: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Seconds a person has for each turn (None: no turn clock)."""
+    bots: Mapped[bool] = mapped_column(Boolean, default=False)
+    """An open table whose host lets bot accounts take its free seats (through the lobby
+    and Play now, where the operator allows bots: ``euchre serve --bots allowed``)."""
 
 
 class SeatRow(Base):
@@ -265,6 +268,7 @@ class TableData:
     rated: bool = False
     public: bool = False
     clock: float | None = None
+    bots: bool = False
 
 
 @dataclass
@@ -279,6 +283,8 @@ class LobbyRow:
     clock: float | None
     seats: list[tuple[str, bool, str, str]]
     started: bool
+    bots: bool = False
+    """Its host lets bot accounts take its free seats."""
 
 
 #: ``Store.fenced_write``'s statement (PostgreSQL's). The CTEs that change data run whether or
@@ -394,7 +400,7 @@ class Store:
     def create_table(self, table_id: str, rules: dict[str, Any], seed: int, invite: str,
                      seats: list[SeatData], only_computers: int | None = None,
                      rated: bool = False, public: bool = False,
-                     clock: float | None = None) -> float:
+                     clock: float | None = None, bots: bool = False) -> float:
         """A new table's rows (``rated``: created to be rated). ``only_computers`` (for a
         table with no person's seat): the most unfinished tables of computers only the site
         plays at once; counted in this transaction (on PostgreSQL behind a transaction
@@ -406,7 +412,7 @@ class Store:
                 self._room_for_computers(conn, only_computers)
             conn.execute(insert(TableRow).values(
                 id=table_id, created_at=now, rules=json.dumps(rules), seed=seed, invite=invite,
-                rated=rated, public=public, clock=clock))
+                rated=rated, public=public, clock=clock, bots=bots))
             conn.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": s.seat, "token": s.token, "kind": s.kind,
                  "level": s.level, "name": s.name, "claimed": s.claimed,
@@ -562,6 +568,24 @@ class Store:
                 conn.execute(stmt, [{"b_table": t, "b_seat": seat, "b_left": at}
                                     for t, seat, at in rows])
 
+    def set_bots(self, table_id: str, allowed: bool) -> None:
+        """Whether an open table takes bot accounts at its free seats (its host's choice).
+        Fenced (``LostTable``) where several processes share the database."""
+        with self.engine.begin() as conn:
+            self._hold(conn, table_id)
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(bots=allowed))
+
+    def bot_seats(self, player_id: int) -> int:
+        """Seats the bot account ``player_id`` holds at unfinished open tables (those it took
+        itself, through the lobby and Play now), on the whole site."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                select(func.count()).select_from(SeatRow)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.player_id == player_id, SeatRow.kind == BOT,
+                       SeatRow.claimed.is_(True), TableRow.public.is_(True),
+                       TableRow.finished_at.is_(None))).scalar_one())
+
     def add_chat(self, table_id: str, seat: Seat, name: str, text: str, at: float) -> None:
         """Fenced (``LostTable``) where several processes share the database."""
         with self.engine.begin() as conn:
@@ -585,7 +609,7 @@ class Store:
         chat.reverse()
         return TableData(row.id, row.created_at, json.loads(row.rules), row.seed, row.invite,
                          seats, acts, row.finished_at, chat, bool(row.rated),
-                         bool(row.public), row.clock)
+                         bool(row.public), row.clock, bool(row.bots))
 
     def lobby(self, limit: int = 100) -> list[LobbyRow]:
         """The open tables anyone may sit at, the fullest first, with their seats as stored
@@ -608,7 +632,7 @@ class Store:
                 select(ActionRow.table_id).where(ActionRow.table_id.in_([t.id for t in rows]),
                                                  ActionRow.seq == 0))}
         out = [LobbyRow(t.id, t.created_at, json.loads(t.rules), bool(t.rated), t.clock,
-                        seats.get(t.id, []), t.id in started) for t in rows]
+                        seats.get(t.id, []), t.id in started, bool(t.bots)) for t in rows]
         # the fullest first: a seat a player holds (a person's or a bot account's) counts
         out.sort(key=lambda r: (-sum(c for k, c, _, _ in r.seats if k in PLAYER_KINDS),
                                 r.created_at))

@@ -155,6 +155,9 @@ class Table:
         played by its computer (``stand_in``) until a person takes it, from the next hand."""
         self.clock = data.clock
         """Seconds a person has for each turn (None: no clock): then their computer moves."""
+        self.bots = data.bots
+        """An open table whose host lets bot accounts take its free seats (where the operator
+        allows bots); a bot seated there keeps its seat if the host changes this."""
         self.turn_since = time.monotonic()
         """When the seat to move got its turn (for the turn clock)."""
         self.decisions: deque[float] = deque(maxlen=PACE_WINDOW)
@@ -222,8 +225,9 @@ class Table:
         and held by a connection (in any server process); or, at a table whose creator only
         watches (no person's seat taken), once its first page is open."""
         people = self.people()
-        if self.public:  # its computers fill the seats: dealt once a person is there
-            return any(s.claimed and s.present > 0 for s in people)
+        if self.public:  # its computers fill the seats: dealt once a player is there
+            return any(s.claimed and s.present > 0 for s in self.seats
+                       if s.kind in PLAYER_KINDS)
         if not any(s.claimed for s in people):
             return self.watched_here > 0 or self.elsewhere > 0
         return all(s.claimed and s.present > 0 for s in people)
@@ -403,6 +407,7 @@ class Table:
         out = M.state(self.facts(), self.seen_by(viewer))
         out.clock = None if self.clock is None else self.turn_clock()
         out.turn_left, out.public = self.turn_left(), self.public
+        out.bots = self.public and self.bots
         if viewer != SPECTATOR and self.seats[viewer].stand_in:
             out.legal = []  # its computer's choices, not the person's
             out.next_hand = self.seats[viewer].from_hand > self.hand_no

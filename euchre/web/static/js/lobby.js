@@ -6,6 +6,7 @@ import { takeSeat } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 const EVERY = 3000;  // ms between looks at the list
+const BOTS_KEY = "euchre:bots";  // whether this person lets bots join a table made for them
 
 function make(tag, cls, value) {
   const el = document.createElement(tag);
@@ -26,12 +27,17 @@ function seatsText(t) {
   return t.free ? `${t.free} free · ${who}` : `full · ${who}`;
 }
 
+let botsAllowed = false;
+
 async function load() {
   let tables = [];
   try {
     const res = await fetch("/api/lobby", { cache: "no-store" });
-    tables = (await res.json()).tables || [];
+    const out = await res.json();
+    tables = out.tables || [];
+    botsAllowed = out.bots === "allowed";
   } catch { return; }  // the next look tries again
+  $("lobby-bots-label").hidden = !botsAllowed;
   const body = $("lobby").querySelector("tbody");
   body.replaceChildren();
   for (const t of tables) {
@@ -39,6 +45,7 @@ async function load() {
     const rules = make("td");
     rules.append(make("strong", "", t.rules[0]), make("span", "small", " · " + t.rules.slice(1).join(" · ")));
     if (t.rated) rules.append(make("span", "tag", "rated"));
+    if (botsAllowed) rules.append(make("span", "tag" + (t.bots_welcome ? " bot" : ""), t.bots_welcome ? "bots welcome" : "no bots"));
     const names = make("td");
     names.append(make("span", "", seatsText(t)), make("br"),
       make("span", "small", t.seats.map((s) => (s.free ? `${s.name} (free)` : s.bot ? `${s.name} (bot)` : s.name)).join(", ")));
@@ -66,9 +73,13 @@ async function main() {
   $("lobby-name").value = localStorage.getItem("euchre:name") || "";
   const opts = await (await fetch("/api/options")).json();
   for (const name of Object.keys(opts.presets)) $("lobby-preset").append(make("option", "", name));
+  $("lobby-bots").checked = localStorage.getItem(BOTS_KEY) !== "no";
+  $("lobby-bots").onchange = () => localStorage.setItem(BOTS_KEY, $("lobby-bots").checked ? "yes" : "no");
   $("play-now").onclick = () => {
     const preset = $("lobby-preset").value;
-    seat("/api/play", preset ? { preset } : {});
+    const body = preset ? { preset } : {};
+    if (botsAllowed && !$("lobby-bots").checked) body.bots = false;
+    seat("/api/play", body);
   };
   await load();
   setInterval(load, EVERY);

@@ -26,6 +26,7 @@ const queue = [];
 let pumping = false;
 let retries = 0;
 let refused = false;
+let botsAllowed = false;  // the server seats bots through the lobby (euchre serve --bots allowed)
 let hintFor = null;
 
 function text(el, value) { el.textContent = value; return el; }
@@ -416,10 +417,18 @@ function render(s, { trick = null, animate = null, winner = null }) {
   const mine = me >= 0 ? s.seats[me] : null;
   $("back-btn").hidden = !(mine && mine.stand_in && mine.claimed && !s.next_hand && !s.finished);
   $("leave-btn").hidden = !(mine && s.public && !s.finished);
+  showBotsHere(s);
   $("lobby-link").hidden = !s.public;
   if (!$("my-name").matches(":focus") && me >= 0) $("my-name").value = s.seats[me].name;
   // a player's seat carries the player's name (changed on the account page, not here)
   $("name-panel").hidden = me < 0 || s.seats[me].player;
+}
+
+// The host (the person Play now made the table for, in its first seat) lets bots sit here.
+function showBotsHere(s) {
+  const mine = me >= 0 ? s.seats[me] : null;
+  $("bots-here").hidden = !(botsAllowed && s.public && me === 0 && mine.kind === "human" && mine.claimed && !s.finished);
+  $("bots-here-box").checked = !!s.bots;
 }
 
 function renderTrump(s) {
@@ -480,7 +489,9 @@ function renderSeats(s, winner) {
     const sub = make("div", "seat-sub");
     if (info.kind === "bot") sub.append(make("span", "tag bot", "bot"));  // a program, online
     if (info.kind === "computer") sub.append(make("span", "tag", `computer · ${info.level}`));
-    else if (info.stand_in) sub.append(make("span", "tag away", `away · computer plays`));
+    // its computer plays: a free seat, a player there (from the next hand, or after the clock
+    // ran out), or a player gone
+    else if (info.stand_in) sub.append(make("span", "tag away", !info.claimed ? "free · computer plays" : info.connected ? "computer plays for now" : "away · computer plays"));
     else if (!info.claimed) sub.append(make("span", "tag away", "waiting for a friend"));
     else if (!info.connected) sub.append(make("span", "tag away", "offline"));
     if (!s.active.includes(seat) && s.trump) sub.append(make("span", "tag", "sits out"));
@@ -868,6 +879,8 @@ function wire() {
   $("link-btn").onclick = () => send({ type: "new_link" });
   $("back-btn").onclick = () => send({ type: "back" });
   $("leave-btn").onclick = () => { send({ type: "leave" }); refused = true; setTimeout(() => location.assign("/lobby"), 300); };
+  $("bots-here-box").onchange = () => send({ type: "bots", allowed: $("bots-here-box").checked });
+  fetch("/api/options").then((r) => r.json()).then((o) => { botsAllowed = o.bots === "allowed"; if (latest && latest.type === "state") showBotsHere(latest); }).catch(() => {});
   setInterval(tickClock, 250);
   $("chat-form").onsubmit = (ev) => {
     ev.preventDefault();
