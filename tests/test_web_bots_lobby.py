@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web_bots import NODE_BOT, RawBot, finished, new_bot, wait_for
-from webtools import LiveServer
+from webtools import LiveServer, PgCluster
 
 from euchre.bots import protocol as P
 from euchre.bots.online import join_request, play_now_request, play_online
@@ -350,6 +350,42 @@ def test_a_bot_that_faults_at_a_play_now_table_is_cut_off_and_its_computer_plays
         assert error.startswith("bot 'raw' (online as Robo) answered \"play JOKER\"")
         assert "\n" not in error and "Traceback" not in caplog.text
         assert wait_for(lambda: finished(srv, seated["table"]), timeout=60)
+
+
+def test_a_bot_plays_now_at_a_table_another_process_owns_and_its_limits_are_the_sites(
+        pg_cluster: PgCluster) -> None:
+    """The bot's connection at one process is seated at the table a person waits at in the
+    other (claimed at its owner, as a bot's), plays it; its seats at open tables are counted
+    for the whole site."""
+    url = pg_cluster.new_database()
+    token = new_bot(url, "Robo")
+    fast = {"cluster": True, "bot_connections": 2, "turn_clock": 0.3, **ALLOWED}
+    with LiveServer(db_url=url, **fast) as a, LiveServer(db_url=url, **fast) as b:
+        ann = a.post("/api/play", {"name": "Ann", "rules": {"target": 3}})[1]
+        bot = RawBot(b.base, token)
+        seated = ask(bot, play_now_request("", {"target": 3}))
+        assert (seated["table"], seated["seat"]) == (ann["id"], 1)
+        assert not b.app.state.server.cluster.owns(ann["id"])
+        assert bot.until("new_game", timeout=20)["table"] == ann["id"]
+        for srv in (a, b):
+            assert listed(srv, ann["id"])["seats"][1]["bot"]
+        other = RawBot(a.base, token)  # its second connection, at the other process:
+        third = RawBot(b.base, token, hello=False)  # a third at either is past
+        code, _ = third.closed()  # --bot-connections, counted for the whole site
+        assert code == 4429
+        # one seat a table for a player: its other connection is not seated there again
+        refused(other, join_request(ann["id"]), "no_seat", "plays seat 1 at that table")
+        other.close()
+        robi = RawBot(b.base, new_bot(url, "Robi"))  # a seat named, relayed to the owner
+        assert ask(robi, join_request(ann["id"], 3))["seat"] == 3
+        assert robi.until("new_game")["seat"] == 3
+        robi.close()  # gone: its computer plays seat 3
+        x = a.connect(ann["id"], ann["token"])
+        x.until_state(lambda s: s["seats"][1]["kind"] == "bot")
+        bot.play(1, timeout=120)  # Ann's seat is played by her computer (the turn clock)
+        assert wait_for(lambda: finished(a, ann["id"]), timeout=60)
+        for c in (bot, other, x):
+            c.close()
 
 
 def test_euchre_connect_plays_now_with_the_node_example_bot(sqlite_url: str,
