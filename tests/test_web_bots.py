@@ -201,10 +201,6 @@ def test_a_bot_sees_only_its_seats_view_under_every_preset(sqlite_url: str) -> N
     under every preset, is exactly what its seat's view was at that moment (the replay of
     the finished game's record says), valid against the protocol's schemas, and names no card
     the seat could not know."""
-    import jsonschema
-    from test_bot_protocol import _cards_named, _known_cards, _registry
-
-    registry = _registry()
     token = new_bot(sqlite_url)
     with LiveServer(db_url=sqlite_url) as srv:
         bot = RawBot(srv.base, token)
@@ -214,35 +210,44 @@ def test_a_bot_sees_only_its_seats_view_under_every_preset(sqlite_url: str) -> N
                           rules={"target": 2})
             start = len(bot.got)
             bot.play(1)
-            got = [m for m in bot.got[start:] if m["type"] in ("new_game", "decide",
-                                                                "hand_end", "game_end")]
-            for m in got:
-                jsonschema.validate(m, P.load_schema(P.schema_for(m, "host")),
-                                    registry=registry)
-            record = srv.get(f"/api/tables/{t['id']}/record")[1]
-            rules = Rules.from_dict(record["rules"])
-            final = replay_record(record)
-            match = Match(rules, first_dealer=record["first_dealer"],
-                          decks=[f.deck for f in final.finished])
-            expected: list[tuple[str, Any, set[int]]] = []
-            for h in record["hands"]:
-                before = tuple(match.scores)
-                hand = match.hand
-                for text in h["actions"]:
-                    if match.current_player == seat:
-                        expected.append(("decide", P.view_to_json(match.view(seat)),
-                                         _known_cards(hand, seat)))
-                    match.apply_action(action_from_str(text))
-                expected.append(("hand_end", P.view_to_json(hand.view(seat, before)),
-                                 _known_cards(hand, seat)))
-            told = [(x["type"], x["view"]) for x in got if "view" in x]
-            assert told == [(kind, view) for kind, view, _ in expected], preset
-            for message, (_, _, known) in zip([x for x in got if "view" in x], expected,
-                                              strict=True):
-                assert _cards_named(message) <= known, preset
-            assert got[0]["type"] == "new_game" and got[-1] == {
-                "type": "game_end", "scores": record["scores"], "winner": record["winner"]}
+            audit(srv, t["id"], seat, bot.got[start:], preset)
         bot.close()
+
+
+def audit(srv: LiveServer, table: str, seat: int, frames: list[dict[str, Any]],
+          label: str = "") -> None:
+    """Every protocol message of one game the bot was told from its deal (``frames``) is
+    exactly its seat's view at that moment, as the replay of the finished game's record says,
+    valid against the protocol's schemas, and names no card the seat could not know."""
+    import jsonschema
+    from test_bot_protocol import _cards_named, _known_cards, _registry
+
+    registry = _registry()
+    got = [m for m in frames if m["type"] in ("new_game", "decide", "hand_end", "game_end")]
+    for m in got:
+        jsonschema.validate(m, P.load_schema(P.schema_for(m, "host")), registry=registry)
+    record = srv.get(f"/api/tables/{table}/record")[1]
+    rules = Rules.from_dict(record["rules"])
+    final = replay_record(record)
+    match = Match(rules, first_dealer=record["first_dealer"],
+                  decks=[f.deck for f in final.finished])
+    expected: list[tuple[str, Any, set[int]]] = []
+    for h in record["hands"]:
+        before = tuple(match.scores)
+        hand = match.hand
+        for text in h["actions"]:
+            if match.current_player == seat:
+                expected.append(("decide", P.view_to_json(match.view(seat)),
+                                 _known_cards(hand, seat)))
+            match.apply_action(action_from_str(text))
+        expected.append(("hand_end", P.view_to_json(hand.view(seat, before)),
+                         _known_cards(hand, seat)))
+    told = [(x["type"], x["view"]) for x in got if "view" in x]
+    assert told == [(kind, view) for kind, view, _ in expected], label
+    for message, (_, _, known) in zip([x for x in got if "view" in x], expected, strict=True):
+        assert _cards_named(message) <= known, label
+    assert got[0]["type"] == "new_game" and got[-1] == {
+        "type": "game_end", "scores": record["scores"], "winner": record["winner"]}
 
 
 # faults, over the network ------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_bots import NODE_BOT, RawBot, finished, new_bot, wait_for
+from test_web_bots import NODE_BOT, RawBot, audit, finished, new_bot, wait_for
 from webtools import LiveServer, PgCluster
 
 from euchre.bots import protocol as P
@@ -172,6 +172,28 @@ def test_play_now_alone_makes_a_table_computers_fill_and_the_bot_plays_at_once(
                 bot.answer(msg)
         assert msg["code"] == "busy" and "plays" in msg["message"], msg
         bot.play(1)
+        # its seat's view only, from the deal to the end, as over a pipe
+        audit(srv, seated["table"], 0, bot.got[bot.got.index(seated):])
+        bot.close()
+
+
+def test_a_bot_seated_during_a_hand_is_asked_from_the_next(sqlite_url: str) -> None:
+    """As a person taking a seat during a hand: its computer finishes that hand, then the bot
+    plays the seat."""
+    token = new_bot(sqlite_url, "Robo")
+    with LiveServer(db_url=sqlite_url, turn_clock=0.2, **ALLOWED) as srv:
+        ann = srv.post("/api/play", {"name": "Ann", "rules": {"target": 5}})[1]
+        a = person_plays(srv, ann)
+        a.until_state(lambda s: s["seq"] > 0)  # dealt and under way (her clock runs out)
+        bot = RawBot(srv.base, token)
+        seated = ask(bot, play_now_request("", {"target": 5}))
+        assert seated["table"] == ann["id"]
+        bot.until("new_game")
+        first = bot.until("decide", timeout=30)
+        kinds = [m["type"] for m in bot.got]
+        assert "hand_end" in kinds[kinds.index("new_game"):kinds.index("decide")], kinds
+        assert first["view"]["seat"] == seated["seat"]
+        a.close()
         bot.close()
 
 
