@@ -145,6 +145,12 @@ def test_a_bot_seated_by_play_now_plays_a_person_and_computers_and_is_rated(
         assert profile["kind"] == "bot" and profile["rating"]["plus_minus"] > 0
         assert profile["games"][0]["id"] == mine["id"] and profile["games"][0]["rated"]
         assert srv.get("/api/players/Ann")[1]["rated_games"] == 1
+        # Play again: the same seats at a new open table, which keeps its host's choice
+        a.send({"type": "play_again"})
+        again = a.until_state(lambda s: bool(s["again"]))["again"]
+        t = listed(srv, again.split("/t/")[1].split("#")[0])
+        assert t["seats"][1] == {"name": "Robo", "person": False, "bot": True, "free": False}
+        assert t["bots_welcome"]
         a.close()
         bot.close()
         ann.close()

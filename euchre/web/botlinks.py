@@ -14,7 +14,11 @@ NAME}``). When it is the seat's turn and no connection of the bot holds it, the 
 owner *calls* the bot (through the processes' bus on a cluster): a process holding an idle
 connection of that bot admits it to the seat (one place a seat, counted by the site's limits,
 so two processes never both take it) and the connection joins the table as a browser would:
-it is a connection at the seat, whose pictures of the table become protocol messages. A
+it is a connection at the seat, whose pictures of the table become protocol messages. Where
+the operator allows it (``--bots allowed``) an idle connection also asks for a seat itself
+(``play_now``, ``join``): the lobby seats the bot as it seats a person (``Lobby.play_now``),
+and the connection is put at that seat (a ``seated`` message, then ``new_game``), or is told
+why not (``refused``, nothing changed). A
 connection plays one game at a time (a new ``new_game`` means a new player); a bot that wants
 to play several at once opens several connections (``--bot-connections``).
 

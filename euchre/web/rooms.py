@@ -328,12 +328,12 @@ class Rooms:
         seed = new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
             table_id, table.rules_dict, seed, invite, seats, None, table.rated, table.public,
-            table.clock))
+            table.clock, table.bots))
         for sd in seats:
             if sd.kind == "human":
                 sd.left_at = created
         new = Table(TableData(table_id, created, table.rules_dict, seed, invite, seats, [],
-                              None, [], table.rated, table.public, table.clock))
+                              None, [], table.rated, table.public, table.clock, table.bots))
         self.add(new)
         table.next_table, table.next_tokens = new.id, [sd.token for sd in seats]
         return new
