@@ -338,6 +338,26 @@ def test_requests_are_limited_per_bot(sqlite_url: str, monkeypatch: pytest.Monke
         bot.close()
 
 
+def test_a_fault_of_the_servers_while_seating_is_one_line_and_a_refusal(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    def broken(self: Store, player_id: int) -> int:
+        raise OSError("the disk is gone")
+
+    token = new_bot(sqlite_url)
+    with LiveServer(db_url=sqlite_url, **ALLOWED) as srv:
+        bot = RawBot(srv.base, token)
+        monkeypatch.setattr(Store, "bot_seats", broken)
+        refused(bot, {"type": "play_now"}, "server_error", "nothing changed")
+        monkeypatch.undo()
+        assert lobby(srv) == []
+        assert ask(bot, {"type": "play_now"})["type"] == "seated"  # the connection goes on
+        bot.close()
+    assert "Traceback" not in caplog.text
+    assert any("could not seat bot 'raw'" in r.getMessage() and "the disk is gone"
+               in r.getMessage() for r in caplog.records)
+
+
 def test_a_revoked_tokens_seat_goes_to_its_computer_and_is_freed(sqlite_url: str) -> None:
     with LiveServer(db_url=sqlite_url, leave_grace=0.5, **ALLOWED) as srv:
         ann, csrf = signed_up(srv, "Ann")
@@ -456,6 +476,6 @@ def test_the_docs_list_every_request_and_answer() -> None:
     for name in ("play_now", "join", "seated", "refused"):
         assert f"`{name}`" in text and name in P.SCHEMAS
     for code in ("bots_invited", "busy", "bad_request", "bot_requests", "bot_seats",
-                 "no_bots", "no_seat"):
+                 "no_bots", "no_seat", "server_error"):
         assert f"`{code}`" in text, code
     assert json.loads((P.SCHEMA_DIR / "join.json").read_text())["title"]

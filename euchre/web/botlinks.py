@@ -273,7 +273,14 @@ class BotLink:
         changed, the connection stays open)."""
         kind = request_type(data)
         try:
-            seated = await self._seat(data)
+            try:
+                seated = await self._seat(data)
+            except (Refusal, asyncio.CancelledError):
+                raise
+            except Exception as exc:  # a fault of ours (the database, say): one line
+                log.error("could not seat %s (its %s): %r", self.label(), kind, exc)
+                raise Refusal("server_error", "the server could not seat the bot now; "
+                              "nothing changed: ask again in a moment") from None
         except Refusal as no:
             log.info("%s: its %s was refused: %s", self.label(), kind, no)
             await self.send(P._ENCODE({"type": "refused", "request": kind, "code": no.code,
