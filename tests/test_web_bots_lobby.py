@@ -178,8 +178,12 @@ def test_play_now_alone_makes_a_table_computers_fill_and_the_bot_plays_at_once(
                 bot.answer(msg)
         assert msg["code"] == "busy" and "plays" in msg["message"], msg
         bot.play(1)
+        end = len(bot.got)
+        # asked the moment its game_end came: free to play, a new table
+        again = ask(bot, play_now_request("", {"target": 2}))
+        assert again["type"] == "seated" and again["table"] != seated["table"], again
         # its seat's view only, from the deal to the end, as over a pipe
-        audit(srv, seated["table"], 0, bot.got[bot.got.index(seated):])
+        audit(srv, seated["table"], 0, bot.got[bot.got.index(seated):end])
         bot.close()
 
 
@@ -441,15 +445,17 @@ def test_euchre_connect_plays_now_with_the_node_example_bot(sqlite_url: str,
     token = new_bot(sqlite_url, "Nodebot")
     lines: list[str] = []
     with LiveServer(db_url=sqlite_url, **ALLOWED) as srv:
-        rc = play_online(NODE_BOT, srv.base, token, max_games=1, say=lines.append,
+        rc = play_online(NODE_BOT, srv.base, token, max_games=2, say=lines.append,
                          request=play_now_request("", {"target": 2}))
         assert rc == 0, lines
-        assert any("seated at /t/" in line and "a new table" in line for line in lines)
-        assert any("game over" in line for line in lines)
-        table = next(line.split("/t/")[1].split(" ")[0] for line in lines if "/t/" in line)
-        assert finished(srv, table)
-        seats = srv.get(f"/api/tables/{table}")[1]["seats"]
-        assert seats[0]["kind"] == "bot" and seats[0]["name"] == "Nodebot"
+        # Play now after its hello, and again after its first game: a new table each time
+        tables = [line.split("/t/")[1].split(" ")[0] for line in lines if "seated at" in line]
+        assert len(tables) == 2 and tables[0] != tables[1], lines
+        assert sum("game over" in line for line in lines) == 2
+        for table in tables:
+            assert finished(srv, table)
+            seats = srv.get(f"/api/tables/{table}")[1]["seats"]
+            assert seats[0]["kind"] == "bot" and seats[0]["name"] == "Nodebot"
 
 
 def test_euchre_connect_says_what_the_server_refused(sqlite_url: str,

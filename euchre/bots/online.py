@@ -50,6 +50,11 @@ TOKEN_ENV = "EUCHRE_BOT_TOKEN"
 RECONNECT_CODES = frozenset({1000, 1001, 1005, 1006, 1011, 1012, 1013, 1014})
 #: Seconds between tries, doubling from the first to the last.
 BACKOFF = (0.5, 15.0)
+#: Refusals of a request for a seat that pass (asked again after ``RETRY_SECONDS`` if the
+#: connection is still free): it plays a game already, or another of the bot's connections
+#: was being seated; the server could not seat it just then.
+RETRIED = frozenset({"busy", "server_error"})
+RETRY_SECONDS = 2.0
 #: What the websocket's own close codes mean, for the last line.
 CLOSE_WORDS = {1008: "a rule of the server's was broken", 1009: "a message over the server's "
                "64 KiB", 1002: "the websocket protocol was broken"}
@@ -136,6 +141,8 @@ class Frames:
         self.error: str | None = None
         self.hello = False
         """The program's hello went: the connection may ask for a seat."""
+        self.playing = False
+        """A game is under way on this connection (from its new_game to its game_end)."""
 
     def recv(self) -> str | None:
         from websockets.exceptions import ConnectionClosed
@@ -157,7 +164,8 @@ class Frames:
 
     def ask(self) -> None:
         """Ask for a seat, when this run does (the connection is free to play)."""
-        if self.run.request is not None and not self.run.stopping.is_set():
+        if self.run.request is not None and not self.run.stopping.is_set() \
+                and not self.playing:
             self.send(json.dumps(self.run.request))
 
     #: The server's messages this end reads (the rest only pass through to the program).
@@ -174,16 +182,23 @@ class Frames:
             return
         say = self.run.say
         if kind == "new_game":
+            self.playing = True
             say(f"{self.label}: playing table {message.get('table', '?')}, seat "
                 f"{message.get('seat')}")
         elif kind == "game_end":
             say(f"{self.label}: game over, {message.get('scores')}")
+            self.playing = False
             self.run.game_over()
             self.ask()
         elif kind == "seated":
             say(f"{self.label}: seated at {message.get('url')} (seat {message.get('seat')}"
                 f"{', a new table' if message.get('new') else ''})")
-        elif kind == "refused" and message.get("code") != "busy":  # busy: asks after its game
+        elif kind == "refused" and message.get("code") in RETRIED:
+            # a game on its way here (asks after it), or a moment's contention: again soon
+            timer = threading.Timer(RETRY_SECONDS, self.ask)
+            timer.daemon = True
+            timer.start()
+        elif kind == "refused":
             self.run.finish(Stop(1, f"the server refused the bot's {message.get('request')}"
                                     f": {message.get('message')}"))
         elif kind == "error":

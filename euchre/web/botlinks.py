@@ -302,6 +302,8 @@ class BotLink:
             raise Refusal("bots_invited", "this server seats a bot only where a table's "
                           "creator invites it by name, not through the lobby or Play now "
                           "(its operator's choice: euchre serve --bots allowed would)")
+        if self.conn is not None and self.conn.table.finished:
+            await self.detach()  # its game_end is sent: asked at once, it is free to play
         if self.conn is not None or self.attaching:
             where = self.conn.table.id if self.conn is not None else "a table"
             raise Refusal("busy", f"this connection plays {where} now: a connection plays "
