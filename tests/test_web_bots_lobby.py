@@ -477,6 +477,36 @@ def test_euchre_connect_says_what_the_server_refused(sqlite_url: str,
         assert why in capsys.readouterr().err
 
 
+def test_euchre_connect_asks_again_after_a_refusal_that_passes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A minute's limit (or a busy moment) does not end a --play-now run: the connection,
+    still free, asks again after the wait; any other refusal ends it with the server's line."""
+    from euchre.bots import online
+
+    monkeypatch.setitem(online.RETRIED, "too_many_tables", 0.05)
+    sent: list[str] = []
+
+    class Socket:
+        def send(self, text: str) -> None:
+            sent.append(text)
+
+    said: list[str] = []
+    run = online.Run("rule", "ws://x/ws/bot", "t", said.append,
+                     request=play_now_request())
+    frames = online.Frames(Socket(), run, "connection 1")
+    frames.hello = True
+    frames._note(json.dumps({"type": "refused", "request": "play_now",
+                             "code": "too_many_tables", "message": "at most 10 new tables"},
+                            separators=(",", ":")))
+    assert wait_for(lambda: sent, timeout=5) == ['{"type": "play_now"}']
+    assert not run.stopping.is_set() and "asking again in 0.05 s" in said[0]
+    frames._note(json.dumps({"type": "refused", "request": "play_now", "code": "no_bots",
+                             "message": "that table's host takes no bots"},
+                            separators=(",", ":")))
+    assert run.stopping.is_set() and run.outcome is not None
+    assert "refused the bot's play_now: that table's host takes no bots" in str(run.outcome)
+
+
 def test_the_docs_list_every_request_and_answer() -> None:
     text = (Path(__file__).resolve().parent.parent / "docs/writing-a-bot.md").read_text()
     for name in ("play_now", "join", "seated", "refused"):

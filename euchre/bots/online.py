@@ -50,11 +50,11 @@ TOKEN_ENV = "EUCHRE_BOT_TOKEN"
 RECONNECT_CODES = frozenset({1000, 1001, 1005, 1006, 1011, 1012, 1013, 1014})
 #: Seconds between tries, doubling from the first to the last.
 BACKOFF = (0.5, 15.0)
-#: Refusals of a request for a seat that pass (asked again after ``RETRY_SECONDS`` if the
-#: connection is still free): it plays a game already, or another of the bot's connections
-#: was being seated; the server could not seat it just then.
-RETRIED = frozenset({"busy", "server_error"})
-RETRY_SECONDS = 2.0
+#: Refusals of a request for a seat that pass, and the seconds after which a connection still
+#: free asks again: it plays a game already, another of the bot's connections was being
+#: seated or the server could not seat it just then (a moment); a limit of a minute's
+#: (the tables one address makes, the bot's requests).
+RETRIED = {"busy": 2.0, "server_error": 2.0, "too_many_tables": 60.0, "bot_requests": 60.0}
 #: What the websocket's own close codes mean, for the last line.
 CLOSE_WORDS = {1008: "a rule of the server's was broken", 1009: "a message over the server's "
                "64 KiB", 1002: "the websocket protocol was broken"}
@@ -194,8 +194,10 @@ class Frames:
             say(f"{self.label}: seated at {message.get('url')} (seat {message.get('seat')}"
                 f"{', a new table' if message.get('new') else ''})")
         elif kind == "refused" and message.get("code") in RETRIED:
-            # a game on its way here (asks after it), or a moment's contention: again soon
-            timer = threading.Timer(RETRY_SECONDS, self.ask)
+            wait = RETRIED[message["code"]]
+            if message["code"] != "busy":  # (busy: a game is coming, or a moment's wait)
+                say(f"{self.label}: {message.get('message')}: asking again in {wait:g} s")
+            timer = threading.Timer(wait, self.ask)
             timer.daemon = True
             timer.start()
         elif kind == "refused":
