@@ -254,9 +254,15 @@ def test_a_phone_sized_viewport_fits_and_plays(browser: Any, server: LiveServer)
     open_table(page, server, t)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px phone"
-    for card in page.locator("#hand .card").all():
-        box = card.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.wait_for_selector("#hand .card")
+    # one snapshot of the hand in the page: a new state redraws it, and a card looked up
+    # element by element may be gone by the time its box is asked (None, under load)
+    boxes = page.evaluate("[...document.querySelectorAll('#hand .card')]"
+                          ".map((c) => { const r = c.getBoundingClientRect();"
+                          " return [r.x, r.width]; })")
+    assert boxes, "no card in the hand"
+    for x, w in boxes:
+        assert x >= 0 and x + w <= 390, boxes
     play_until(page, lambda: hand_no(page) >= 2, random.Random(5))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     ctx.close()
