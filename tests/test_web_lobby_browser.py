@@ -157,6 +157,12 @@ def test_play_now_on_two_processes_behind_nginx_with_people_computers_and_the_cl
             "() => [...document.querySelectorAll('.seat .name')]"
             ".some(e => /\\(club\\)$/.test(e.textContent) && e.textContent.startsWith('North'))",
             timeout=10000)
+        # the seat she left is a free one its computer plays, not a person away
+        tags = bob.evaluate(
+            "() => [...document.querySelectorAll('.seat:not([hidden])')].filter(e => "
+            "/^North/.test(e.querySelector('.name').textContent))"
+            ".map(e => e.querySelector('.seat-sub').textContent)")
+        assert len(tags) == 1 and tags[0].startswith("free · computer"), tags
         watcher.drain(0.05)
         before = [m for m in watcher.messages if m["type"] == "state"][-1:] or [last]
         hand = before[0]["hand_no"]  # the hand in play as Di asks (or an earlier one)

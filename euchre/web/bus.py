@@ -15,11 +15,13 @@ from typing import Annotated, Final, TypeAlias
 import msgspec
 from msgspec import field
 
+from euchre.rules import PLAYER_COUNTS
+
 #: The channel every process listens on (announcements); each also listens on BUS_<its id>.
 BUS: Final = "euchre_bus"
 
-#: A seat number as the bus carries it (-1: a spectator's connection; six players at most).
-SeatNo: TypeAlias = Annotated[int, msgspec.Meta(ge=-1, le=5)]
+#: A seat number as the bus carries it (-1: a spectator's connection).
+SeatNo: TypeAlias = Annotated[int, msgspec.Meta(ge=-1, lt=max(PLAYER_COUNTS))]
 #: A server process's id in the cluster (random, 31 bits: ``Cluster.id``).
 Process: TypeAlias = Annotated[int, msgspec.Meta(ge=1, lt=2**31)]
 #: A table's id (``rooms.TABLE_ID_MAX`` characters at most).

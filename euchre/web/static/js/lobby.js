@@ -49,7 +49,7 @@ async function load() {
     const names = make("td");
     names.append(make("span", "", seatsText(t)), make("br"),
       make("span", "small", t.seats.map((s) => (s.free ? `${s.name} (free)` : s.bot ? `${s.name} (bot)` : s.name)).join(", ")));
-    const pace = make("td", "", t.clock ? `${t.clock} s a turn` : "no clock");
+    const pace = make("td", "", t.clock ? `up to ${t.clock} s a turn` : "no clock");
     const go = make("td", "lobby-go");
     if (t.free) {
       const b = make("button", "primary", "Take a seat");
