@@ -164,3 +164,33 @@ def test_a_relayed_request_for_no_seat_or_unreadable_is_answered_in_one_line(
         assert answer.err[0] == "bad_message" and why in answer.err[1]
         assert picture(table) == before
         assert len(caplog.records) == 1 and caplog.records[0].exc_info is None
+
+
+def test_an_action_the_engine_refuses_from_the_bus_changes_nothing_and_reads_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Well formed but not playable here (another seat's turn, an action not legal now):
+    refused in one line, the replica unchanged, and read again from the database, the
+    truth."""
+    cluster, table, _ = replica()
+    reads: list[str] = []
+
+    async def run(fn: Any) -> None:
+        reads.append(table.id)
+
+    cluster.server.db = SimpleNamespace(run=run)  # type: ignore[misc, assignment]
+    before = picture(table)
+    cur = table.match.current_player
+    illegal = next(a for a in range(64) if a not in table.match.legal_actions())
+    for acts in ([((cur + 1) % 4, table.match.legal_actions()[0])], [(cur, illegal)]):
+        caplog.clear()
+
+        async def hear(acts: list[tuple[int, int]] = acts) -> None:
+            with caplog.at_level(logging.INFO, logger="euchre.web"):
+                cluster.hear_text(B.encode(B.Actions("t1", table.seq, acts)))
+                await asyncio.sleep(0.01)
+
+        asyncio.run(hear())
+        assert picture(table) == before and table.id not in cluster.pending
+        assert len(caplog.records) == 1 and caplog.records[0].exc_info is None
+        assert "refused an action" in caplog.records[0].getMessage()
+    assert reads == ["t1", "t1"]

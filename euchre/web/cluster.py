@@ -53,7 +53,7 @@ from euchre.web import schemas as S
 from euchre.web.bus import BUS
 from euchre.web.players import Player
 from euchre.web.store import libpq_url
-from euchre.web.table import SPECTATOR, Table
+from euchre.web.table import SPECTATOR, Table, TurnError
 from euchre.web.transport import Conn, TokenBucket, deliver, error, hang_up, put, send
 
 if TYPE_CHECKING:
@@ -316,7 +316,14 @@ class Cluster:
             self.spawn(self._reload(table))
             return
         for seat, action in acts[table.seq - first:]:
-            table.apply(seat, action, live=True)  # each state is shown, as at the owner
+            try:
+                table.apply(seat, action, live=True)  # each state is shown, as at the owner
+            except (TurnError, ValueError) as exc:  # the engine's refusal: changed nothing
+                log.error("refused an action of table %s heard from the bus (%s): reading "
+                          "the table from the database again", table_id, exc)
+                self.pending[table_id] = []
+                self.spawn(self._reload(table))
+                return
             deliver(self.rooms.frames(table))
 
     async def _reload(self, table: Table) -> None:
