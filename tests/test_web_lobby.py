@@ -228,14 +228,18 @@ def test_a_seat_left_at_one_process_is_taken_through_the_other(pg_cluster: PgClu
     with LiveServer(db_url=url, cluster=True) as a, LiveServer(db_url=url, cluster=True) as b:
         ann_http, bob_http, cy_http = guest(a.base, "Ann"), guest(b.base, "Bob"), \
             guest(b.base, "Cy")
-        ann, bob = play_now_as(ann_http), play_now_as(bob_http)
+        # nobody goes alone: Bob, who never plays, is then in every trick, so the hand in
+        # play lasts (its turn clock is 15 s) while Cy's seat is looked at; a partner of
+        # his going alone left him out and ended the hand, and Cy's seat was his at once
+        rules = {"going_alone": False}
+        ann, bob = play_now_as(ann_http, rules=rules), play_now_as(bob_http, rules=rules)
         x = a.connect(ann["id"], ann["token"], cookies=ann_http.cookies)
         y = b.connect(bob["id"], bob["token"], cookies=bob_http.cookies)
         y.until_state(lambda s: True)
         x.until_state(lambda s: True)
         x.send({"type": "leave"})
         y.until_state(lambda s: not s["seats"][0]["claimed"])
-        cy = play_now_as(cy_http)
+        cy = play_now_as(cy_http, rules=rules)
         assert (cy["id"], cy["seat"]) == (ann["id"], 0)
         for srv in (b, a):  # the seat opens for its new holder at either process, and is
             z = srv.connect(cy["id"], cy["token"], cookies=cy_http.cookies)  # its computer's
