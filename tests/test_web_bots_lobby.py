@@ -458,6 +458,21 @@ def test_euchre_connect_plays_now_with_the_node_example_bot(sqlite_url: str,
             assert seats[0]["kind"] == "bot" and seats[0]["name"] == "Nodebot"
 
 
+def test_euchre_connect_takes_the_seat_it_names_and_plays_that_game(
+        sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    token = new_bot(sqlite_url, "Robo")
+    with LiveServer(db_url=sqlite_url, turn_clock=0.2, **ALLOWED) as srv:
+        ann = srv.post("/api/play", {"name": "Ann", "rules": {"target": 2}})[1]
+        rc = main(["connect", "rule", "--server", srv.base, "--token", token,
+                   "--table", ann["id"], "--seat", "2"])
+        out = capsys.readouterr().out
+        assert rc == 0, out
+        assert f"seated at /t/{ann['id']} (seat 2)" in out and "played 1 game(s)" in out
+        seats = srv.get(f"/api/tables/{ann['id']}")[1]["seats"]
+        assert seats[2]["kind"] == "bot" and seats[2]["name"] == "Robo"
+        assert finished(srv, ann["id"])
+
+
 def test_euchre_connect_says_what_the_server_refused(sqlite_url: str,
                                                     capsys: pytest.CaptureFixture[str]
                                                     ) -> None:
