@@ -468,6 +468,22 @@ def test_euchre_bots_beside_a_running_server_cuts_a_token_off(
         assert bots("revoke", "Nobody").returncode == 2
 
 
+def test_euchre_bots_takes_db_before_or_after_the_action(
+        sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--db`` where people put it: after the action as well as before it, the same
+    database either way (the one given before is not overwritten by the action's default)."""
+    assert main(["bots", "add", "Afterbot", "--db", sqlite_url]) == 0
+    assert main(["bots", "--db", sqlite_url, "add", "Beforebot"]) == 0
+    capsys.readouterr()
+    for args in (["bots", "list", "--db", sqlite_url], ["bots", "--db", sqlite_url, "list"]):
+        assert main(args) == 0
+        out = capsys.readouterr().out
+        assert "Afterbot" in out and "Beforebot" in out, (args, out)
+    other = f"sqlite:///{tmp_path / 'other.sqlite3'}"  # the later one counts, as for any flag
+    assert main(["bots", "--db", sqlite_url, "list", "--db", other]) == 0
+    assert "no bot accounts yet" in capsys.readouterr().out
+
+
 # limits --------------------------------------------------------------------------------------
 
 

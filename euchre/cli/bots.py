@@ -16,23 +16,31 @@ from euchre.cli import Subparsers
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("bots", help="bot accounts: programs that play online at euchre serve's "
                                     "tables (add, list, token, revoke)")
-    p.add_argument("--db", default=None, metavar="URL",
-                   help="the server's database: sqlite:///PATH or postgresql://user@host/db "
-                        "(default: euchre serve's, SQLite in the user data directory)")
+    db_help = ("the server's database: sqlite:///PATH or postgresql://user@host/db "
+               "(default: euchre serve's, SQLite in the user data directory)")
+    p.add_argument("--db", default=None, metavar="URL", help=db_help)
+    # ``--db`` also after the action (``euchre bots list --db URL``), where people put it; its
+    # default there is left out so that one given before the action is not overwritten.
+    after = argparse.ArgumentParser(add_help=False)
+    after.add_argument("--db", default=argparse.SUPPRESS, metavar="URL", help=db_help)
     what = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = what.add_parser("add", help="add a bot account and print its token (shown once)")
+    add = what.add_parser("add", parents=[after],
+                          help="add a bot account and print its token (shown once)")
     add.add_argument("name", metavar="NAME", help="the bot's name at the table (unique among "
                                                   "players, as a person's)")
     add.add_argument("--owner", metavar="ACCOUNT", default=None,
                      help="the account that owns it (it then sees and manages it on its "
                           "account page); default: the operator's")
-    listing = what.add_parser("list", help="every bot account, its owner and rating")
+    listing = what.add_parser("list", parents=[after],
+                              help="every bot account, its owner and rating")
     listing.add_argument("--json", action="store_true", help="as JSON")
-    token = what.add_parser("token", help="a new token for a bot (printed once); the old one "
-                                          "stops working at once")
+    token = what.add_parser("token", parents=[after],
+                            help="a new token for a bot (printed once); the old one stops "
+                                 "working at once")
     token.add_argument("name", metavar="NAME")
-    revoke = what.add_parser("revoke", help="revoke a bot's token: its connections are cut off "
-                                            "at once; 'token' gives it a new one")
+    revoke = what.add_parser("revoke", parents=[after],
+                             help="revoke a bot's token: its connections are cut off at once; "
+                                  "'token' gives it a new one")
     revoke.add_argument("name", metavar="NAME")
     p.set_defaults(func=_run)
 
