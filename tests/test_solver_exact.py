@@ -217,3 +217,25 @@ def test_numba_kernel_gives_each_thread_its_own_answers() -> None:
     for t in range(4):
         want = list(zip(alone[t:] + alone[:t], alone_moves[t:] + alone_moves[:t], strict=True))
         assert got[t] == want * 3, t
+
+
+@pytest.mark.skipif("numba" not in available_backends(), reason="numba is not installed")
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(KINDS), deck=st.sampled_from(DECKS),
+       plays=st.integers(0, 3))
+def test_numba_kernel_values_whole_deals_as_the_reference(
+        seed: int, kind: str, deck: int, plays: int) -> None:
+    """Whole deals of every kind and deck, random trump, maker and leader, at the first lead
+    or inside the first trick: the kernel's single-position entry (plain integers) and its
+    batch entry (arrays) both give the reference's value and every card's value."""
+    from euchre.solver.fast import fast_move_values, fast_values
+
+    pos = position_of(random_position(random.Random(seed), kind, deck,
+                                      min(plays, ACTIVE[kind] - 1)))
+    assert pos.tricks_left == 5
+    want = reference_move_values(pos)
+    value = reference_value(pos)
+    assert fast_move_values([pos]) == [want]
+    assert fast_values([pos]) == [value]
+    assert fast_move_values([pos, pos]) == [want, want]
+    assert fast_values([pos, pos]) == [value, value]

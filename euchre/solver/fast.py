@@ -2,7 +2,11 @@
 
 Importing this module needs numba and numpy (the ``[fast]`` extra); :mod:`euchre.solver` falls
 back to the plain-Python reference when either is missing. A whole batch of positions goes to
-one compiled call, so a search player pays Python's cost once per decision, not per world.
+one compiled call, so a search player pays Python's cost once per decision, not per world. A
+position travels as five integers (the four hands by card id and one of packed small facts,
+:func:`_pack`), and a single position goes to an entry that takes them as plain arguments and
+returns one integer: making numpy arrays and numba's checks of array arguments cost more than
+most of a small solve.
 
 Encoding (the kernel's only trick that the reference does not share): per trump, each card gets
 a bit whose 16-bit field is its effective suit (trump in the top field, so any trump outranks
@@ -24,12 +28,13 @@ first, then for a leader its cards on top of a suit and then its others (high fi
 for a follower the cheapest card that takes the trick (or simply the cheapest when the team
 already holds it).
 
-The table and stack are kept per process, behind a lock, so threads calling the solver take
-turns; processes each have their own.
+The table and stack are kept per process in one buffer, behind a lock, so threads calling the
+solver take turns; processes each have their own.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Sequence
@@ -57,15 +62,19 @@ TT_BITS = 12
 TT_SIZE = 1 << TT_BITS
 TT_MIN_TRICKS = 2
 """Positions with fewer tricks left are searched, not looked up: the search is cheaper."""
-# Columns of a position's row in the packed ``data`` array: the hands in play order, then
-# facts about the position.
-D_HANDS = 0  # .. 3
-I_K, I_MOVER, I_NPLAYED, I_LED, I_WIN_P, I_WIN_B, I_TABLE, I_TL, I_MAKER = range(4, 13)
-DATA_COLS = I_MAKER + 4  # I_MAKER .. I_MAKER + 3: 1 for each position playing for the makers
 # Columns of a position's row in the ``out`` array.
 O_BITS = 0  # .. 4: the mover's lawful cards (bits), -1 after the last
 O_VALS = 5  # .. 9: the makers' tricks from now on after each
 OUT_COLS = 10
+# Bit fields of the one integer that carries a position's small facts to the kernel (beside
+# the four hands): trump in bits 0-1, then:
+X_MOVER = 2  # the seat to move (2 bits)
+X_ACTIVE = 4  # the seats in play (4 bits)
+X_MAKERS = 8  # the seats in play for the makers (4 bits)
+X_TRICKS_LEFT = 12  # 3 bits
+X_TRICK_LEN = 15  # cards on the trick in progress (2 bits)
+X_TRICK = 17  # those cards: 8 bits each, seat | card id << 2
+X_VALUES_ONLY = 41  # set: the position's value only (else every lawful card's)
 
 
 def _encoding(trump: int) -> tuple[list[int], list[int]]:
@@ -90,7 +99,6 @@ ENCODE = np.array([t[0] for t in _TABLES], dtype=np.int64)
 """ENCODE[trump, card id] -> the card's bit in the kernel's encoding."""
 DECODE = np.array([t[1] for t in _TABLES], dtype=np.int64)
 """DECODE[trump, bit] -> the card id (-1 for bits no card uses)."""
-_ENCODE_PY = [t[0] for t in _TABLES]
 _DECODE_PY = [t[1] for t in _TABLES]
 FIELD_MASK = np.array([((1 << 11) - 1) << (FIELD_BITS * f) for f in range(4)],
                       dtype=np.int64)
@@ -141,7 +149,15 @@ TT_COLS = 5
 C_BEST_MOVE = 29  # the card that gave C_BEST
 C_TT_MOVE = 30  # the best card the table remembers for this node, or -1
 NODES = MAX_DEPTH - 1  # the stack's last row (never a search depth) counts nodes in column 0
+SCRATCH = MAX_DEPTH  # the position being solved: its hands (0-3) and makers' flags (4-7)
+OUT_ROW = MAX_DEPTH + 1  # a single position's ``out`` row
+STACK_ROWS = MAX_DEPTH + 2
 ENTER, NEXT, RETURN = 0, 1, 2
+# The one buffer a process keeps: the table, the stack, then the next free table generation.
+TT_CELLS = TT_SIZE * TT_COLS
+STACK_CELLS = STACK_ROWS * STACK_COLS
+B_GEN = TT_CELLS + STACK_CELLS
+BUF_CELLS = B_GEN + 1
 
 
 @numba.njit(cache=True)
@@ -501,68 +517,158 @@ def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, 
 
 
 @numba.njit(cache=True)
-def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only: Any) -> Any:
-    """For each position (a row of ``data``: hands, then the I_* columns), fills the bits of
-    the mover's lawful cards (``out`` columns O_BITS..) and the makers' tricks from now on after
-    each (O_VALS..; equivalent cards share one search), or with ``values_only`` just the
-    position's value in column O_VALS. Returns the next free table generation and the number
-    of nodes searched (counted since ``stk`` was made)."""
+def _encode_hand(trump: Any, ids: Any) -> Any:
+    """A hand's card-id mask in the kernel's encoding under ``trump``."""
+    out = np.int64(0)
+    while ids != 0:
+        low = ids & -ids
+        ids ^= low
+        out |= np.int64(1) << ENCODE[trump, _lsb_index(low)]
+    return out
+
+
+@numba.njit(cache=True)
+def _load(stk: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
+    """Unpacks a position (the card-id hands of seats 0-3 and the ``X_*`` fields of ``x``, as
+    :func:`_pack` wrote them): the hands in play order and the makers' flags go to the stack's
+    scratch row; returns (players, mover, cards on the trick, led field, winning position,
+    winning bit, cards on the table, tricks left)."""
+    trump = x & 3
+    active = (x >> X_ACTIVE) & 15
+    makers = (x >> X_MAKERS) & 15
+    k = 0
+    for s in range(4):
+        if (active >> s) & 1:
+            raw = a if s == 0 else b if s == 1 else c if s == 2 else d
+            stk[SCRATCH, k] = _encode_hand(trump, raw)
+            stk[SCRATCH, 4 + k] = (makers >> s) & 1
+            k += 1
+    for i in range(k, 4):
+        stk[SCRATCH, i] = 0
+        stk[SCRATCH, 4 + i] = 0
+    p = ctpop(active & ((np.int64(1) << ((x >> X_MOVER) & 3)) - 1))
+    nplayed = (x >> X_TRICK_LEN) & 3
+    table = np.int64(0)
+    led_f = np.int64(0)
+    win_b = np.int64(-1)
+    win_p = np.int64(-1)
+    for i in range(nplayed):
+        t = (x >> (X_TRICK + 8 * i)) & 255
+        cb = ENCODE[trump, t >> 2]
+        table |= np.int64(1) << cb
+        if i == 0 or _beats(cb, win_b):
+            win_b = cb
+            win_p = ctpop(active & ((np.int64(1) << (t & 3)) - 1))
+        if i == 0:
+            led_f = cb >> 4
+    return k, p, nplayed, led_f, win_p, win_b, table, (x >> X_TRICKS_LEFT) & 7
+
+
+@numba.njit(cache=True)
+def _solve_loaded(tt: Any, stk: Any, gen: Any, values_only: Any, out: Any, k: Any, p: Any,
+                  nplayed: Any, led_f: Any, win_p: Any, win_b: Any, table: Any,
+                  tl: Any) -> None:
+    """Solves the position :func:`_load` left in the scratch row: fills the bits of the mover's
+    lawful cards (``out[O_BITS..]``) and the makers' tricks from now on after each
+    (``out[O_VALS..]``; equivalent cards share one search), or with ``values_only`` just the
+    position's value in ``out[O_VALS]``."""
     field_mask = FIELD_MASK
     moves = stk[MAX_DEPTH - 2]
-    gen = gen0
+    h = stk[SCRATCH, 0:4]
+    maker = stk[SCRATCH, 4:8]
+    for j in range(OUT_COLS):
+        out[j] = -1
+    hand = h[p]
+    legal = hand
+    if nplayed > 0:
+        follow = hand & field_mask[led_f]
+        if follow != 0:
+            legal = follow
+    in_play = table
+    for i in range(k):
+        in_play |= h[i]
+    # High to low, so a card equivalent to the one above it takes that card's value.
+    n = 0
+    rest = legal
+    while rest != 0:
+        low = rest & -rest
+        rest ^= low
+        moves[n] = _lsb_index(low)
+        n += 1
+    # One search per card (values_only: one search of the position itself), from a single
+    # call site, so numba compiles the search once.
+    for j in range(1 if values_only else n):
+        if values_only:
+            q, nq, lf, wp, wb, tb, tl2, won = (p, nplayed, led_f, win_p, win_b, table, tl,
+                                               np.int64(0))
+            low = np.int64(0)
+        else:
+            c = moves[n - 1 - j]
+            low = np.int64(1) << c
+            higher = in_play & field_mask[c >> 4] & ~((low << 1) - 1)
+            out[O_BITS + j] = c
+            if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
+                out[O_VALS + j] = out[O_VALS + j - 1]
+                continue
+            q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f,
+                                                      win_p, win_b, table, tl, c)
+        v = _search(h, k, maker, field_mask, tt, gen, stk, q, nq, lf, wp, wb, tb, tl2,
+                    np.int64(-1), tl2 + 1)
+        h[p] ^= low  # _child took the card from the hand
+        out[O_VALS + j] = won + v
+
+
+@numba.njit(cache=True)
+def _views(buf: Any) -> Any:
+    """The transposition table and the search stack inside the one buffer a process keeps."""
+    tt = buf[:TT_CELLS].reshape((TT_SIZE, TT_COLS))
+    stk = buf[TT_CELLS:TT_CELLS + STACK_CELLS].reshape((STACK_ROWS, STACK_COLS))
+    return tt, stk
+
+
+@numba.njit(cache=True)
+def _batch_kernel(data: Any, out: Any, buf: Any, values_only: Any) -> None:
+    """For each position (a row of ``data``: the four card-id hands and the packed fields, as
+    :func:`_pack` gives them), fills its row of ``out`` (see :func:`_solve_loaded`)."""
+    tt, stk = _views(buf)
+    stk[NODES, 0] = 0
+    gen = buf[B_GEN]
     for w in range(data.shape[0]):
         gen += 1
-        for j in range(OUT_COLS):
-            out[w, j] = -1
-        h = data[w, D_HANDS:D_HANDS + 4]
-        k = data[w, I_K]
-        maker = data[w, I_MAKER:I_MAKER + 4]
-        p = data[w, I_MOVER]
-        nplayed = data[w, I_NPLAYED]
-        led_f = data[w, I_LED]
-        win_p = data[w, I_WIN_P]
-        win_b = data[w, I_WIN_B]
-        table = data[w, I_TABLE]
-        tl = data[w, I_TL]
-        hand = h[p]
-        legal = hand
-        if nplayed > 0:
-            follow = hand & field_mask[led_f]
-            if follow != 0:
-                legal = follow
-        in_play = table
-        for i in range(k):
-            in_play |= h[i]
-        # High to low, so a card equivalent to the one above it takes that card's value.
-        n = 0
-        rest = legal
-        while rest != 0:
-            low = rest & -rest
-            rest ^= low
-            moves[n] = _lsb_index(low)
-            n += 1
-        # One search per card (values_only: one search of the position itself), from a single
-        # call site, so numba compiles the search once.
-        for j in range(1 if values_only else n):
-            if values_only:
-                q, nq, lf, wp, wb, tb, tl2, won = (p, nplayed, led_f, win_p, win_b, table, tl,
-                                                   np.int64(0))
-                low = np.int64(0)
-            else:
-                c = moves[n - 1 - j]
-                low = np.int64(1) << c
-                higher = in_play & field_mask[c >> 4] & ~((low << 1) - 1)
-                out[w, O_BITS + j] = c
-                if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
-                    out[w, O_VALS + j] = out[w, O_VALS + j - 1]
-                    continue
-                q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f,
-                                                          win_p, win_b, table, tl, c)
-            v = _search(h, k, maker, field_mask, tt, gen, stk, q, nq, lf, wp, wb, tb, tl2,
-                        np.int64(-1), tl2 + 1)
-            h[p] ^= low  # _child took the card from the hand
-            out[w, O_VALS + j] = won + v
-    return gen, stk[NODES, 0]
+        k, p, nplayed, led_f, win_p, win_b, table, tl = _load(
+            stk, data[w, 0], data[w, 1], data[w, 2], data[w, 3], data[w, 4])
+        _solve_loaded(tt, stk, gen, values_only, out[w], k, p, nplayed, led_f, win_p, win_b,
+                      table, tl)
+    buf[B_GEN] = gen
+
+
+@numba.njit(cache=True)
+def _one_kernel(buf: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
+    """One position from plain integers (no arrays to make: a single solve's call costs a
+    fraction of the batch entry's). With ``X_VALUES_ONLY`` set in ``x`` returns the makers'
+    tricks from now on; else the mover's lawful cards and their values packed as
+    :func:`_unpack_moves` reads them (card ids, not the kernel's bits)."""
+    tt, stk = _views(buf)
+    stk[NODES, 0] = 0
+    gen = buf[B_GEN] + 1
+    buf[B_GEN] = gen
+    k, p, nplayed, led_f, win_p, win_b, table, tl = _load(stk, a, b, c, d, x)
+    out = stk[OUT_ROW, 0:OUT_COLS]
+    values_only = (x >> X_VALUES_ONLY) & 1 == 1
+    _solve_loaded(tt, stk, gen, values_only, out, k, p, nplayed, led_f, win_p, win_b, table,
+                  tl)
+    if values_only:
+        return out[O_VALS]
+    trump = x & 3
+    packed = np.int64(0)
+    n = np.int64(0)
+    for j in range(MAX_MOVES):
+        bit = out[O_BITS + j]
+        if bit < 0:
+            break
+        packed |= (DECODE[trump, bit] | (out[O_VALS + j] << 6)) << (3 + 9 * j)
+        n += 1
+    return packed | n
 
 
 # ---------------------------------------------------------------------------------------------
@@ -570,90 +676,89 @@ def _batch_kernel(data: Any, out: Any, tt: Any, stk: Any, gen0: Any, values_only
 
 
 class _Table:
-    """The transposition table and search stack, kept for the process (allocating them costs
-    more than a small solve); a generation number per position makes old table entries
-    invisible without clearing. One thread at a time (``lock``): two calls sharing a
-    generation would read each other's entries as their own."""
+    """The transposition table and search stack in one buffer, kept for the process
+    (allocating them costs more than a small solve); a generation number per position, kept in
+    the buffer, makes old table entries invisible without clearing. One thread at a time
+    (``lock``): two calls sharing a generation would read each other's entries as their own."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.tt = np.zeros((TT_SIZE, TT_COLS), dtype=np.int64)
-        self.stk = np.zeros((MAX_DEPTH, STACK_COLS), dtype=np.int64)
-        self.next_gen = 0
-        self.nodes = 0
+        self.buf = np.zeros(BUF_CELLS, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
         """Search nodes (cards tried) in the latest call: for measurements."""
+        return int(self.buf[TT_CELLS + NODES * STACK_COLS])
 
 
 _TT = _Table()
 
 
-def _chunk_tables(enc: list[int]) -> tuple[list[int], list[int], list[int]]:
-    """Encoded masks of every 11-bit chunk of card ids, so a hand encodes in three lookups."""
-    out = []
-    for base in (0, 11, 22):
-        table = []
-        for m in range(2048):
-            v = 0
-            for i in range(11):
-                if m >> i & 1 and base + i < NUM_CARD_IDS:
-                    v |= 1 << enc[base + i]
-            table.append(v)
-        out.append(table)
-    return out[0], out[1], out[2]
+@functools.lru_cache(maxsize=256)
+def _seat_bits(order: tuple[int, ...], maker_seats: frozenset[int]) -> int:
+    """The active seats and the active seats playing for the makers, as ``x``'s bit fields."""
+    active = sum(1 << s for s in order)
+    makers = sum(1 << s for s in order if s in maker_seats)
+    return active << X_ACTIVE | makers << X_MAKERS
 
 
-_CHUNKS = [_chunk_tables(t[0]) for t in _TABLES]
+def _pack(pos: Position) -> tuple[int, int, int, int, int]:
+    """A position as the kernel reads it: the card-id hands of seats 0-3 (0 for a seat not
+    there) and one integer of small fields (``X_*``)."""
+    x = pos.trump | pos.to_move << X_MOVER | _seat_bits(pos.order, pos.maker_seats) \
+        | pos.tricks_left << X_TRICKS_LEFT | len(pos.trick) << X_TRICK_LEN
+    shift = X_TRICK
+    for seat, card in pos.trick:
+        x |= (seat | card << 2) << shift
+        shift += 8
+    h = pos.hands
+    if len(h) == 4:
+        return h[0], h[1], h[2], h[3], x
+    a, b, c, d = (*h, 0, 0, 0, 0)[:4]
+    return a, b, c, d, x
 
 
-def _row(pos: Position) -> list[int]:
-    """A position's row of the kernel's ``data`` array (D_HANDS and I_* columns)."""
-    t0, t1, t2 = _CHUNKS[pos.trump]
-    order = pos.order
-    hands = pos.hands
-    makers = pos.maker_seats
-    row = [t0[m & 2047] | t1[(m >> 11) & 2047] | t2[m >> 22]
-           for m in [hands[seat] for seat in order]]
-    k = len(order)
-    table = 0
-    led = 0
-    win_b = win_p = -1
-    if pos.trick:
-        enc = _ENCODE_PY[pos.trump]
-        for seat, c in pos.trick:
-            b = enc[c]
-            table |= 1 << b
-            if win_b < 0 or (b >> 4 == win_b >> 4 and b > win_b) or (
-                    b >> 4 == TRUMP_FIELD and win_b >> 4 != TRUMP_FIELD):
-                win_b, win_p = b, order.index(seat)
-        led = enc[pos.trick[0][1]] >> 4
-    if k < 4:
-        row += [0] * (4 - k)
-    row += [k, order.index(pos.to_move), len(pos.trick), led, win_p, win_b, table,
-            pos.tricks_left]
-    row += [1 if seat in makers else 0 for seat in order]
-    if k < 4:
-        row += [0] * (4 - k)
-    return row
+def _unpack_moves(packed: int) -> dict[int, int]:
+    """The mover's cards and the makers' tricks after each, from :func:`_one_kernel`."""
+    out = {}
+    for j in range(packed & 7):
+        field = packed >> (3 + 9 * j)
+        out[field & 63] = (field >> 6) & 7
+    return out
 
 
 def _run(positions: Sequence[Position], values_only: bool) -> list[list[int]]:
     """The kernel's ``out`` rows for ``positions``, all in one compiled call."""
-    data = np.array([_row(p) for p in positions], dtype=np.int64)
+    data = np.array([_pack(p) for p in positions], dtype=np.int64)
     out = np.empty((len(positions), OUT_COLS), dtype=np.int64)  # the kernel fills every cell
     tt = _TT
     kernel = cast(Any, _batch_kernel)
     with tt.lock:
-        before = int(tt.stk[NODES, 0])
-        gen, nodes = kernel(data, out, tt.tt, tt.stk, tt.next_gen, values_only)
-        tt.next_gen = int(gen)
-        tt.nodes = int(nodes) - before
-        rows: list[list[int]] = out.tolist()
+        kernel(data, out, tt.buf, values_only)
+    rows: list[list[int]] = out.tolist()
     return rows
+
+
+def _one(pos: Position, values_only: bool) -> int:
+    a, b, c, d, x = _pack(pos)
+    if values_only:
+        x |= 1 << X_VALUES_ONLY
+    tt = _TT
+    with tt.lock:
+        return int(_ONE(tt.buf, a, b, c, d, x))
+
+
+_ONE = cast(Any, _one_kernel)
 
 
 def fast_move_values(positions: Sequence[Position]) -> list[dict[int, int]]:
     """For each position, the makers' final tricks after each lawful card of its player to
     move, all positions solved in one compiled call."""
+    if len(positions) == 1:
+        pos = positions[0]
+        taken = pos.maker_tricks_taken
+        got = _unpack_moves(_one(pos, False))
+        return [{c: taken + got[c] for c in sorted(got)}]
     if not positions:
         return []
     results: list[dict[int, int]] = []
@@ -669,6 +774,9 @@ def fast_move_values(positions: Sequence[Position]) -> list[dict[int, int]]:
 
 def fast_values(positions: Sequence[Position]) -> list[int]:
     """For each position, the makers' final tricks under best play, in one compiled call."""
+    if len(positions) == 1:
+        pos = positions[0]
+        return [pos.maker_tricks_taken + _one(pos, True)]
     if not positions:
         return []
     return [pos.maker_tricks_taken + row[O_VALS]
