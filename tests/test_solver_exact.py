@@ -9,7 +9,11 @@ their depth is kept small enough for brute force to enumerate.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -239,3 +243,36 @@ def test_numba_kernel_values_whole_deals_as_the_reference(
     assert fast_values([pos]) == [value]
     assert fast_move_values([pos, pos]) == [want, want]
     assert fast_values([pos, pos]) == [value, value]
+
+
+_WITHOUT_BMI2 = """
+import random, sys
+sys.path.insert(0, {tests!r})
+from solver_positions import DECKS, KINDS, random_position
+from euchre.solver import bits, position_of
+from euchre.solver.fast import fast_move_values, fast_values
+from euchre.solver.reference import reference_move_values, reference_value
+assert not bits.FAST_BMI2
+rng = random.Random("no-bmi2")
+for i in range(50):
+    kind = KINDS[i % 5]
+    pos = position_of(random_position(rng, kind, DECKS[i % 3], rng.randrange(0, 12)))
+    want = reference_move_values(pos)
+    assert fast_move_values([pos]) == [want] and fast_move_values([pos, pos]) == [want] * 2
+    assert fast_values([pos]) == [reference_value(pos)], (kind, pos)
+print("ok")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("numba" not in available_backends(), reason="numba is not installed")
+def test_numba_kernel_without_bmi2_values_as_the_reference(tmp_path: Path) -> None:
+    """The kernel's other build: where the CPU lacks fast pdep/pext (an older AMD, or a named
+    target without them) the squeezes are loops instead. Compiled for a generic x86-64 in a
+    process of its own, it must give the reference's values on deals of every kind."""
+    env = {**os.environ, "NUMBA_CPU_NAME": "generic", "NUMBA_CACHE_DIR": str(tmp_path)}
+    code = _WITHOUT_BMI2.format(tests=str(Path(__file__).parent))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "ok"

@@ -15,21 +15,26 @@ bower and the left bower on top of the trump field). Following suit is one ``&``
 "does this card take the trick" is one comparison; the next higher card still in play is the
 lowest set bit above it.
 
-The search (alpha-beta on the makers' tricks, as :mod:`euchre.solver.reference`, but iterative
-with an explicit stack, which numba compiles far better than a deep recursion): equivalent
-cards searched once; the window checked against 0 and the tricks left before any work; sure
-tricks at trick boundaries (the holder of the top trump wins with its unbroken run of top
-trumps; a leader who can draw every other trump then cashes all its trumps and suit tops);
-a transposition table of lower/upper bounds and the best card at trick boundaries, keyed by
-the hands with the cards out of play squeezed out of each suit and by the leader (open
-addressing, 4,096 entries, made invisible per position by a generation stamp rather than
-cleared); the last trick played out without search; moves ordered with the table's best card
-first, then for a leader its cards on top of a suit and then its others (high first), and
-for a follower the cheapest card that takes the trick (or simply the cheapest when the team
-already holds it).
+The search (alpha-beta on the makers' tricks, as :mod:`euchre.solver.reference`; one
+recursive call per card, the node's state in locals): equivalent cards searched once; the
+window checked against 0 and the tricks left before any work; sure tricks at trick boundaries
+(the holder of the top trump wins with its unbroken run of top trumps; a leader who can draw
+every other trump then cashes all its trumps and suit tops); a transposition table of
+lower/upper bounds and the best card at trick boundaries, keyed by the hands with the cards out
+of play squeezed out and by the leader (open addressing, 4,096 entries, made invisible per
+position by a generation stamp rather than cleared); the last trick played out without search;
+moves ordered with the table's best card first, then for a leader its cards on top of a suit
+and then its others (high first), and for a follower the cheapest card that takes the trick
+(or simply the cheapest when the team already holds it).
 
-The table and stack are kept per process in one buffer, behind a lock, so threads calling the
-solver take turns; processes each have their own.
+Squeezing (BMI2's pext, where the CPU runs it fast; loops elsewhere): the cards in play, with
+a stop bit above each suit's field (``SUIT_STOPS``), packed to the bottom of a word, so a card's
+next higher card in play is simply the next bit. Which cards are equivalent, which are on top
+of their suit, a run of top cards and the table's key each take a few instructions and no
+branch.
+
+The table and a scratch row are kept per process in one buffer, behind a lock, so threads
+calling the solver take turns; processes each have their own.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from numba.cpython.unsafe import numbers as _bits
 
 from euchre import _jitcache
 from euchre.cards import EFFECTIVE_SUIT, NUM_CARD_IDS, POWER
-from euchre.solver.bits import FAST_BMI2, ctpop, pext
+from euchre.solver.bits import FAST_BMI2, ctpop, pdep, pext
 from euchre.solver.position import Position
 
 # Cached kernels compiled against other versions of the modules they read are dropped first.
@@ -100,6 +105,9 @@ ENCODE = np.array([t[0] for t in _TABLES], dtype=np.int64)
 DECODE = np.array([t[1] for t in _TABLES], dtype=np.int64)
 """DECODE[trump, bit] -> the card id (-1 for bits no card uses)."""
 _DECODE_PY = [t[1] for t in _TABLES]
+SUIT_STOPS = np.int64(sum(1 << (FIELD_BITS * f + FIELD_BITS - 2) for f in range(4)))
+"""A bit above every card of each field (the field's next-to-top bit; the top one of the last
+field is the sign)."""
 FIELD_MASK = np.array([((1 << 11) - 1) << (FIELD_BITS * f) for f in range(4)],
                       dtype=np.int64)
 
@@ -134,30 +142,21 @@ else:
         return np.int64(63 - _leading_zeros(x))
 
 
-# Columns of the search stack: one row per depth (one card played per level).
-C_P, C_NP, C_LF, C_WP, C_WB, C_TB, C_TL = 0, 1, 2, 3, 4, 5, 6
-C_A, C_B, C_A0, C_B0, C_BEST, C_NM, C_MI, C_SLOT, C_CARD, C_WON = range(7, 17)
-C_KEY = 17  # .. 20: the node's table key (normalised hands)
-C_MOVES = 21  # .. 28: the node's moves, in search order
-STACK_COLS = 32
-MAX_DEPTH = 24
-# Transposition table columns.
+# Transposition table columns: the key (the squeezed hands, T_KEY..T_KEY + 3), then T_META.
 T_KEY, T_META = 0, 4
 TT_COLS = 5
 # T_META packs an entry's upper bound (bits 0-2), lower bound (3-5), best card (6-11), and the
 # tag (12 up): the generation and the mover, (gen << 2 | p) << 12.
-C_BEST_MOVE = 29  # the card that gave C_BEST
-C_TT_MOVE = 30  # the best card the table remembers for this node, or -1
-NODES = MAX_DEPTH - 1  # the stack's last row (never a search depth) counts nodes in column 0
-SCRATCH = MAX_DEPTH  # the position being solved: its hands (0-3) and makers' flags (4-7)
-OUT_ROW = MAX_DEPTH + 1  # a single position's ``out`` row
-STACK_ROWS = MAX_DEPTH + 2
-ENTER, NEXT, RETURN = 0, 1, 2
-# The one buffer a process keeps: the table, the stack, then the next free table generation.
 TT_CELLS = TT_SIZE * TT_COLS
-STACK_CELLS = STACK_ROWS * STACK_COLS
-B_GEN = TT_CELLS + STACK_CELLS
-BUF_CELLS = B_GEN + 1
+# The one buffer a process keeps: the table, then a scratch row with the position being solved.
+S_HANDS = 0  # .. 3: its hands in play order (the search plays and takes back cards here)
+S_MAKER = 4  # .. 7: 1 for each position playing for the makers
+S_NODES = 8  # search nodes (cards tried) in the latest call
+S_MOVES = 9  # .. 13: the mover's lawful cards
+S_OUT = 16  # .. 25: a single position's ``out`` row
+S_GEN = 26  # the next free table generation
+SCRATCH_CELLS = 32
+BUF_CELLS = TT_CELLS + SCRATCH_CELLS
 
 
 @numba.njit(cache=True)
@@ -169,7 +168,7 @@ def _beats(c: Any, win_b: Any) -> Any:
 
 
 @numba.njit(cache=True)
-def _child(hands: Any, k: Any, maker: Any, p: Any, nplayed: Any, led_f: Any, win_p: Any,
+def _child(hands: Any, k: Any, mk: Any, p: Any, nplayed: Any, led_f: Any, win_p: Any,
            win_b: Any, table: Any, tricks_left: Any, c: Any) -> Any:
     """Plays bit ``c`` for position ``p`` (removing it from the hand) and returns the next
     node: (mover, cards played to its trick, led field, winning position, winning bit, cards
@@ -189,331 +188,292 @@ def _child(hands: Any, k: Any, maker: Any, p: Any, nplayed: Any, led_f: Any, win
             q = np.int64(0)
         return q, nplayed + 1, led_f, win_p, win_b, table | bit, tricks_left, np.int64(0)
     return (win_p, np.int64(0), np.int64(0), np.int64(-1), np.int64(-1), np.int64(0),
-            tricks_left - 1, np.int64(maker[win_p]))
+            tricks_left - 1, (mk >> win_p) & 1)
 
 
 @numba.njit(cache=True)
-def _search(hands: Any, k: Any, maker: Any, field_mask: Any, tt: Any, gen: Any, stk: Any,
-            p0: Any, np0: Any, lf0: Any, wp0: Any, wb0: Any, tb0: Any, tl0: Any, alpha: Any,
-            beta: Any) -> Any:
+def _lawful(hands: Any, k: Any, p: Any, nplayed: Any, led_f: Any, table: Any) -> Any:
+    """(the mover's hand, its lawful cards, every card in play: the hands and the table)."""
+    hand = hands[p]
+    legal = hand
+    if nplayed > 0:
+        follow = hand & FIELD_MASK[led_f]
+        if follow != 0:
+            legal = follow
+    in_play = table
+    for i in range(k):
+        in_play |= hands[i]
+    return hand, legal, in_play
+
+
+@numba.njit(cache=True)
+def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any,
+             led_f: Any, win_p: Any, win_b: Any, table: Any, tl: Any, alpha: Any,
+             beta: Any) -> Any:
     """The makers' tricks from the given node on, under alpha-beta's contract (exact inside
-    (alpha, beta), else a bound on the side it falls). Iterative, with an explicit stack of
-    one row per card played: numba compiles a loop far better than a deep recursion."""
-    d = 0
-    stk[0, C_P] = p0
-    stk[0, C_NP] = np0
-    stk[0, C_LF] = lf0
-    stk[0, C_WP] = wp0
-    stk[0, C_WB] = wb0
-    stk[0, C_TB] = tb0
-    stk[0, C_TL] = tl0
-    stk[0, C_A] = alpha
-    stk[0, C_B] = beta
-    mode = ENTER
-    ret = np.int64(0)
-    while True:
-        if mode == ENTER:
-            stk[NODES, 0] += 1
-            p = stk[d, C_P]
-            nplayed = stk[d, C_NP]
-            tl = stk[d, C_TL]
-            a = stk[d, C_A]
-            b = stk[d, C_B]
-            mode = RETURN
-            if tl == 0 or b <= 0:
-                ret = np.int64(0)
-                continue
-            if a >= tl:
-                ret = tl
-                continue
-            slot = np.int64(-1)
-            stk[d, C_TT_MOVE] = -1
-            if nplayed == 0:
-                if tl == 1:  # the last trick: one card each, played out
-                    best_b = _lsb_index(hands[p])
-                    best_p = p
-                    q = p
-                    for _ in range(k - 1):
-                        q += 1
-                        if q == k:
-                            q = 0
-                        c = _lsb_index(hands[q])
-                        if _beats(c, best_b):
-                            best_b = c
-                            best_p = q
-                    ret = np.int64(maker[best_p])
-                    continue
-                in_all = np.int64(0)
-                for i in range(k):
-                    in_all |= hands[i]
-                    stk[d, C_KEY + i] = 0
-                # Sure tricks, bounds for one team that may settle the window at once:
-                # whoever holds the highest trump left wins a trick with it and with each
-                # trump just below it that nobody else holds (one per trick, none beatable).
-                trumps = in_all & field_mask[3]
-                owner = np.int64(-1)
-                sure = np.int64(0)
-                if trumps != 0:
-                    owner = np.int64(0)
-                    top = np.int64(1) << _msb_index(trumps)
-                    while not hands[owner] & top:
-                        owner += 1
-                    rest = trumps
+    (alpha, beta), else a bound on the side it falls). ``hands`` is the scratch row: the hands
+    in play order, where each card tried is taken out and put back. ``mk`` has bit i set for
+    each position i playing for the makers."""
+    hands[S_NODES] += 1
+    if tl == 0 or beta <= 0:
+        return np.int64(0)
+    if alpha >= tl:
+        return tl
+    field_mask = FIELD_MASK
+    is_maker = (mk >> p) & 1
+    a = alpha
+    b = beta
+    slot = np.int64(-1)
+    ttm = np.int64(-1)
+    key0 = np.int64(0)
+    key1 = np.int64(0)
+    key2 = np.int64(0)
+    key3 = np.int64(0)
+    tag = np.int64(0)
+    if nplayed == 0:
+        if tl == 1:  # the last trick: one card each, played out
+            best_b = _lsb_index(hands[p])
+            best_p = p
+            q = p
+            for _ in range(k - 1):
+                q += 1
+                if q == k:
+                    q = 0
+                c = _lsb_index(hands[q])
+                if _beats(c, best_b):
+                    best_b = c
+                    best_p = q
+            return (mk >> best_p) & 1
+        in_all = np.int64(0)
+        for i in range(k):
+            in_all |= hands[i]
+        trumps = in_all & field_mask[3]
+        owner = np.int64(-1)
+        sure = np.int64(0)
+        if FAST_BMI2:
+            ip = in_all | SUIT_STOPS
+            stops = pext(SUIT_STOPS, ip)
+        if trumps != 0:
+            owner = np.int64(0)
+            top = np.int64(1) << _msb_index(trumps)
+            while not hands[owner] & top:
+                owner += 1
+            if FAST_BMI2:  # the owner's run below the trump field's stop, squeezed
+                x = pext(hands[owner], ip)
+                run_bits = (np.int64(1) << _msb_index(stops) >> 1) & x
+                while run_bits != 0:
+                    sure += 1
+                    run_bits = (run_bits >> 1) & x
+            else:
+                rest = trumps
+                while rest != 0:
+                    top = np.int64(1) << _msb_index(rest)
+                    if not hands[owner] & top:
+                        break
+                    sure += 1
+                    rest ^= top
+            if (mk >> owner) & 1:
+                if sure >= b:
+                    return sure
+            elif tl - sure <= a:
+                return tl - sure
+        lead = hands[p]
+        run = sure if owner == p else np.int64(0)
+        most = np.int64(0)
+        for i in range(k):
+            if i != p:
+                count = ctpop(hands[i] & field_mask[3])
+                if count > most:
+                    most = count
+        if run >= most:
+            cash = ctpop(lead & field_mask[3])
+            if FAST_BMI2:  # the leader's runs below the plain suits' stops, squeezed
+                x = pext(lead, ip)
+                run_bits = ((stops ^ (np.int64(1) << _msb_index(stops))) >> 1) & x
+                while run_bits != 0:
+                    cash += ctpop(run_bits)
+                    run_bits = (run_bits >> 1) & x
+            else:
+                for f in range(3):
+                    rest = in_all & field_mask[f]
                     while rest != 0:
                         top = np.int64(1) << _msb_index(rest)
-                        if not hands[owner] & top:
+                        if not lead & top:
                             break
-                        sure += 1
+                        cash += 1
                         rest ^= top
-                    if maker[owner] == 1:
-                        if sure >= b:
-                            ret = sure
-                            continue
-                    elif tl - sure <= a:
-                        ret = tl - sure
-                        continue
-                # A leader whose unbroken run of top trumps is at least as long as anyone
-                # else's trumps draws them all, keeping the lead, then wins with every trump
-                # left and each card on top of a suit: all sure tricks.
-                lead = hands[p]
-                run = sure if owner == p else np.int64(0)
-                most = np.int64(0)
-                for i in range(k):
-                    if i != p:
-                        count = ctpop(hands[i] & field_mask[3])
-                        if count > most:
-                            most = count
-                if run >= most:
-                    cash = ctpop(lead & field_mask[3])
-                    for f in range(3):
-                        rest = in_all & field_mask[f]
-                        while rest != 0:
-                            top = np.int64(1) << _msb_index(rest)
-                            if not lead & top:
-                                break
-                            cash += 1
-                            rest ^= top
-                    if maker[p] == 1:
-                        if cash >= b:
-                            ret = cash
-                            continue
-                    elif tl - cash <= a:
-                        ret = tl - cash
-                        continue
-                if tl >= TT_MIN_TRICKS:
-                    # Table key: each hand with the cards out of play squeezed out of its suit,
-                    # so positions differing only in which equivalent cards fell share an entry.
-                    if FAST_BMI2:  # pext squeezes a hand's cards of a suit in one step
-                        for i in range(k):
-                            key = np.int64(0)
-                            for f in range(4):
-                                fm = field_mask[f]
-                                key |= pext(hands[i] & fm, in_all & fm) << (FIELD_BITS * f)
-                            stk[d, C_KEY + i] = key
-                    c0 = np.int64(0)
-                    c1 = np.int64(16)
-                    c2 = np.int64(32)
-                    c3 = np.int64(48)
-                    rest = np.int64(0) if FAST_BMI2 else in_all
-                    while rest != 0:
-                        low = rest & -rest
-                        rest ^= low
-                        f = _lsb_index(low) >> 4
-                        if f == 0:
-                            nb = c0
-                            c0 += 1
-                        elif f == 1:
-                            nb = c1
-                            c1 += 1
-                        elif f == 2:
-                            nb = c2
-                            c2 += 1
-                        else:
-                            nb = c3
-                            c3 += 1
-                        for i in range(k):
-                            if hands[i] & low:
-                                stk[d, C_KEY + i] |= np.int64(1) << nb
-                                break
-                    h = np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
-                    for i in range(k):
-                        h = (h ^ np.uint64(stk[d, C_KEY + i])) * np.uint64(0xBF58476D1CE4E5B9)
-                        h ^= h >> np.uint64(29)
-                    slot = np.int64(h >> np.uint64(64 - TT_BITS))
-                    meta = tt[slot, T_META]
-                    hit = (meta >> 12) == ((gen << 2) | p)
-                    if hit:
-                        for i in range(k):
-                            if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
-                                hit = False
-                                break
-                    if hit:
-                        stk[d, C_TT_MOVE] = (meta >> 6) & 63
-                        lo = (meta >> 3) & 7
-                        hi = meta & 7
-                        if lo >= b or lo == hi:
-                            ret = lo
-                            continue
-                        if hi <= a:
-                            ret = hi
-                            continue
-                        if lo > a:
-                            a = lo
-                        if hi < b:
-                            b = hi
-            mode = NEXT
-            stk[d, C_SLOT] = slot
-            stk[d, C_A] = a
-            stk[d, C_B] = b
-            stk[d, C_A0] = a
-            stk[d, C_B0] = b
-            stk[d, C_BEST] = -1 if maker[p] == 1 else tl + 1
-            stk[d, C_MI] = 0
-            # Lawful cards, one representative per run of equivalent cards (the highest).
-            hand = hands[p]
-            legal = hand
-            if nplayed > 0:
-                follow = hand & field_mask[stk[d, C_LF]]
-                if follow != 0:
-                    legal = follow
-            in_play = stk[d, C_TB]
-            for i in range(k):
-                in_play |= hands[i]
-            reps = np.int64(0)
-            tops = np.int64(0)
-            rest = legal
-            while rest != 0:
-                low = rest & -rest
-                rest ^= low
-                higher = in_play & field_mask[_lsb_index(low) >> 4] & ~((low << 1) - 1)
-                if higher == 0:
-                    reps |= low
-                    tops |= low
-                elif (hand & (higher & -higher)) == 0:
-                    reps |= low
-            # Order: a leader's high cards first; a follower's cheapest card that takes the
-            # trick first, or simply its cheapest when the team already holds the trick.
-            n = 0
-            if nplayed == 0:
-                # The cards that are the best left in their suit first, then the rest, each
-                # high first (the rest low first searched 8% more nodes at the 95th
-                # percentile of whole deals).
-                rest = tops
-                while rest != 0:
-                    low = rest & -rest
-                    rest ^= low
-                    stk[d, C_MOVES + n] = _lsb_index(low)
-                    n += 1
-                for i in range(n // 2):
-                    t = stk[d, C_MOVES + i]
-                    stk[d, C_MOVES + i] = stk[d, C_MOVES + n - 1 - i]
-                    stk[d, C_MOVES + n - 1 - i] = t
-                rest = reps & ~tops
-                while rest != 0:
-                    top = _msb_index(rest)
-                    rest ^= np.int64(1) << top
-                    stk[d, C_MOVES + n] = top
-                    n += 1
+            if is_maker:
+                if cash >= b:
+                    return cash
+            elif tl - cash <= a:
+                return tl - cash
+        if tl >= TT_MIN_TRICKS:
+            if FAST_BMI2:
+                # Each hand squeezed to the cards in play and the suits' stops: the stops are
+                # the zeros that no hand fills, so the keys still tell the suits apart.
+                key0 = pext(hands[0], ip)
+                key1 = pext(hands[1], ip)
+                key2 = pext(hands[2], ip)
+                key3 = pext(hands[3], ip)
             else:
-                first = np.int64(0)
-                wb = stk[d, C_WB]
-                if maker[stk[d, C_WP]] != maker[p]:
-                    wf = wb >> 4
-                    first = reps & field_mask[wf] & ~((np.int64(2) << wb) - 1)
-                    if wf != 3:
-                        first |= reps & field_mask[3]
-                rest = first
+                c0 = np.int64(0)
+                c1 = np.int64(16)
+                c2 = np.int64(32)
+                c3 = np.int64(48)
+                rest = in_all
                 while rest != 0:
                     low = rest & -rest
                     rest ^= low
-                    stk[d, C_MOVES + n] = _lsb_index(low)
-                    n += 1
-                rest = reps & ~first
-                while rest != 0:
-                    low = rest & -rest
-                    rest ^= low
-                    stk[d, C_MOVES + n] = _lsb_index(low)
-                    n += 1
-            ttm = stk[d, C_TT_MOVE]
-            if ttm >= 0 and (reps >> ttm) & 1:  # the table's best card first
-                for i in range(n):
-                    if stk[d, C_MOVES + i] == ttm:
-                        for j in range(i, 0, -1):
-                            stk[d, C_MOVES + j] = stk[d, C_MOVES + j - 1]
-                        stk[d, C_MOVES] = ttm
-                        break
-            stk[d, C_BEST_MOVE] = stk[d, C_MOVES]
-            stk[d, C_NM] = n
-        elif mode == NEXT:
-            mi = stk[d, C_MI]
-            if mi == stk[d, C_NM] or stk[d, C_A] >= stk[d, C_B]:
-                best = stk[d, C_BEST]
-                slot = stk[d, C_SLOT]
-                if slot >= 0:
-                    p = stk[d, C_P]
-                    meta = tt[slot, T_META]
-                    same = (meta >> 12) == ((gen << 2) | p)
-                    if same:
-                        for i in range(k):
-                            if tt[slot, T_KEY + i] != stk[d, C_KEY + i]:
-                                same = False
-                                break
-                    lo = (meta >> 3) & 7 if same else np.int64(0)
-                    hi = meta & 7 if same else stk[d, C_TL]
-                    if best <= stk[d, C_A0]:
-                        if best < hi:
-                            hi = best
-                    elif best >= stk[d, C_B0]:
-                        if best > lo:
-                            lo = best
+                    f = _lsb_index(low) >> 4
+                    if f == 0:
+                        nb = c0
+                        c0 += 1
+                    elif f == 1:
+                        nb = c1
+                        c1 += 1
+                    elif f == 2:
+                        nb = c2
+                        c2 += 1
                     else:
-                        lo = best
-                        hi = best
-                    for i in range(k):
-                        tt[slot, T_KEY + i] = stk[d, C_KEY + i]
-                    tt[slot, T_META] = (((gen << 2) | p) << 12) | (stk[d, C_BEST_MOVE] << 6) \
-                        | (lo << 3) | hi
-                ret = best
-                mode = RETURN
-                continue
-            c = stk[d, C_MOVES + mi]
-            stk[d, C_MI] = mi + 1
-            stk[d, C_CARD] = c
-            q, nq, lf, wp, wb, tb, tl, won = _child(
-                hands, k, maker, stk[d, C_P], stk[d, C_NP], stk[d, C_LF], stk[d, C_WP],
-                stk[d, C_WB], stk[d, C_TB], stk[d, C_TL], c)
-            stk[d, C_WON] = won
-            e = d + 1
-            stk[e, C_P] = q
-            stk[e, C_NP] = nq
-            stk[e, C_LF] = lf
-            stk[e, C_WP] = wp
-            stk[e, C_WB] = wb
-            stk[e, C_TB] = tb
-            stk[e, C_TL] = tl
-            stk[e, C_A] = stk[d, C_A] - won
-            stk[e, C_B] = stk[d, C_B] - won
-            d = e
-            mode = ENTER
-        else:  # RETURN: hand ret to the parent
-            if d == 0:
-                return ret
-            d -= 1
-            p = stk[d, C_P]
-            hands[p] ^= np.int64(1) << stk[d, C_CARD]
-            v = stk[d, C_WON] + ret
-            if maker[p] == 1:
-                if v > stk[d, C_BEST]:
-                    stk[d, C_BEST] = v
-                    stk[d, C_BEST_MOVE] = stk[d, C_CARD]
-                    if v > stk[d, C_A]:
-                        stk[d, C_A] = v
-            elif v < stk[d, C_BEST]:
-                stk[d, C_BEST] = v
-                stk[d, C_BEST_MOVE] = stk[d, C_CARD]
-                if v < stk[d, C_B]:
-                    stk[d, C_B] = v
-            mode = NEXT
+                        nb = c3
+                        c3 += 1
+                    nbit = np.int64(1) << nb
+                    if hands[0] & low:
+                        key0 |= nbit
+                    elif hands[1] & low:
+                        key1 |= nbit
+                    elif hands[2] & low:
+                        key2 |= nbit
+                    else:
+                        key3 |= nbit
+            h = np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
+            h = (h ^ np.uint64(key0)) * np.uint64(0xBF58476D1CE4E5B9)
+            h ^= h >> np.uint64(29)
+            h = (h ^ np.uint64(key1)) * np.uint64(0xBF58476D1CE4E5B9)
+            h ^= h >> np.uint64(29)
+            if k > 2:
+                h = (h ^ np.uint64(key2)) * np.uint64(0xBF58476D1CE4E5B9)
+                h ^= h >> np.uint64(29)
+            if k > 3:
+                h = (h ^ np.uint64(key3)) * np.uint64(0xBF58476D1CE4E5B9)
+                h ^= h >> np.uint64(29)
+            slot = np.int64(h >> np.uint64(64 - TT_BITS))
+            tag = (gen << 2) | p
+            meta = tt[slot, T_META]
+            if ((meta >> 12) == tag and tt[slot, T_KEY] == key0 and tt[slot, T_KEY + 1] == key1
+                    and tt[slot, T_KEY + 2] == key2 and tt[slot, T_KEY + 3] == key3):
+                ttm = (meta >> 6) & 63
+                lo = (meta >> 3) & 7
+                hi = meta & 7
+                if lo >= b or lo == hi:
+                    return lo
+                if hi <= a:
+                    return hi
+                if lo > a:
+                    a = lo
+                if hi < b:
+                    b = hi
+    a0 = a
+    b0 = b
+    best = np.int64(-1) if is_maker else tl + 1
+    # Lawful cards, one representative per run of equivalent cards (the highest).
+    hand, legal, in_play = _lawful(hands, k, p, nplayed, led_f, table)
+    if FAST_BMI2:
+        # Squeezed to the cards in play, with a stop on top of each suit, a card's next
+        # higher card in play is the next bit: a representative is a card whose next bit is
+        # not the mover's (another's card, or the stop), a top one whose next bit is a stop.
+        ip = in_play | SUIT_STOPS
+        hs = pext(hand, ip)
+        ss = pext(SUIT_STOPS, ip)
+        reps = pdep(hs & ~(hs >> 1), ip) & legal
+        tops = pdep(hs & (ss >> 1), ip) & legal
+    else:
+        reps = np.int64(0)
+        tops = np.int64(0)
+        rest = legal
+        while rest != 0:
+            low = rest & -rest
+            rest ^= low
+            higher = in_play & field_mask[_lsb_index(low) >> 4] & ~((low << 1) - 1)
+            if higher == 0:
+                reps |= low
+                tops |= low
+            elif (hand & (higher & -higher)) == 0:
+                reps |= low
+    # Order, as two sets searched one after the other: a leader's cards on top of their suit,
+    # then its others, each high first; a follower's cheapest cards that take the trick, then
+    # the rest, each low first (the cheapest first when the team already holds the trick).
+    if nplayed == 0:
+        first = tops
+        high_first = True
+    else:
+        high_first = False
+        first = np.int64(0)
+        if ((mk >> win_p) & 1) != is_maker:
+            wf = win_b >> 4
+            first = reps & field_mask[wf] & ~((np.int64(2) << win_b) - 1)
+            if wf != 3:
+                first |= reps & field_mask[3]
+    second = reps & ~first
+    if ttm >= 0 and (reps >> ttm) & 1:
+        pending = ttm  # the table's best card first
+        first &= ~(np.int64(1) << ttm)
+        second &= ~(np.int64(1) << ttm)
+    else:
+        pending = np.int64(-1)
+    best_move = np.int64(-1)
+    while True:
+        if pending >= 0:
+            c = pending
+            pending = np.int64(-1)
+        elif first != 0:
+            c = _msb_index(first) if high_first else _lsb_index(first)
+            first ^= np.int64(1) << c
+        elif second != 0:
+            c = _msb_index(second) if high_first else _lsb_index(second)
+            second ^= np.int64(1) << c
+        else:
+            break
+        if best_move < 0:
+            best_move = c
+        q, nq, lf, wp, wb, tb, tl2, won = _child(hands, k, mk, p, nplayed, led_f, win_p,
+                                                  win_b, table, tl, c)
+        v = won + _search(hands, k, mk, tt, gen, q, nq, lf, wp, wb, tb, tl2, a - won, b - won)
+        hands[p] ^= np.int64(1) << c
+        if is_maker:
+            if v > best:
+                best = v
+                best_move = c
+                if v > a:
+                    a = v
+        elif v < best:
+            best = v
+            best_move = c
+            if v < b:
+                b = v
+        if a >= b:
+            break
+    if slot >= 0:
+        meta = tt[slot, T_META]
+        same = ((meta >> 12) == tag and tt[slot, T_KEY] == key0 and tt[slot, T_KEY + 1] == key1
+                and tt[slot, T_KEY + 2] == key2 and tt[slot, T_KEY + 3] == key3)
+        lo = (meta >> 3) & 7 if same else np.int64(0)
+        hi = meta & 7 if same else tl
+        if best <= a0:
+            if best < hi:
+                hi = best
+        elif best >= b0:
+            if best > lo:
+                lo = best
+        else:
+            lo = best
+            hi = best
+        tt[slot, T_KEY] = key0
+        tt[slot, T_KEY + 1] = key1
+        tt[slot, T_KEY + 2] = key2
+        tt[slot, T_KEY + 3] = key3
+        tt[slot, T_META] = (tag << 12) | (best_move << 6) | (lo << 3) | hi
+    return best
 
 
 @numba.njit(cache=True)
@@ -528,9 +488,9 @@ def _encode_hand(trump: Any, ids: Any) -> Any:
 
 
 @numba.njit(cache=True)
-def _load(stk: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
+def _load(row: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
     """Unpacks a position (the card-id hands of seats 0-3 and the ``X_*`` fields of ``x``, as
-    :func:`_pack` wrote them): the hands in play order and the makers' flags go to the stack's
+    :func:`_pack` wrote them): the hands in play order and the makers' flags go to the
     scratch row; returns (players, mover, cards on the trick, led field, winning position,
     winning bit, cards on the table, tricks left)."""
     trump = x & 3
@@ -540,12 +500,12 @@ def _load(stk: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
     for s in range(4):
         if (active >> s) & 1:
             raw = a if s == 0 else b if s == 1 else c if s == 2 else d
-            stk[SCRATCH, k] = _encode_hand(trump, raw)
-            stk[SCRATCH, 4 + k] = (makers >> s) & 1
+            row[S_HANDS + k] = _encode_hand(trump, raw)
+            row[S_MAKER + k] = (makers >> s) & 1
             k += 1
     for i in range(k, 4):
-        stk[SCRATCH, i] = 0
-        stk[SCRATCH, 4 + i] = 0
+        row[S_HANDS + i] = 0
+        row[S_MAKER + i] = 0
     p = ctpop(active & ((np.int64(1) << ((x >> X_MOVER) & 3)) - 1))
     nplayed = (x >> X_TRICK_LEN) & 3
     table = np.int64(0)
@@ -565,7 +525,7 @@ def _load(stk: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
 
 
 @numba.njit(cache=True)
-def _solve_loaded(tt: Any, stk: Any, gen: Any, values_only: Any, out: Any, k: Any, p: Any,
+def _solve_loaded(tt: Any, row: Any, gen: Any, values_only: Any, out: Any, k: Any, p: Any,
                   nplayed: Any, led_f: Any, win_p: Any, win_b: Any, table: Any,
                   tl: Any) -> None:
     """Solves the position :func:`_load` left in the scratch row: fills the bits of the mover's
@@ -573,20 +533,13 @@ def _solve_loaded(tt: Any, stk: Any, gen: Any, values_only: Any, out: Any, k: An
     (``out[O_VALS..]``; equivalent cards share one search), or with ``values_only`` just the
     position's value in ``out[O_VALS]``."""
     field_mask = FIELD_MASK
-    moves = stk[MAX_DEPTH - 2]
-    h = stk[SCRATCH, 0:4]
-    maker = stk[SCRATCH, 4:8]
+    moves = row[S_MOVES:S_MOVES + MAX_MOVES]
+    h = row[S_HANDS:S_HANDS + 4]
+    maker = row[S_MAKER:S_MAKER + 4]
+    mk = maker[0] | maker[1] << 1 | maker[2] << 2 | maker[3] << 3
     for j in range(OUT_COLS):
         out[j] = -1
-    hand = h[p]
-    legal = hand
-    if nplayed > 0:
-        follow = hand & field_mask[led_f]
-        if follow != 0:
-            legal = follow
-    in_play = table
-    for i in range(k):
-        in_play |= h[i]
+    hand, legal, in_play = _lawful(h, k, p, nplayed, led_f, table)
     # High to low, so a card equivalent to the one above it takes that card's value.
     n = 0
     rest = legal
@@ -610,36 +563,33 @@ def _solve_loaded(tt: Any, stk: Any, gen: Any, values_only: Any, out: Any, k: An
             if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
                 out[O_VALS + j] = out[O_VALS + j - 1]
                 continue
-            q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, maker, p, nplayed, led_f,
+            q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, mk, p, nplayed, led_f,
                                                       win_p, win_b, table, tl, c)
-        v = _search(h, k, maker, field_mask, tt, gen, stk, q, nq, lf, wp, wb, tb, tl2,
-                    np.int64(-1), tl2 + 1)
+        v = _search(row, k, mk, tt, gen, q, nq, lf, wp, wb, tb, tl2, np.int64(-1), tl2 + 1)
         h[p] ^= low  # _child took the card from the hand
         out[O_VALS + j] = won + v
 
 
 @numba.njit(cache=True)
 def _views(buf: Any) -> Any:
-    """The transposition table and the search stack inside the one buffer a process keeps."""
-    tt = buf[:TT_CELLS].reshape((TT_SIZE, TT_COLS))
-    stk = buf[TT_CELLS:TT_CELLS + STACK_CELLS].reshape((STACK_ROWS, STACK_COLS))
-    return tt, stk
+    """The transposition table and the scratch row inside the one buffer a process keeps."""
+    return buf[:TT_CELLS].reshape((TT_SIZE, TT_COLS)), buf[TT_CELLS:]
 
 
 @numba.njit(cache=True)
 def _batch_kernel(data: Any, out: Any, buf: Any, values_only: Any) -> None:
     """For each position (a row of ``data``: the four card-id hands and the packed fields, as
     :func:`_pack` gives them), fills its row of ``out`` (see :func:`_solve_loaded`)."""
-    tt, stk = _views(buf)
-    stk[NODES, 0] = 0
-    gen = buf[B_GEN]
+    tt, row = _views(buf)
+    row[S_NODES] = 0
+    gen = row[S_GEN]
     for w in range(data.shape[0]):
         gen += 1
         k, p, nplayed, led_f, win_p, win_b, table, tl = _load(
-            stk, data[w, 0], data[w, 1], data[w, 2], data[w, 3], data[w, 4])
-        _solve_loaded(tt, stk, gen, values_only, out[w], k, p, nplayed, led_f, win_p, win_b,
+            row, data[w, 0], data[w, 1], data[w, 2], data[w, 3], data[w, 4])
+        _solve_loaded(tt, row, gen, values_only, out[w], k, p, nplayed, led_f, win_p, win_b,
                       table, tl)
-    buf[B_GEN] = gen
+    row[S_GEN] = gen
 
 
 @numba.njit(cache=True)
@@ -648,14 +598,14 @@ def _one_kernel(buf: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
     fraction of the batch entry's). With ``X_VALUES_ONLY`` set in ``x`` returns the makers'
     tricks from now on; else the mover's lawful cards and their values packed as
     :func:`_unpack_moves` reads them (card ids, not the kernel's bits)."""
-    tt, stk = _views(buf)
-    stk[NODES, 0] = 0
-    gen = buf[B_GEN] + 1
-    buf[B_GEN] = gen
-    k, p, nplayed, led_f, win_p, win_b, table, tl = _load(stk, a, b, c, d, x)
-    out = stk[OUT_ROW, 0:OUT_COLS]
+    tt, row = _views(buf)
+    row[S_NODES] = 0
+    gen = row[S_GEN] + 1
+    row[S_GEN] = gen
+    k, p, nplayed, led_f, win_p, win_b, table, tl = _load(row, a, b, c, d, x)
+    out = row[S_OUT:S_OUT + OUT_COLS]
     values_only = (x >> X_VALUES_ONLY) & 1 == 1
-    _solve_loaded(tt, stk, gen, values_only, out, k, p, nplayed, led_f, win_p, win_b, table,
+    _solve_loaded(tt, row, gen, values_only, out, k, p, nplayed, led_f, win_p, win_b, table,
                   tl)
     if values_only:
         return out[O_VALS]
@@ -676,9 +626,9 @@ def _one_kernel(buf: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
 
 
 class _Table:
-    """The transposition table and search stack in one buffer, kept for the process
-    (allocating them costs more than a small solve); a generation number per position, kept in
-    the buffer, makes old table entries invisible without clearing. One thread at a time
+    """The transposition table and scratch row in one buffer, kept for the process (allocating
+    them costs more than a small solve); a generation number per position, kept in the buffer,
+    makes old table entries invisible without clearing. One thread at a time
     (``lock``): two calls sharing a generation would read each other's entries as their own."""
 
     def __init__(self) -> None:
@@ -688,7 +638,7 @@ class _Table:
     @property
     def nodes(self) -> int:
         """Search nodes (cards tried) in the latest call: for measurements."""
-        return int(self.buf[TT_CELLS + NODES * STACK_COLS])
+        return int(self.buf[TT_CELLS + S_NODES])
 
 
 _TT = _Table()
@@ -784,7 +734,8 @@ def fast_values(positions: Sequence[Position]) -> list[int]:
 
 
 def warm_up() -> float:
-    """Compile (or load from numba's cache) the kernel; returns the seconds it took."""
+    """Compile (or load from numba's cache) the kernel's two entries, for one position and for
+    a batch; returns the seconds it took."""
     from euchre.solver.position import Position
 
     start = time.perf_counter()
@@ -793,5 +744,6 @@ def warm_up() -> float:
                    tricks_left=1)
     fast_move_values([pos])
     fast_values([pos])
+    fast_values([pos, pos])
     return time.perf_counter() - start
 
