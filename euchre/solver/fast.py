@@ -155,6 +155,7 @@ S_NODES = 8  # search nodes (cards tried) in the latest call
 S_MOVES = 9  # .. 13: the mover's lawful cards
 S_OUT = 16  # .. 25: a single position's ``out`` row
 S_GEN = 26  # the next free table generation
+HB = TT_CELLS + S_HANDS  # the hands' first cell in the buffer
 SCRATCH_CELLS = 32
 BUF_CELLS = TT_CELLS + SCRATCH_CELLS
 
@@ -168,13 +169,13 @@ def _beats(c: Any, win_b: Any) -> Any:
 
 
 @numba.njit(cache=True)
-def _child(hands: Any, k: Any, mk: Any, p: Any, nplayed: Any, led_f: Any, win_p: Any,
+def _child(buf: Any, k: Any, mk: Any, p: Any, nplayed: Any, led_f: Any, win_p: Any,
            win_b: Any, table: Any, tricks_left: Any, c: Any) -> Any:
     """Plays bit ``c`` for position ``p`` (removing it from the hand) and returns the next
     node: (mover, cards played to its trick, led field, winning position, winning bit, cards
     on the table, tricks left, 1 if the trick just ended went to the makers)."""
     bit = np.int64(1) << c
-    hands[p] ^= bit
+    buf[HB + p] ^= bit
     if nplayed == 0:
         led_f = c >> 4
         win_p = p
@@ -192,9 +193,9 @@ def _child(hands: Any, k: Any, mk: Any, p: Any, nplayed: Any, led_f: Any, win_p:
 
 
 @numba.njit(cache=True)
-def _lawful(hands: Any, k: Any, p: Any, nplayed: Any, led_f: Any, table: Any) -> Any:
+def _lawful(buf: Any, k: Any, p: Any, nplayed: Any, led_f: Any, table: Any) -> Any:
     """(the mover's hand, its lawful cards, every card in play: the hands and the table)."""
-    hand = hands[p]
+    hand = buf[HB + p]
     legal = hand
     if nplayed > 0:
         follow = hand & FIELD_MASK[led_f]
@@ -202,19 +203,19 @@ def _lawful(hands: Any, k: Any, p: Any, nplayed: Any, led_f: Any, table: Any) ->
             legal = follow
     in_play = table
     for i in range(k):
-        in_play |= hands[i]
+        in_play |= buf[HB + i]
     return hand, legal, in_play
 
 
 @numba.njit(cache=True)
-def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any,
+def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any,
              led_f: Any, win_p: Any, win_b: Any, table: Any, tl: Any, alpha: Any,
              beta: Any) -> Any:
     """The makers' tricks from the given node on, under alpha-beta's contract (exact inside
-    (alpha, beta), else a bound on the side it falls). ``hands`` is the scratch row: the hands
-    in play order, where each card tried is taken out and put back. ``mk`` has bit i set for
+    (alpha, beta), else a bound on the side it falls). The hands in play order are in ``buf``
+    (from ``HB``), where each card tried is taken out and put back. ``mk`` has bit i set for
     each position i playing for the makers."""
-    hands[S_NODES] += 1
+    buf[TT_CELLS + S_NODES] += 1
     if tl == 0 or beta <= 0:
         return np.int64(0)
     if alpha >= tl:
@@ -232,21 +233,21 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
     tag = np.int64(0)
     if nplayed == 0:
         if tl == 1:  # the last trick: one card each, played out
-            best_b = _lsb_index(hands[p])
+            best_b = _lsb_index(buf[HB + p])
             best_p = p
             q = p
             for _ in range(k - 1):
                 q += 1
                 if q == k:
                     q = 0
-                c = _lsb_index(hands[q])
+                c = _lsb_index(buf[HB + q])
                 if _beats(c, best_b):
                     best_b = c
                     best_p = q
             return (mk >> best_p) & 1
         in_all = np.int64(0)
         for i in range(k):
-            in_all |= hands[i]
+            in_all |= buf[HB + i]
         trumps = in_all & field_mask[3]
         owner = np.int64(-1)
         sure = np.int64(0)
@@ -256,10 +257,10 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
         if trumps != 0:
             owner = np.int64(0)
             top = np.int64(1) << _msb_index(trumps)
-            while not hands[owner] & top:
+            while not buf[HB + owner] & top:
                 owner += 1
             if FAST_BMI2:  # the owner's run below the trump field's stop, squeezed
-                x = pext(hands[owner], ip)
+                x = pext(buf[HB + owner], ip)
                 run_bits = (np.int64(1) << _msb_index(stops) >> 1) & x
                 while run_bits != 0:
                     sure += 1
@@ -268,7 +269,7 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
                 rest = trumps
                 while rest != 0:
                     top = np.int64(1) << _msb_index(rest)
-                    if not hands[owner] & top:
+                    if not buf[HB + owner] & top:
                         break
                     sure += 1
                     rest ^= top
@@ -277,12 +278,12 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
                     return sure
             elif tl - sure <= a:
                 return tl - sure
-        lead = hands[p]
+        lead = buf[HB + p]
         run = sure if owner == p else np.int64(0)
         most = np.int64(0)
         for i in range(k):
             if i != p:
-                count = ctpop(hands[i] & field_mask[3])
+                count = ctpop(buf[HB + i] & field_mask[3])
                 if count > most:
                     most = count
         if run >= most:
@@ -311,10 +312,10 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
             if FAST_BMI2:
                 # Each hand squeezed to the cards in play and the suits' stops: the stops are
                 # the zeros that no hand fills, so the keys still tell the suits apart.
-                key0 = pext(hands[0], ip)
-                key1 = pext(hands[1], ip)
-                key2 = pext(hands[2], ip)
-                key3 = pext(hands[3], ip)
+                key0 = pext(buf[HB + 0], ip)
+                key1 = pext(buf[HB + 1], ip)
+                key2 = pext(buf[HB + 2], ip)
+                key3 = pext(buf[HB + 3], ip)
             else:
                 c0 = np.int64(0)
                 c1 = np.int64(16)
@@ -338,11 +339,11 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
                         nb = c3
                         c3 += 1
                     nbit = np.int64(1) << nb
-                    if hands[0] & low:
+                    if buf[HB + 0] & low:
                         key0 |= nbit
-                    elif hands[1] & low:
+                    elif buf[HB + 1] & low:
                         key1 |= nbit
-                    elif hands[2] & low:
+                    elif buf[HB + 2] & low:
                         key2 |= nbit
                     else:
                         key3 |= nbit
@@ -357,11 +358,11 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
             if k > 3:
                 h = (h ^ np.uint64(key3)) * np.uint64(0xBF58476D1CE4E5B9)
                 h ^= h >> np.uint64(29)
-            slot = np.int64(h >> np.uint64(64 - TT_BITS))
+            slot = np.int64(h >> np.uint64(64 - TT_BITS)) * TT_COLS  # the entry's first cell
             tag = (gen << 2) | p
-            meta = tt[slot, T_META]
-            if ((meta >> 12) == tag and tt[slot, T_KEY] == key0 and tt[slot, T_KEY + 1] == key1
-                    and tt[slot, T_KEY + 2] == key2 and tt[slot, T_KEY + 3] == key3):
+            meta = buf[slot + T_META]
+            if ((meta >> 12) == tag and buf[slot + T_KEY] == key0 and buf[slot + T_KEY + 1] == key1
+                    and buf[slot + T_KEY + 2] == key2 and buf[slot + T_KEY + 3] == key3):
                 ttm = (meta >> 6) & 63
                 lo = (meta >> 3) & 7
                 hi = meta & 7
@@ -377,7 +378,7 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
     b0 = b
     best = np.int64(-1) if is_maker else tl + 1
     # Lawful cards, one representative per run of equivalent cards (the highest).
-    hand, legal, in_play = _lawful(hands, k, p, nplayed, led_f, table)
+    hand, legal, in_play = _lawful(buf, k, p, nplayed, led_f, table)
     if FAST_BMI2:
         # Squeezed to the cards in play, with a stop on top of each suit, a card's next
         # higher card in play is the next bit: a representative is a card whose next bit is
@@ -436,10 +437,10 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
             break
         if best_move < 0:
             best_move = c
-        q, nq, lf, wp, wb, tb, tl2, won = _child(hands, k, mk, p, nplayed, led_f, win_p,
+        q, nq, lf, wp, wb, tb, tl2, won = _child(buf, k, mk, p, nplayed, led_f, win_p,
                                                   win_b, table, tl, c)
-        v = won + _search(hands, k, mk, tt, gen, q, nq, lf, wp, wb, tb, tl2, a - won, b - won)
-        hands[p] ^= np.int64(1) << c
+        v = won + _search(buf, k, mk, gen, q, nq, lf, wp, wb, tb, tl2, a - won, b - won)
+        buf[HB + p] ^= np.int64(1) << c
         if is_maker:
             if v > best:
                 best = v
@@ -454,9 +455,9 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
         if a >= b:
             break
     if slot >= 0:
-        meta = tt[slot, T_META]
-        same = ((meta >> 12) == tag and tt[slot, T_KEY] == key0 and tt[slot, T_KEY + 1] == key1
-                and tt[slot, T_KEY + 2] == key2 and tt[slot, T_KEY + 3] == key3)
+        meta = buf[slot + T_META]
+        same = ((meta >> 12) == tag and buf[slot + T_KEY] == key0 and buf[slot + T_KEY + 1] == key1
+                and buf[slot + T_KEY + 2] == key2 and buf[slot + T_KEY + 3] == key3)
         lo = (meta >> 3) & 7 if same else np.int64(0)
         hi = meta & 7 if same else tl
         if best <= a0:
@@ -468,11 +469,11 @@ def _search(hands: Any, k: Any, mk: Any, tt: Any, gen: Any, p: Any, nplayed: Any
         else:
             lo = best
             hi = best
-        tt[slot, T_KEY] = key0
-        tt[slot, T_KEY + 1] = key1
-        tt[slot, T_KEY + 2] = key2
-        tt[slot, T_KEY + 3] = key3
-        tt[slot, T_META] = (tag << 12) | (best_move << 6) | (lo << 3) | hi
+        buf[slot + T_KEY] = key0
+        buf[slot + T_KEY + 1] = key1
+        buf[slot + T_KEY + 2] = key2
+        buf[slot + T_KEY + 3] = key3
+        buf[slot + T_META] = (tag << 12) | (best_move << 6) | (lo << 3) | hi
     return best
 
 
@@ -525,7 +526,7 @@ def _load(row: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
 
 
 @numba.njit(cache=True)
-def _solve_loaded(tt: Any, row: Any, gen: Any, values_only: Any, out: Any, k: Any, p: Any,
+def _solve_loaded(buf: Any, row: Any, gen: Any, values_only: Any, out: Any, k: Any, p: Any,
                   nplayed: Any, led_f: Any, win_p: Any, win_b: Any, table: Any,
                   tl: Any) -> None:
     """Solves the position :func:`_load` left in the scratch row: fills the bits of the mover's
@@ -534,12 +535,11 @@ def _solve_loaded(tt: Any, row: Any, gen: Any, values_only: Any, out: Any, k: An
     position's value in ``out[O_VALS]``."""
     field_mask = FIELD_MASK
     moves = row[S_MOVES:S_MOVES + MAX_MOVES]
-    h = row[S_HANDS:S_HANDS + 4]
     maker = row[S_MAKER:S_MAKER + 4]
     mk = maker[0] | maker[1] << 1 | maker[2] << 2 | maker[3] << 3
     for j in range(OUT_COLS):
         out[j] = -1
-    hand, legal, in_play = _lawful(h, k, p, nplayed, led_f, table)
+    hand, legal, in_play = _lawful(buf, k, p, nplayed, led_f, table)
     # High to low, so a card equivalent to the one above it takes that card's value.
     n = 0
     rest = legal
@@ -563,31 +563,25 @@ def _solve_loaded(tt: Any, row: Any, gen: Any, values_only: Any, out: Any, k: An
             if j > 0 and higher != 0 and (hand & (higher & -higher)) != 0:
                 out[O_VALS + j] = out[O_VALS + j - 1]
                 continue
-            q, nq, lf, wp, wb, tb, tl2, won = _child(h, k, mk, p, nplayed, led_f,
+            q, nq, lf, wp, wb, tb, tl2, won = _child(buf, k, mk, p, nplayed, led_f,
                                                       win_p, win_b, table, tl, c)
-        v = _search(row, k, mk, tt, gen, q, nq, lf, wp, wb, tb, tl2, np.int64(-1), tl2 + 1)
-        h[p] ^= low  # _child took the card from the hand
+        v = _search(buf, k, mk, gen, q, nq, lf, wp, wb, tb, tl2, np.int64(-1), tl2 + 1)
+        buf[HB + p] ^= low  # _child took the card from the hand
         out[O_VALS + j] = won + v
-
-
-@numba.njit(cache=True)
-def _views(buf: Any) -> Any:
-    """The transposition table and the scratch row inside the one buffer a process keeps."""
-    return buf[:TT_CELLS].reshape((TT_SIZE, TT_COLS)), buf[TT_CELLS:]
 
 
 @numba.njit(cache=True)
 def _batch_kernel(data: Any, out: Any, buf: Any, values_only: Any) -> None:
     """For each position (a row of ``data``: the four card-id hands and the packed fields, as
     :func:`_pack` gives them), fills its row of ``out`` (see :func:`_solve_loaded`)."""
-    tt, row = _views(buf)
+    row = buf[TT_CELLS:]
     row[S_NODES] = 0
     gen = row[S_GEN]
     for w in range(data.shape[0]):
         gen += 1
         k, p, nplayed, led_f, win_p, win_b, table, tl = _load(
             row, data[w, 0], data[w, 1], data[w, 2], data[w, 3], data[w, 4])
-        _solve_loaded(tt, row, gen, values_only, out[w], k, p, nplayed, led_f, win_p, win_b,
+        _solve_loaded(buf, row, gen, values_only, out[w], k, p, nplayed, led_f, win_p, win_b,
                       table, tl)
     row[S_GEN] = gen
 
@@ -598,14 +592,14 @@ def _one_kernel(buf: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
     fraction of the batch entry's). With ``X_VALUES_ONLY`` set in ``x`` returns the makers'
     tricks from now on; else the mover's lawful cards and their values packed as
     :func:`_unpack_moves` reads them (card ids, not the kernel's bits)."""
-    tt, row = _views(buf)
+    row = buf[TT_CELLS:]
     row[S_NODES] = 0
     gen = row[S_GEN] + 1
     row[S_GEN] = gen
     k, p, nplayed, led_f, win_p, win_b, table, tl = _load(row, a, b, c, d, x)
     out = row[S_OUT:S_OUT + OUT_COLS]
     values_only = (x >> X_VALUES_ONLY) & 1 == 1
-    _solve_loaded(tt, row, gen, values_only, out, k, p, nplayed, led_f, win_p, win_b, table,
+    _solve_loaded(buf, row, gen, values_only, out, k, p, nplayed, led_f, win_p, win_b, table,
                   tl)
     if values_only:
         return out[O_VALS]
