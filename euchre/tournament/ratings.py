@@ -135,40 +135,59 @@ def _model(tau: float) -> Any:
 
 
 def rate_game(sides: Sequence[Sequence[K]], ratings: Mapping[K, Rating], winner: Seat,
-              fixed: frozenset[K] | set[K] = frozenset(), tau: float = TAU) -> dict[K, Rating]:
+              fixed: frozenset[K] | set[K] = frozenset(), tau: float = TAU,
+              shares: Sequence[Sequence[float]] | None = None) -> dict[K, Rating]:
     """The new ratings after one finished game: ``sides`` lists each side's players (ids into
     ``ratings``; one missing there is new, at :class:`Rating`'s defaults), ``winner`` is the
     index of the side that won (the others share second place). Returns a rating for every
     player of the game but those in ``fixed`` (ratings that must not move: the anchors of a
-    measurement).
+    measurement, or a computer that stood in for part of a game).
 
     A player may appear more than once (a computer level in both partnerships, or a bot in both
     seats of one): each appearance is rated as a player of its own, and the evidence of the
     appearances is added up (their precisions and precision-weighted means, as Gaussian
-    beliefs combine), so a level on both sides of a game ends about where it was."""
+    beliefs combine), so a level on both sides of a game ends about where it was.
+
+    ``shares`` (the same shape as ``sides``; 1 each if not given) is each appearance's part of
+    the game, above 0 and at most 1: two players who held one seat in turn, say 0.75 and 0.25.
+    This is partial play as TrueSkill models it: a side's performance is the sum of its
+    appearances' skills each times its share, so a partial player's rating moves by its share
+    of what a whole game would move it. OpenSkill's own ``weights`` are something else (a
+    player's contribution to a win, rescaled within the team, a loss divided by it), so the
+    model is given each appearance's skill scaled by its share (mean and uncertainty alike),
+    which is exactly that linear model, and its answer is scaled back."""
     if len(sides) < 2 or any(not side for side in sides):
         raise ValueError("a game has at least two sides, each of at least one player")
     if isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < len(sides):
         raise ValueError(f"winner is the index of a side, 0..{len(sides) - 1}, not {winner!r}")
     if not tau >= 0:
         raise ValueError(f"tau is a number from 0, not {tau!r}")
-    model = _model(tau)
+    if shares is None:
+        shares = [[1.0] * len(side) for side in sides]
+    if len(shares) != len(sides) or any(len(w) != len(side) or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) and 0 < x <= 1 for x in w)
+            for w, side in zip(shares, sides, strict=False)):
+        raise ValueError("shares: a number above 0 and at most 1 for each player of each "
+                         f"side, not {shares!r}")
+    model = _model(0.0)  # the priors are widened by tau here, once per player
     before = {k: ratings.get(k, Rating()) for side in sides for k in side}
-    teams = [[model.rating(mu=before[k].mu, sigma=before[k].sigma) for k in side]
-             for side in sides]
+    widened = {k: math.sqrt(r.sigma ** 2 + tau ** 2) for k, r in before.items()}
+    teams = [[model.rating(mu=w * before[k].mu, sigma=w * widened[k])
+              for k, w in zip(side, ws, strict=True)] for side, ws in zip(sides, shares,
+                                                                           strict=True)]
     ranks = [0 if i == winner else 1 for i in range(len(sides))]
     result = model.rate(teams, ranks=ranks)
     # Each appearance adds what it learned: its posterior's natural parameters (precision and
-    # precision times mean) less those of the prior it started from, which the model widened
-    # by tau first (once per game, so tau is not counted twice for a player seen twice).
-    widened = {k: math.sqrt(r.sigma ** 2 + tau ** 2) for k, r in before.items()}
+    # precision times mean) less those of the prior it started from, widened by tau (once per
+    # game, so tau is not counted twice for a player seen twice).
     precision = {k: 1 / s ** 2 for k, s in widened.items()}
     weighted = {k: before[k].mu / s ** 2 for k, s in widened.items()}
-    for side, rated in zip(sides, result, strict=True):
-        for k, r in zip(side, rated, strict=True):
+    for side, ws, rated in zip(sides, shares, result, strict=True):
+        for k, w, r in zip(side, ws, rated, strict=True):
             p0 = 1 / widened[k] ** 2
-            precision[k] += 1 / r.sigma ** 2 - p0
-            weighted[k] += r.mu / r.sigma ** 2 - before[k].mu * p0
+            mu, sigma = r.mu / w, r.sigma / w
+            precision[k] += 1 / sigma ** 2 - p0
+            weighted[k] += mu / sigma ** 2 - before[k].mu * p0
     out: dict[K, Rating] = {}
     for k, prior in before.items():
         if k in fixed:

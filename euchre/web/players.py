@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from euchre.seats import Seat
 from euchre.web.names import name_key
-from euchre.web.store import PlayerRow, ResultRow, SeatRow, SessionRow, Store
+from euchre.web.store import PlayerRow, ResultRow, SeatRow, SessionRow, StintRow, Store
 
 #: A guest unseen this long lets its name go to a new player (it keeps its games).
 GUEST_KEPT_DAYS = 90.0
@@ -224,7 +224,8 @@ def merge_guest(store: Store, guest: int, account: int) -> bool:
             return False
         conn.execute(update(SeatRow).where(SeatRow.player_id == guest)
                      .values(player_id=account, name=a.name))
-        conn.execute(update(ResultRow).where(ResultRow.player_id == guest)
+        fold_results(conn, guest, account)
+        conn.execute(update(StintRow).where(StintRow.player_id == guest)
                      .values(player_id=account))
         rating = rerate_player(conn, account)
         if rating is not None:
@@ -235,6 +236,25 @@ def merge_guest(store: Store, guest: int, account: int) -> bool:
             sigma=None, rated_games=0))
         conn.execute(delete(SessionRow).where(SessionRow.player_id == guest))
     return True
+
+
+def fold_results(conn: Any, guest: int, account: int) -> None:
+    """The guest's results become the account's; where both held one seat of one game in
+    turn (the guest left it, the account took it back), one result, their shares and hands
+    added."""
+    from euchre.web.results import COUNTS
+
+    mine = ResultRow.player_id == account
+    for g in conn.execute(select(ResultRow).where(ResultRow.player_id == guest)).all():
+        same = (ResultRow.table_id == g.table_id) & (ResultRow.seat == g.seat)
+        if conn.execute(select(ResultRow.seat).where(same, mine)).first() is None:
+            continue
+        conn.execute(update(ResultRow).where(same, mine).values(
+            share=ResultRow.share + g.share,
+            **{c: getattr(ResultRow, c) + getattr(g, c) for c in COUNTS}))
+        conn.execute(delete(ResultRow).where(same, ResultRow.player_id == guest))
+    conn.execute(update(ResultRow).where(ResultRow.player_id == guest)
+                 .values(player_id=account))
 
 
 def set_password(store: Store, player_id: int, hashed: str, keep_session: str) -> None:

@@ -95,6 +95,7 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
         if games and games[-1]["id"] == r.table_id:
             game = games[-1]
             game["seats"].append(r.seat)
+            game["shares"].append(r.share)
             if game["won"] is not None and game["won"] != r.won:
                 game["won"] = None  # on both sides
             continue
@@ -103,6 +104,8 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
             change = round(r.mu_after - r.mu_before)
         games.append({"id": r.table_id, "finished_at": r.finished_at, "seat": r.seat,
                       "seats": [r.seat], "won": r.won, "rated": r.rated,
+                      # the part of each seat's decisions made while they held it (1: all)
+                      "shares": [r.share],
                       "rating_change": change,
                       "scores": json.loads(r.scores or "[]"), "names": names.get(r.table_id, []),
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}",

@@ -1,6 +1,20 @@
 """A finished game's results: each seat's hands made, euchred and alone, and, for a rated game,
 every player's new rating, written in one transaction.
 
+**Leaving does not escape a result.** At an open table players come and go (Play now, the
+lobby, *Leave the table*, a page closed for good); the game's result counts for everyone who
+held a seat in it, as on lichess, where abandoning a game counts as playing it out. Each holder
+of a seat is rated with that seat's side's final result for their share of the seat's decisions
+while they held it (``store.Stint``: from taking the seat to leaving it, every decision there is
+theirs, whether they made it or its computer did while they were away or before their first
+hand). One who held the seat for the whole game has a share of 1; one who left after a third of
+its decisions, 1/3, and whoever took it over the rest (``ratings.rate_game``'s ``shares``: a
+partial player's rating moves by their share of what a whole game would move it). The part of a
+seat its computer played as nobody's (before anyone took it, or after its player left) counts
+towards its side's strength at the computer's rating, which does not move for it; a computer
+that played a seat for the whole game is rated as before. A holder whose stint saw none of the
+seat's decisions (they left before its turn came) has no part in the game.
+
 The transaction first marks the game's results as written (``tables.results_at``) where they
 were not yet: a second writer of the same game (a process taking the table over, a restart)
 finds it marked and writes nothing. On PostgreSQL it then locks the players' rows in one order
@@ -24,6 +38,12 @@ from euchre.web import ratings as R
 from euchre.web.names import name_key
 from euchre.web.store import PlayerRow, ResultRow, Store, TableRow
 from euchre.web.table import COMPUTER, HUMAN, PLAYER_KINDS, HandResult, Table
+from euchre.web.table import Seat as TableSeat
+
+#: Whom ``rate_game`` rates in one game: a player's id, or a computer's part of a seat that
+#: someone else held too (("stand-in", its index in the game's results): its rating counts,
+#: and does not move).
+Key = int | tuple[str, int]
 
 
 @dataclass(frozen=True)
@@ -42,6 +62,15 @@ class SeatResult:
     lone_made: int
     lone_marches: int
     lone_euchred: int
+    share: float = 1.0
+    """The part of the seat's decisions made while this player held it (1: all of them). A
+    seat held by several players in turn has a result for each."""
+
+    @property
+    def stand_in(self) -> bool:
+        """A computer that played part of the seat, for nobody: it counts towards its side's
+        strength, and its rating does not move for it."""
+        return self.kind == COMPUTER and self.share < 1
 
 
 @dataclass(frozen=True)
@@ -53,14 +82,22 @@ class GameResult:
     winner: Seat
     """The winning side (-1: none)."""
     seats: list[SeatResult]
+    """Each seat's players' results, in seat order (one a seat, or at an open table one for
+    each player who held it and for its computer's part)."""
+    public: bool = False
+    """An open table (its players came and went: ``store.Stint``)."""
+
+
+#: A seat's hand counts (``seat_counts``), each a column of its results.
+COUNTS = ("hands", "made", "euchred", "euchres", "lone", "lone_made", "lone_marches",
+          "lone_euchred")
 
 
 def seat_counts(hands: list[HandResult], seat: Seat, n: int) -> dict[str, int]:
     """One seat's hands: scored, made and euchred as maker, euchres as defender, and its lone
     hands with how they ended."""
     mine = side_of(seat, n)
-    out = dict.fromkeys(("hands", "made", "euchred", "euchres", "lone", "lone_made",
-                         "lone_marches", "lone_euchred"), 0)
+    out = dict.fromkeys(COUNTS, 0)
     for h in hands:
         if h.outcome != SCORED or h.maker < 0:
             continue
@@ -82,32 +119,78 @@ def seat_counts(hands: list[HandResult], seat: Seat, n: int) -> dict[str, int]:
     return out
 
 
+@dataclass(frozen=True)
+class Part:
+    """Who played a seat for which of its decisions and hands: a player (``kind`` a person's
+    or a bot's) or the seat's computer (``player`` None)."""
+
+    kind: str
+    player: int | None
+    decisions: int
+    hands: list[HandResult]
+
+
+def seat_parts(table: Table, seat: TableSeat) -> list[Part]:
+    """The parts of a finished game's seat: at a private table its one player's (or
+    computer's), the whole game; at an open table each player's who held it (``table.stints``:
+    the decisions of the seat from their taking it to their leaving it, and the hands that
+    ended then), and its computer's for the rest (a seat nobody held: all of it). A player who
+    held the seat twice has one part."""
+    decided = [i for i, (s, _) in enumerate(table.log) if s == seat.seat]
+    if not table.public or not decided:
+        kind = COMPUTER if table.public and seat.kind == HUMAN and not seat.claimed \
+            else seat.kind
+        return [Part(kind, seat.player if kind != COMPUTER else None, len(decided),
+                     table.hand_results)]
+    held = [h for h in table.stints if h.seat == seat.seat]
+
+    def holder(at: int) -> tuple[str, int | None]:
+        for h in held:
+            if h.start <= at and (h.end is None or at < h.end):
+                return h.kind, h.player_id
+        return COMPUTER, None
+
+    count: dict[tuple[str, int | None], int] = {}
+    for i in decided:
+        key = holder(i)
+        count[key] = count.get(key, 0) + 1
+    hands: dict[tuple[str, int | None], list[HandResult]] = {}
+    for hand in table.hand_results:
+        hands.setdefault(holder(hand.end - 1), []).append(hand)
+    return [Part(kind, player, n, hands.get((kind, player), []))
+            for (kind, player), n in count.items()]
+
+
 def game_result(table: Table) -> GameResult | None:
     """The finished game's results, from the table's hands (None: not over, or closed
-    unfinished)."""
+    unfinished): each seat's parts (``seat_parts``), each with the side's result."""
     if not table.match.is_terminal():
         return None
     winner = table.match.winner
     w = -1 if winner is None else winner
-    # at an open table a free seat (nobody took it, or its player left it) was its
-    # computer's: rated as that computer
-    seats = [SeatResult(s.seat, COMPUTER if table.public and s.kind == HUMAN and not s.claimed
-                        else s.kind, s.player, s.level,
-                        w >= 0 and side_of(s.seat, table.n) == w,
-                        **seat_counts(table.hand_results, s.seat, table.n))
-             for s in table.seats]
-    return GameResult(table.id, table.rated, table.n, w, seats)
+    seats = []
+    for s in table.seats:
+        parts = seat_parts(table, s)
+        total = sum(p.decisions for p in parts) or 1
+        for p in parts:
+            seats.append(SeatResult(s.seat, p.kind, p.player, s.level,
+                                    w >= 0 and side_of(s.seat, table.n) == w,
+                                    **seat_counts(p.hands, s.seat, table.n),
+                                    share=p.decisions / total if len(parts) > 1 else 1.0))
+    return GameResult(table.id, table.rated, table.n, w, seats, table.public)
 
 
 def counts_rated(game: GameResult, people: list[int | None] | None = None) -> bool:
-    """Whether the game is rated: created so, four-handed with a winner, each person's or
-    bot's seat a player's (each player once: ``people``, their player ids if not the seats')
-    and each computer at a rated level."""
+    """Whether the game is rated: created so, four-handed with a winner, each part of a
+    person's or bot's seat a player's (``people``, their player ids if not the seats'), at a
+    friends' table each player at one seat only, and each computer at a rated level. (At an
+    open table a player may have held two seats in turn: each part is rated; a game made
+    unrated by that would be a way out of its result.)"""
     if not game.rated or game.players != 4 or game.winner < 0:
         return False
     if people is None:
         people = [s.player for s in game.seats if s.kind in PLAYER_KINDS]
-    if None in people or len(set(people)) != len(people):
+    if None in people or (not game.public and len(set(people)) != len(people)):
         return False
     return all(R.rated_name(s.level) is not None for s in game.seats if s.kind == "computer")
 
@@ -144,11 +227,13 @@ def write_results(store: Store, game: GameResult) -> bool:
     transaction; False if they were written already. A computer at a rated level has its
     result under its level's player; one at an unrated level has none. A guest whose games
     went to an account while the game was played (``players.merge_guest``) has it under the
-    account."""
-    level_of = {s.seat: R.rated_name(s.level) for s in game.seats if s.kind == "computer"}
-    computers = computer_players(store, sorted({n for n in level_of.values() if n}))
-    who = {s.seat: s.player if s.kind in PLAYER_KINDS
-           else computers.get(level_of[s.seat] or "") for s in game.seats}
+    account. A player with several parts of one seat (after such a merge) has one result
+    there, their shares added."""
+    parts = game.seats
+    level_of = [R.rated_name(p.level) if p.kind == COMPUTER else None for p in parts]
+    computers = computer_players(store, sorted({n for n in level_of if n}))
+    who = [p.player if p.kind in PLAYER_KINDS else computers.get(level_of[i] or "")
+           for i, p in enumerate(parts)]
     now = time.time()
     with store.engine.begin() as conn:
         claimed = conn.execute(update(TableRow).where(TableRow.id == game.table_id,
@@ -158,46 +243,62 @@ def write_results(store: Store, game: GameResult) -> bool:
             return False
         rows: dict[int, Any] = {}
         while True:  # a guest merged since the game began: its account's row, locked too
-            ids = sorted({p for p in who.values() if p is not None})
+            ids = sorted({p for p in who if p is not None})
             rows = {r.id: r for r in conn.execute(
                 select(PlayerRow).where(PlayerRow.id.in_(ids)).order_by(PlayerRow.id)
                 .with_for_update())}
             moved = {pid: r.merged_into for pid, r in rows.items() if r.merged_into is not None}
             if not moved:
                 break
-            who = {seat: moved.get(p, p) if p is not None else None for seat, p in who.items()}
-        rated = counts_rated(game, [who[s.seat] for s in game.seats
-                                    if s.kind in PLAYER_KINDS])
+            who = [moved.get(p, p) if p is not None else None for p in who]
+        rated = counts_rated(game, [who[i] for i, p in enumerate(parts)
+                                    if p.kind in PLAYER_KINDS])
         before = {pid: R.Rating() if r.mu is None or r.sigma is None
                   else R.Rating(r.mu, r.sigma, r.rated_games) for pid, r in rows.items()}
         after: dict[int, R.Rating] = {}
         if rated:
             # The partnerships' players, a level seated twice appearing twice: the rating
             # module adds up what each appearance learned (see ``rate_game``), and counts
-            # the game once in each player's games.
-            sides = [[who[s.seat] or 0 for s in game.seats
-                      if side_of(s.seat, game.players) == side] for side in range(2)]
-            after = rate_game(sides, before, game.winner)
+            # the game once in each player's games. A computer's part of a seat someone
+            # else held too counts at its rating, which does not move (its own key).
+            key: list[Key] = [
+                ("stand-in", i) if p.stand_in else who[i] or 0 for i, p in enumerate(parts)]
+            ratings: dict[Key, R.Rating] = {k: r for k, r in before.items()}
+            for i, p in enumerate(parts):
+                if p.stand_in:
+                    ratings[key[i]] = before[who[i] or 0]
+            sides = [[key[i] for i, p in enumerate(parts)
+                      if side_of(p.seat, game.players) == side] for side in range(2)]
+            shares = [[p.share for p in parts if side_of(p.seat, game.players) == side]
+                      for side in range(2)]
+            fixed: set[Key] = {k for k in key if isinstance(k, tuple)}
+            moved_by = rate_game(sides, ratings, game.winner, shares=shares, fixed=fixed)
+            after = {k: r for k, r in moved_by.items() if isinstance(k, int)}
             for pid, r in after.items():
                 conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
                     mu=r.mu, sigma=r.sigma, rated_games=r.games))
-        results = []
-        for s in game.seats:
-            holder = who[s.seat]
+        results: dict[tuple[int, int], dict[str, Any]] = {}
+        for i, p in enumerate(parts):
+            holder = who[i]
             if holder is None:
                 continue
-            b, a = before.get(holder), after.get(holder)
-            results.append({
-                "table_id": game.table_id, "seat": s.seat, "player_id": holder,
-                "finished_at": now, "won": s.won, "hands": s.hands, "made": s.made,
-                "euchred": s.euchred, "euchres": s.euchres, "lone": s.lone,
-                "lone_made": s.lone_made, "lone_marches": s.lone_marches,
-                "lone_euchred": s.lone_euchred, "rated": rated,
+            b, a = before.get(holder), None if p.stand_in else after.get(holder)
+            counts = {c: getattr(p, c) for c in COUNTS}
+            row = results.get((p.seat, holder))
+            if row is not None:  # one player's two parts of one seat
+                for c in COUNTS:
+                    row[c] += counts[c]
+                row["share"] += p.share
+                continue
+            results[(p.seat, holder)] = {
+                "table_id": game.table_id, "seat": p.seat, "player_id": holder,
+                "finished_at": now, "won": p.won, **counts, "share": p.share,
+                "rated": rated and not p.stand_in,
                 "mu_before": b.mu if rated and b else None,
                 "sigma_before": b.sigma if rated and b else None,
-                "mu_after": a.mu if a else None, "sigma_after": a.sigma if a else None})
+                "mu_after": a.mu if a else None, "sigma_after": a.sigma if a else None}
         if results:
-            conn.execute(insert(ResultRow), results)
+            conn.execute(insert(ResultRow), list(results.values()))
     return True
 
 
@@ -225,8 +326,9 @@ def rerate_player(conn: Any, player: int) -> R.Rating | None:
                    if r.player_id != player and r.mu_before is not None}
         ratings[player] = start
         sides = [[r.player_id for r in seats if side_of(r.seat, 4) == side] for side in (0, 1)]
+        shares = [[r.share for r in seats if side_of(r.seat, 4) == side] for side in (0, 1)]
         winner = next(side_of(r.seat, 4) for r in seats if r.won)
-        current = rate_game(sides, ratings, winner)[player]
+        current = rate_game(sides, ratings, winner, shares=shares)[player]
         conn.execute(update(ResultRow).where(ResultRow.table_id == table_id,
                                              ResultRow.player_id == player).values(
             mu_before=start.mu, sigma_before=start.sigma, mu_after=current.mu,

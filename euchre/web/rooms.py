@@ -20,7 +20,7 @@ from euchre.web.levels import accepted_level, accepted_levels, default_level, of
 from euchre.web.names import name_key, name_refusal
 from euchre.web.peers import ALONE, Peers
 from euchre.web.players import Player
-from euchre.web.store import LostTable, SeatData, Store, TableData
+from euchre.web.store import LostTable, SeatData, Stint, Store, TableData, opening_stints
 from euchre.web.table import BOT, HUMAN, PLAYER_KINDS, SPECTATOR, Table
 from euchre.web.table import Seat as TableSeat
 from euchre.web.transport import Conn, deliver, error, hang_up, send
@@ -189,8 +189,14 @@ class Rooms:
                     name = seat_name(seat.seat, table.n)  # "Bob" twice: the seat's own name
             pid = player.id if player is not None else None
             kind = BOT if bot else seat.kind
-            await self.db.run(lambda store: store.update_seat(
-                table.id, seat.seat, claimed=True, name=name, player_id=pid, kind=kind))
+            if table.public:  # from now on the seat's decisions are theirs (and its result)
+                stint = Stint(seat.seat, pid, kind, table.seq)
+                await self.db.run(lambda store: store.take_seat(
+                    table.id, stint, claimed=True, name=name, player_id=pid, kind=kind))
+                table.took(stint)
+            else:
+                await self.db.run(lambda store: store.update_seat(
+                    table.id, seat.seat, claimed=True, name=name, player_id=pid, kind=kind))
             seat.claimed, seat.name, seat.player, seat.kind = True, name, pid, kind
             if table.public:  # its computer plays on to the end of the hand in play
                 seat.from_hand = table.hand_no + 1 if table.started else 0
@@ -254,9 +260,11 @@ class Rooms:
         plays it, it has a new link, and it is a person's free seat for the next player
         (caller holds the table's lock)."""
         name, token = computer_name(seat.seat, table.n, seat.level), secrets.token_urlsafe(18)
+        at = table.seq  # their share of the seat's decisions ends here, not their result
         await self.db.run(functools.partial(
-            Store.update_seat, table_id=table.id, seat=seat.seat, kind=HUMAN, claimed=False,
-            name=name, player_id=None, token=token))
+            Store.leave_seat, table_id=table.id, seat=seat.seat, at=at, kind=HUMAN,
+            claimed=False, name=name, player_id=None, token=token))
+        table.left_seat(seat.seat, at)
         gone = [c for c in self.everyone(table) if c.seat == seat.seat]
         seat.kind, seat.claimed, seat.name, seat.player, seat.token = \
             HUMAN, False, name, None, token
@@ -293,7 +301,7 @@ class Rooms:
         for sd in seats:
             sd.left_at = created
         table = Table(TableData(table_id, created, rules.to_dict(), seed, invite, seats, [],
-                                None, [], rated, True, clock, bots))
+                                None, [], rated, True, clock, bots, opening_stints(seats)))
         self.add(table)
         return table, 0
 
@@ -333,7 +341,8 @@ class Rooms:
             if sd.kind == "human":
                 sd.left_at = created
         new = Table(TableData(table_id, created, table.rules_dict, seed, invite, seats, [],
-                              None, [], table.rated, table.public, table.clock, table.bots))
+                              None, [], table.rated, table.public, table.clock, table.bots,
+                              opening_stints(seats) if table.public else []))
         self.add(new)
         table.next_table, table.next_tokens = new.id, [sd.token for sd in seats]
         return new

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from euchre.seats import Seat
 from euchre.web import bus as B
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0010"
+SCHEMA_REVISION = "0011"
 #: A seat's kinds: a person's (the creator's or a friend's), a computer's at a level, and a
 #: bot account's (a program playing online, ``euchre.web.botlinks``).
 HUMAN, COMPUTER, BOT = "human", "computer", "bot"
@@ -158,13 +158,16 @@ class SessionRow(Base):
 
 
 class ResultRow(Base):
-    """One player's part in one finished game (a computer level's too): the side's result,
-    the hands they made and lost, their lone hands, and the rating before and after."""
+    """One player's part in one finished game at one seat (a computer level's too): the
+    side's result, the hands they made and lost, their lone hands, and the rating before and
+    after. A seat of an open table held by several players in turn has a row for each, with
+    their ``share`` of its decisions."""
 
     __tablename__ = "results"
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True,
+                                           index=True)
     finished_at: Mapped[float] = mapped_column(Float)
     won: Mapped[bool] = mapped_column(Boolean)
     hands: Mapped[int] = mapped_column(Integer)
@@ -180,6 +183,25 @@ class ResultRow(Base):
     sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
     mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
     sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    share: Mapped[float] = mapped_column(Float, default=1.0)
+    """The part of the seat's decisions made while this player held it (1: all of them)."""
+
+
+class StintRow(Base):
+    """A player's time at a seat of an open table: from the log's length when they took it
+    to its length when they left it (NULL: they hold it still). The decisions of the seat
+    in that time are theirs, whoever made them (they, or its computer while they were away):
+    a game's result counts for everyone who held a seat in it (``euchre.web.results``)."""
+
+    __tablename__ = "stints"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """The seat's kind while they held it: a person's or a bot account's."""
+    from_seq: Mapped[int] = mapped_column(Integer)
+    to_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class PasskeyRow(Base):
@@ -253,6 +275,25 @@ class SeatData:
 
 
 @dataclass
+class Stint:
+    """A player's time at a seat of an open table (``StintRow``): the seat's actions from
+    ``start`` up to ``end`` (the log's lengths; None: they hold it still) are theirs."""
+
+    seat: Seat
+    player_id: int | None
+    kind: str
+    start: int
+    end: int | None = None
+
+
+def opening_stints(seats: list[SeatData]) -> list[Stint]:
+    """A new open table's stints: each seat a player holds from its creation, from the first
+    move."""
+    return [Stint(s.seat, s.player_id, s.kind, 0) for s in seats
+            if s.claimed and s.kind in PLAYER_KINDS]
+
+
+@dataclass
 class TableData:
     """Everything needed to rebuild one table: its rows, with the action log in order."""
 
@@ -269,6 +310,8 @@ class TableData:
     public: bool = False
     clock: float | None = None
     bots: bool = False
+    stints: list[Stint] = field(default_factory=list)
+    """Who held each seat of an open table, and from when to when (in the order taken)."""
 
 
 @dataclass
@@ -418,6 +461,10 @@ class Store:
                  "level": s.level, "name": s.name, "claimed": s.claimed,
                  "left_at": now if s.kind == "human" else None, "player_id": s.player_id}
                 for s in seats])
+            if public and (held := opening_stints(seats)):
+                conn.execute(insert(StintRow), [
+                    {"table_id": table_id, "seat": h.seat, "player_id": h.player_id,
+                     "kind": h.kind, "from_seq": h.start} for h in held])
             if self.owner is not None:
                 conn.execute(insert(OwnerRow).values(table_id=table_id, process=self.owner,
                                                      epoch=1))
@@ -553,6 +600,30 @@ class Store:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                SeatRow.seat == seat).values(**values))
 
+    def take_seat(self, table_id: str, stint: Stint, **values: Any) -> None:
+        """A player takes a seat of an open table: its row changes (``values``) and their
+        stint there begins, in one transaction. Fenced (``LostTable``) where several
+        processes share the database."""
+        with self.engine.begin() as conn:
+            self._hold(conn, table_id)
+            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                               SeatRow.seat == stint.seat).values(**values))
+            conn.execute(insert(StintRow).values(
+                table_id=table_id, seat=stint.seat, player_id=stint.player_id,
+                kind=stint.kind, from_seq=stint.start))
+
+    def leave_seat(self, table_id: str, seat: Seat, at: int, **values: Any) -> None:
+        """A player leaves a seat of an open table when its log is ``at`` actions long: its
+        row changes (``values``) and their stint there ends, in one transaction. Fenced
+        (``LostTable``) where several processes share the database."""
+        with self.engine.begin() as conn:
+            self._hold(conn, table_id)
+            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                               SeatRow.seat == seat).values(**values))
+            conn.execute(update(StintRow).where(StintRow.table_id == table_id,
+                                                StintRow.seat == seat,
+                                                StintRow.to_seq.is_(None)).values(to_seq=at))
+
     def set_left_at(self, rows: list[tuple[str, int, float | None]]) -> None:
         """(table id, seat, when it became empty or None) for several seats, one transaction.
         Where several processes share the database only the tables this process still owns
@@ -607,9 +678,12 @@ class Store:
                 for r in conn.execute(select(ChatRow).where(ChatRow.table_id == row.id)
                                       .order_by(ChatRow.id.desc()).limit(chat_limit))]
         chat.reverse()
+        stints = [Stint(r.seat, r.player_id, r.kind, r.from_seq, r.to_seq)
+                  for r in conn.execute(select(StintRow).where(StintRow.table_id == row.id)
+                                        .order_by(StintRow.id))]
         return TableData(row.id, row.created_at, json.loads(row.rules), row.seed, row.invite,
                          seats, acts, row.finished_at, chat, bool(row.rated),
-                         bool(row.public), row.clock, bool(row.bots))
+                         bool(row.public), row.clock, bool(row.bots), stints)
 
     def lobby(self, limit: int = 100) -> list[LobbyRow]:
         """The open tables anyone may sit at, the fullest first, with their seats as stored

@@ -29,7 +29,7 @@ from euchre.web.store import BOT as BOT  # a seat's kinds, named with the seats'
 from euchre.web.store import COMPUTER as COMPUTER
 from euchre.web.store import HUMAN as HUMAN
 from euchre.web.store import PLAYER_KINDS as PLAYER_KINDS
-from euchre.web.store import TableData
+from euchre.web.store import Stint, TableData
 from euchre.words import YOU, Moment, action_words
 
 SPECTATOR = NO_SEAT
@@ -63,6 +63,8 @@ class HandResult:
     alone: bool
     points: tuple[int, ...]
     tricks_won: tuple[int, ...]
+    end: int = 0
+    """The log's length once it ended: it belongs to whoever held a seat then."""
 
 
 @dataclass
@@ -166,6 +168,9 @@ class Table:
         for s in self.seats:
             if self.public and s.kind == "human" and not s.claimed:
                 s.stand_in = True
+        self.stints: list[Stint] = list(data.stints)
+        """Who held each seat of an open table, from when to when (``store.Stint``): all of
+        them share its result (``results.game_result``)."""
         self.rated = data.rated
         """Created to be rated (rated when it ends if every seat is then a player or a
         computer at a rated level)."""
@@ -213,6 +218,7 @@ class Table:
             if not s.present:
                 s.away_since = away_since(row.left_at)
         self.chat = [M.ChatLine(**c) for c in data.chat]
+        self.stints = list(data.stints)
         self.closed = data.finished_at is not None and not self.match.is_terminal()
         self.started = self.started or bool(self.log)
 
@@ -324,12 +330,24 @@ class Table:
             seen = public_view(before)
             self.last_hand = M.hand_summary(seen, list(self.match.scores))
             self.hand_results.append(HandResult(seen.outcome or "", seen.maker, seen.alone,
-                                                tuple(seen.points), tuple(seen.tricks_won)))
+                                                tuple(seen.points), tuple(seen.tricks_won),
+                                                self.seq))
             done = self.match.finished[-1]
             self.ended.append((self.seq, before, tuple(
                 after - points for after, points in zip(done.scores_after, done.points,
                                                         strict=True))))
             self.between_hands()
+
+    def took(self, stint: Stint) -> None:
+        """A player took a seat of this open table (their stint, as stored, begins)."""
+        self.stints.append(stint)
+
+    def left_seat(self, seat: euchre.seats.Seat, at: int) -> None:
+        """The player holding ``seat`` left it when the log was ``at`` actions long (their
+        stint, as stored, ends)."""
+        for h in self.stints:
+            if h.seat == seat and h.end is None:
+                h.end = at
 
     def back(self, s: Seat) -> None:
         """A person is at their seat again (a connection, or they said so after the clock

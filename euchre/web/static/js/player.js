@@ -100,7 +100,9 @@ async function main() {
     const change = g.rating_change === null ? "unrated" : `${g.rating_change > 0 ? "+" : ""}${g.rating_change}`;
     // a computer level seated on both sides neither won nor lost
     const result = g.won === null ? "both sides" : g.won ? "won" : "lost";
-    tr.append(make("td", g.won === null ? "" : result, `${result} · ${change}`));
+    // a seat held for part of the game (left, or taken over): rated for that part
+    const part = g.shares.length === 1 && g.shares[0] < 1 ? ` · played ${Math.round(g.shares[0] * 100)}%` : "";
+    tr.append(make("td", g.won === null ? "" : result, `${result} · ${change}${part}`));
     const links = make("td");
     const rev = make("a", "", "analysis");
     rev.href = g.analysis;
