@@ -21,7 +21,7 @@ from euchre.bots import protocol as P
 from euchre.bots.online import join_request, play_now_request, play_online
 from euchre.cli import main
 from euchre.web import bots as B
-from euchre.web.rooms import most_bots
+from euchre.web.rooms import most_bots, new_table_id
 from euchre.web.store import BOT, SeatData, Store
 
 ALLOWED = {"bots": "allowed"}
@@ -456,6 +456,16 @@ def test_euchre_connect_plays_now_with_the_node_example_bot(sqlite_url: str,
             assert finished(srv, table)
             seats = srv.get(f"/api/tables/{table}")[1]["seats"]
             assert seats[0]["kind"] == "bot" and seats[0]["name"] == "Nodebot"
+
+
+def test_no_table_id_begins_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table id goes on a command line (``euchre connect --table ID``), where one beginning
+    with ``-`` reads as an option: one id in 64 did, and the connect test below failed."""
+    drawn = iter(["-dash1", "-dash2", "AbC-x_9"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda nbytes=None: next(drawn))
+    assert new_table_id() == "AbC-x_9"
+    monkeypatch.undo()
+    assert not any(new_table_id().startswith("-") for _ in range(2000))
 
 
 def test_euchre_connect_takes_the_seat_it_names_and_plays_that_game(

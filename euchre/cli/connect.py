@@ -39,7 +39,8 @@ def register(sub: Subparsers) -> None:
                             "table computers fill (default: wait to be invited)")
     where.add_argument("--table", default=None, metavar="ID",
                        help="take a free seat at this open table of the server's lobby "
-                            "(GET /api/lobby lists them) and play its game")
+                            "(GET /api/lobby lists them) and play its game (an id beginning "
+                            "with - is written --table=ID)")
     p.add_argument("--seat", type=whole_number(0, 5), default=None, metavar="N",
                    help="with --table: that seat (default: its first free one)")
     add_rules_arguments(p, default_preset=None)

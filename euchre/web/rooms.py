@@ -39,6 +39,16 @@ def new_table_seed() -> int:
     return secrets.randbits(63)
 
 
+def new_table_id() -> str:
+    """A new table's id: random, and never beginning with ``-``, because people pass it on a
+    command line (``euchre connect --table ID``), where an argument beginning with ``-`` reads
+    as an option (one id in 64 did)."""
+    while True:
+        table_id = secrets.token_urlsafe(9)
+        if not table_id.startswith("-"):
+            return table_id
+
+
 class Rooms:
     """Every live table with its lock and connections. Callers hold a table's lock around each
     change of it."""
@@ -114,7 +124,7 @@ class Rooms:
         rated = rated_table(req, rules, seats, player)
         # a table nobody sits at as a person (computers and bots) plays itself: limited
         only_computers = computer_tables if all(sd.kind != HUMAN for sd in seats) else None
-        table_id = secrets.token_urlsafe(9)
+        table_id = new_table_id()
         invite = secrets.token_urlsafe(12)
         seed = new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
