@@ -153,6 +153,11 @@ def suit_str(s: Suit) -> str:
 # ---------------------------------------------------------------------------------------------
 # Masks
 
+#: BIT[card]: the mask of that card alone (``1 << card``), read from a table where the hot paths
+#: would otherwise build a new int object for each card (in pure Python, 1 << c above 8 is one).
+BIT: Final[tuple[Mask, ...]] = tuple(1 << c for c in range(NUM_CARD_IDS))
+
+
 def mask_of(cards: Iterable[Card]) -> Mask:
     m = 0
     for c in cards:

@@ -24,6 +24,7 @@ import operator
 import random
 from collections.abc import Sequence
 from itertools import combinations
+from math import floor
 from typing import Any, Final, SupportsIndex
 
 from euchre import actions as A
@@ -31,6 +32,7 @@ from euchre import explain
 from euchre.actions import Action
 from euchre.cards import (
     ACE,
+    BIT,
     EFFECTIVE_SUIT,
     JACK,
     JOKER,
@@ -216,12 +218,16 @@ def _as_action(action: object) -> int:
         ) from None
 
 
-_ENTRIES: Final[tuple[Any, ...]] = tuple(
-    (seat, a) for seat in range(4) for a in range(A.NUM_ACTIONS))
-"""Every (seat, action) pair the history logs, built once and shared. Typed ``Any`` so that
-the compiled build passes the tuple itself along instead of unpacking it into two native
-ints and building a new one."""
+_ENTRIES: Final[tuple[tuple[Any, ...], ...]] = tuple(
+    tuple((seat, a) for a in range(A.NUM_ACTIONS)) for seat in range(4))
+"""Every (seat, action) pair the history logs, by seat then action, built once and shared.
+Typed ``Any`` so that the compiled build passes the tuple itself along instead of unpacking it
+into two native ints and building a new one."""
 _DECKS: Final = {size: deck_cards(size) for size in (24, 25, 32)}
+_SHUFFLE_STEPS: Final = {size: tuple((i, i + 1) for i in range(size - 1, 0, -1))
+                         for size in _DECKS}
+"""By deck size: (position, cards drawn from) for each step of a Fisher-Yates shuffle from
+the top down, worked out once instead of at every step of every deal."""
 
 
 class HandState:
@@ -231,6 +237,8 @@ class HandState:
         "_bids",
         "_facts",
         "_fix",
+        "_follow_mask",
+        "_led_strength",
         "_ntricks",
         "_prevent",
         "_stack",
@@ -335,6 +343,11 @@ class HandState:
     _stack: list[tuple[Any, ...]]
     _strength: tuple[tuple[int, ...], ...]
     _suit_mask: tuple[int, ...]
+    _follow_mask: int
+    """The cards that follow the suit led to the current trick (``_suit_mask[led]``), and
+    ``_led_strength`` that suit's row of ``_strength``: looked up once when the trick is led
+    instead of at every card played to it and every listing of the legal cards."""
+    _led_strength: tuple[int, ...]
 
     # -----------------------------------------------------------------------------------------
     # Construction
@@ -407,6 +420,8 @@ class HandState:
         self._bids = facts.bids
         self._strength = STRENGTH[0]
         self._suit_mask = SUIT_MASK[NO_TRUMP]
+        self._follow_mask = 0
+        self._led_strength = STRENGTH[0][0]
         self.decl_queue = self._declarers()
         if self.decl_queue:
             self.phase = DECLARE
@@ -429,8 +444,10 @@ class HandState:
         size = rules.deck
         deck = list(_DECKS[size])
         rnd = rng.random
-        for i in range(size - 1, 0, -1):  # Fisher-Yates, i from the top down
-            j = int(rnd() * (i + 1))
+        for i, span in _SHUFFLE_STEPS[size]:  # Fisher-Yates, i from the top down
+            # floor, not int(): equal for a draw >= 0 (the deals of every seed are unchanged),
+            # and a plain call where int() goes through the type's constructor.
+            j = floor(rnd() * span)
             deck[i], deck[j] = deck[j], deck[i]
         if not 0 <= dealer < rules.players:
             raise IllegalActionError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer}")
@@ -495,7 +512,7 @@ class HandState:
         if self.phase == PLAY:
             hand = self.hands[self.cur]
             if self.trick and (self._prevent or self.forced >> self.cur & 1):
-                follow = hand & self._suit_mask[self.led]
+                follow = hand & self._follow_mask
                 if follow:
                     hand = follow
             return cards_of(hand)
@@ -672,27 +689,27 @@ class HandState:
         if phase != PLAY:
             if a not in (self._legal_bid1() if phase == BID1 else self._legal()):
                 raise IllegalActionError(self.explain_illegal(a))
-            self.history.append(_ENTRIES[seat * A.NUM_ACTIONS + a])
+            self.history.append(_ENTRIES[seat][a])
             if phase == BID1:
                 self._on_bid1(seat, a)
             else:
                 self._apply(phase, seat, a)
             return
-        # Playing a card: the hot path, validated by masks and kept inline.
+        # Playing a card: the hot path, validated by masks and kept inline, every check before
+        # the first change (a refused card changes nothing).
         hand = self.hands[seat]
-        if not 0 <= a <= 32 or not hand >> a & 1:
+        if a < 0 or not hand >> a & 1:  # a hand holds cards only: no other id has a bit in it
             raise IllegalActionError(self.explain_illegal(a))
-        bit = 1 << a
         trick: tuple[Any, ...] = self.trick  # Any: see _ENTRIES
         if trick:
-            follow = hand & self._suit_mask[self.led]
-            if follow and not bit & follow:
+            follow = hand & self._follow_mask
+            if follow and not follow >> a & 1:
                 if self._prevent or self.forced >> seat & 1:
                     raise IllegalActionError(self.explain_illegal(a))
                 self.reneges.append((seat, len(self.tricks), a))
-        entry = _ENTRIES[seat * A.NUM_ACTIONS + a]  # (seat, a), shared: no tuple built per card
+        entry = _ENTRIES[seat][a]  # (seat, a), shared: no tuple built per card
         self.history.append(entry)
-        self.hands[seat] = hand ^ bit
+        self.hands[seat] = hand ^ BIT[a]
         if self.under:  # a row card played turns up the card under it
             under = self.under[a]
             if under >= 0:
@@ -700,13 +717,14 @@ class HandState:
         if not trick:
             led = EFFECTIVE_SUIT[self.trump][a]
             self.led = led
-            self.leader = seat
-            self.win_seat = seat
-            self.win_str = self._strength[led][a]
+            self._follow_mask = self._suit_mask[led]
+            strength = self._led_strength = self._strength[led]
+            self.leader = self.win_seat = seat
+            self.win_str = strength[a]
             self.trick = (entry,)
             self.cur = self.nxt[seat]
             return
-        st = self._strength[self.led][a]
+        st = self._led_strength[a]
         if st > self.win_str:
             self.win_str = st
             self.win_seat = seat
@@ -719,9 +737,10 @@ class HandState:
             trick = (trick[0], trick[1], trick[2], entry)
         else:
             trick = (*trick, entry)
-        if k + 1 != len(self.active):
+        nxt = self.nxt[seat]
+        if nxt != self.leader:  # someone has still to play to it: ``nxt`` skips who sits out
             self.trick = trick
-            self.cur = self.nxt[seat]
+            self.cur = nxt
             return
         if self._fix and self._ask_fixes(trick):
             return
@@ -1103,6 +1122,8 @@ class HandState:
         self.tricks_won = tw
         self._strength = STRENGTH[self.trump & 3]
         self._suit_mask = SUIT_MASK[self.trump]
+        self._follow_mask = self._suit_mask[self.led]  # led -1 (none yet): never read
+        self._led_strength = self._strength[self.led]
         del self.history[h:]
         del self.tricks[nt:]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from euchre import actions as A
-from euchre.cards import Card
+from euchre.cards import BIT, Card
 from euchre.phases import AUCTION, BID1, UP_FACE, UP_NONE
 from euchre.rules import Rules
 from euchre.scoring import ROWS_TRICKS_PER_HAND, TRICKS_PER_HAND
@@ -87,10 +87,10 @@ class Variant:
         n, dealer, deck = state.n, state.dealer, state.deck
         state.deal_seats = _DEAL_MAP_AT[4 * n + dealer]
         hands = [0] * n
+        bit = BIT  # a table, not 1 << card: no new int object per card in pure Python
         for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS_AT[4 * n + dealer]:
-            hands[seat] = (
-                1 << deck[p0] | 1 << deck[p1] | 1 << deck[p2] | 1 << deck[p3] | 1 << deck[p4]
-            )
+            hands[seat] = (bit[deck[p0]] | bit[deck[p1]] | bit[deck[p2]] | bit[deck[p3]]
+                           | bit[deck[p4]])
         state.initial_hands = tuple(hands)
         state.hands = hands
         k = 5 * n
