@@ -128,6 +128,7 @@ class _Facts:
     __slots__ = (
         "all_seats",
         "ask_alone",
+        "bidding_phase",
         "bids",
         "deck",
         "declaring",
@@ -142,6 +143,7 @@ class _Facts:
         "points",
         "prevent",
         "rules",
+        "sit_outs",
         "variant",
     )
 
@@ -161,6 +163,11 @@ class _Facts:
         :func:`_points_key`, filled as hands finish."""
         self.variant = variant_for(rules)
         self.ntricks = self.variant.tricks_per_hand
+        self.bidding_phase = self.variant.bidding_phase()
+        self.sit_outs: dict[tuple[tuple[Seat, ...], Seat], tuple[tuple[Seat, ...],
+                                                                  tuple[Seat, ...]]] = {}
+        """The seats still playing and each seat's next one (``active``, ``nxt``) once a seat
+        sits out of those playing, by (those playing, that seat): filled as hands need them."""
         self.bids = bids
         self.all_seats: tuple[Seat, ...] = tuple(range(n))
         self.next_seat: tuple[Seat, ...] = tuple((s + 1) % n for s in range(n))
@@ -344,9 +351,10 @@ class HandState:
     _strength: tuple[tuple[int, ...], ...]
     _suit_mask: tuple[int, ...]
     _follow_mask: int
-    """The cards that follow the suit led to the current trick (``_suit_mask[led]``), and
-    ``_led_strength`` that suit's row of ``_strength``: looked up once when the trick is led
-    instead of at every card played to it and every listing of the legal cards."""
+    """The cards that follow the suit led to the current trick (``_suit_mask[led]``; none, 0,
+    between tricks), and ``_led_strength`` that suit's row of ``_strength``: looked up once
+    when the trick is led instead of at every card played to it and every listing of the
+    legal cards, and 0 between tricks so that neither asks whether a trick is under way."""
     _led_strength: tuple[int, ...]
 
     # -----------------------------------------------------------------------------------------
@@ -422,8 +430,8 @@ class HandState:
         self._suit_mask = SUIT_MASK[NO_TRUMP]
         self._follow_mask = 0
         self._led_strength = STRENGTH[0][0]
-        self.decl_queue = self._declarers()
-        if self.decl_queue:
+        if facts.declaring:  # every seat is asked (see _declarers), from the dealer's left
+            self.decl_queue = self._declarers()
             self.phase = DECLARE
             self.cur = self.decl_queue[0]
         else:
@@ -511,10 +519,9 @@ class HandState:
         A fresh list on every call, so a caller may keep or change it without harm."""
         if self.phase == PLAY:
             hand = self.hands[self.cur]
-            if self.trick and (self._prevent or self.forced >> self.cur & 1):
-                follow = hand & self._follow_mask
-                if follow:
-                    hand = follow
+            follow = hand & self._follow_mask  # none while no trick is led
+            if follow and (self._prevent or self.forced >> self.cur & 1):
+                return cards_of(follow)
             return cards_of(hand)
         if self.phase == BID1:  # the commonest other question: no second call to dispatch
             return list(self._legal_bid1())
@@ -608,10 +615,15 @@ class HandState:
         return [A.DECLINE, A.TAKE]
 
     def _legal_discard(self) -> Sequence[Action]:
+        return [A.DISCARD_BASE + c for c in cards_of(self._discardable())]
+
+    def _discardable(self) -> int:
+        """The cards the dealer may bury: the hand, less the up-card just taken unless the
+        rules let it go straight back. A mask, so that applying a discard checks one bit."""
         hand = self.hands[self.cur]
         if not self._facts.discard_upcard:
             hand &= ~(1 << self.upcard)
-        return [A.DISCARD_BASE + c for c in cards_of(hand)]
+        return hand
 
     def _legal_alone(self) -> Sequence[Action]:
         return [A.GO_ALONE, A.WITH_PARTNER]
@@ -687,7 +699,14 @@ class HandState:
         seat = self.cur
         phase = self.phase
         if phase != PLAY:
-            if a not in (self._legal_bid1() if phase == BID1 else self._legal()):
+            if phase == BID1:
+                refused = a not in self._legal_bid1()
+            elif phase == DISCARD:  # one bit, not the list of discards built to be searched
+                refused = (a < A.DISCARD_BASE
+                           or not self._discardable() >> (a - A.DISCARD_BASE) & 1)
+            else:
+                refused = a not in self._legal()
+            if refused:
                 raise IllegalActionError(self.explain_illegal(a))
             self.history.append(_ENTRIES[seat][a])
             if phase == BID1:
@@ -700,13 +719,11 @@ class HandState:
         hand = self.hands[seat]
         if a < 0 or not hand >> a & 1:  # a hand holds cards only: no other id has a bit in it
             raise IllegalActionError(self.explain_illegal(a))
-        trick: tuple[Any, ...] = self.trick  # Any: see _ENTRIES
-        if trick:
-            follow = hand & self._follow_mask
-            if follow and not follow >> a & 1:
-                if self._prevent or self.forced >> seat & 1:
-                    raise IllegalActionError(self.explain_illegal(a))
-                self.reneges.append((seat, len(self.tricks), a))
+        follow = hand & self._follow_mask  # none while no trick is led
+        if follow and not follow >> a & 1:
+            if self._prevent or self.forced >> seat & 1:
+                raise IllegalActionError(self.explain_illegal(a))
+            self.reneges.append((seat, len(self.tricks), a))
         entry = _ENTRIES[seat][a]  # (seat, a), shared: no tuple built per card
         self.history.append(entry)
         self.hands[seat] = hand ^ BIT[a]
@@ -714,6 +731,7 @@ class HandState:
             under = self.under[a]
             if under >= 0:
                 self.hands[seat] |= 1 << under
+        trick: tuple[Any, ...] = self.trick  # Any: see _ENTRIES
         if not trick:
             led = EFFECTIVE_SUIT[self.trump][a]
             self.led = led
@@ -753,6 +771,7 @@ class HandState:
         tricks.append((self.leader, trick, winner))
         self.tricks_won[winner] += 1
         self.trick = ()
+        self._follow_mask = 0
         self.forced = 0
         if len(tricks) == self._ntricks:
             self._end_of_play()
@@ -960,7 +979,7 @@ class HandState:
     # Transitions
 
     def _start_bidding(self) -> None:
-        self.phase = self.variant.bidding_phase()
+        self.phase = self._facts.bidding_phase
         self.bids = 0
         self.bid_start = len(self.history)
         self.decl_queue = ()
@@ -979,15 +998,21 @@ class HandState:
         self._sit_out(partner(self.maker, 4))
 
     def _sit_out(self, seat: Seat) -> None:
-        active = tuple(s for s in self.active if s != seat)
-        self.active = active
-        nxt = list(self.nxt)
-        for s in range(self.n):
-            t = (s + 1) % self.n
-            while t not in active:
-                t = (t + 1) % self.n
-            nxt[s] = t
-        self.nxt = tuple(nxt)
+        """``seat`` sits the hand out (a lone maker's or lone defender's partner): the seats in
+        play and each seat's next one in play, worked out once per rules and kept, as every
+        hand with a loner asks the same few questions."""
+        key = (self.active, seat)
+        known = self._facts.sit_outs.get(key)
+        if known is None:
+            active = tuple(s for s in self.active if s != seat)
+            nxt = list(self.nxt)
+            for s in range(self.n):
+                t = (s + 1) % self.n
+                while t not in active:
+                    t = (t + 1) % self.n
+                nxt[s] = t
+            known = self._facts.sit_outs[key] = (active, tuple(nxt))
+        self.active, self.nxt = known
 
     def _dealer_picks_up(self) -> None:
         d = self.dealer
@@ -1122,7 +1147,7 @@ class HandState:
         self.tricks_won = tw
         self._strength = STRENGTH[self.trump & 3]
         self._suit_mask = SUIT_MASK[self.trump]
-        self._follow_mask = self._suit_mask[self.led]  # led -1 (none yet): never read
+        self._follow_mask = self._suit_mask[self.led] if self.trick else 0
         self._led_strength = self._strength[self.led]
         del self.history[h:]
         del self.tricks[nt:]
