@@ -25,7 +25,9 @@ of play squeezed out and by the leader (open addressing, 4,096 entries, made inv
 position by a generation stamp rather than cleared); the last trick played out without search;
 moves ordered with the table's best card first, then for a leader its cards on top of a suit
 and then its others (high first), and for a follower the cheapest card that takes the trick
-(or simply the cheapest when the team already holds it).
+(or simply the cheapest when the team already holds it); the first card searched with the
+node's whole window, each other first with an empty one (does it beat the best so far?) and
+again with the whole window only when it does (principal variation search: 6% fewer nodes).
 
 Squeezing (BMI2's pext, where the CPU runs it fast; loops elsewhere): the cards in play, with
 a stop bit above each suit's field (``SUIT_STOPS``), packed to the bottom of a word, so a card's
@@ -439,7 +441,22 @@ def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any,
             best_move = c
         q, nq, lf, wp, wb, tb, tl2, won = _child(buf, k, mk, p, nplayed, led_f, win_p,
                                                   win_b, table, tl, c)
-        v = won + _search(buf, k, mk, gen, q, nq, lf, wp, wb, tb, tl2, a - won, b - won)
+        # The first card with the whole window, the others with an empty one that only asks
+        # whether they beat the best so far: again with the whole window when they do.
+        lo_w = a
+        hi_w = b
+        if best_move != c:
+            if is_maker:
+                hi_w = a + 1
+            else:
+                lo_w = b - 1
+        while True:
+            v = won + _search(buf, k, mk, gen, q, nq, lf, wp, wb, tb, tl2, lo_w - won,
+                              hi_w - won)
+            if (lo_w == a and hi_w == b) or not a < v < b:
+                break
+            lo_w = a
+            hi_w = b
         buf[HB + p] ^= np.int64(1) << c
         if is_maker:
             if v > best:
