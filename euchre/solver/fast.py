@@ -210,9 +210,8 @@ def _lawful(buf: Any, k: Any, p: Any, nplayed: Any, led_f: Any, table: Any) -> A
 
 
 @numba.njit(cache=True)
-def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any,
-             led_f: Any, win_p: Any, win_b: Any, table: Any, tl: Any, alpha: Any,
-             beta: Any) -> Any:
+def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any, led_f: Any, win_p: Any,
+            win_b: Any, table: Any, tl: Any, alpha: Any, beta: Any) -> Any:
     """The makers' tricks from the given node on, under alpha-beta's contract (exact inside
     (alpha, beta), else a bound on the side it falls). The hands in play order are in ``buf``
     (from ``HB``), where each card tried is taken out and put back. ``mk`` has bit i set for
@@ -250,6 +249,9 @@ def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any,
         in_all = np.int64(0)
         for i in range(k):
             in_all |= buf[HB + i]
+        # Sure tricks, bounds for one team that may settle the window at once: whoever holds
+        # the highest trump left wins a trick with it and with each trump just below it that
+        # nobody else holds (one per trick, none beatable).
         trumps = in_all & field_mask[3]
         owner = np.int64(-1)
         sure = np.int64(0)
@@ -280,6 +282,9 @@ def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any,
                     return sure
             elif tl - sure <= a:
                 return tl - sure
+        # A leader whose unbroken run of top trumps is at least as long as anyone else's
+        # trumps draws them all, keeping the lead, then wins with every trump left and each
+        # card on top of a suit: all sure tricks.
         lead = buf[HB + p]
         run = sure if owner == p else np.int64(0)
         most = np.int64(0)
@@ -311,6 +316,8 @@ def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any,
             elif tl - cash <= a:
                 return tl - cash
         if tl >= TT_MIN_TRICKS:
+            # Table key: each hand with the cards out of play squeezed out, so positions
+            # differing only in which equivalent cards fell share an entry.
             if FAST_BMI2:
                 # Each hand squeezed to the cards in play and the suits' stops: the stops are
                 # the zeros that no hand fills, so the keys still tell the suits apart.
@@ -404,8 +411,9 @@ def _search(buf: Any, k: Any, mk: Any, gen: Any, p: Any, nplayed: Any,
             elif (hand & (higher & -higher)) == 0:
                 reps |= low
     # Order, as two sets searched one after the other: a leader's cards on top of their suit,
-    # then its others, each high first; a follower's cheapest cards that take the trick, then
-    # the rest, each low first (the cheapest first when the team already holds the trick).
+    # then its others, each high first (the others low first search more nodes at the 95th
+    # percentile of whole deals); a follower's cheapest cards that take the trick, then the
+    # rest, each low first (the cheapest first when the team already holds the trick).
     if nplayed == 0:
         first = tops
         high_first = True
