@@ -550,14 +550,15 @@ def _load(row: Any, a: Any, b: Any, c: Any, d: Any, x: Any) -> Any:
     return k, p, nplayed, led_f, win_p, win_b, table, (x >> X_TRICKS_LEFT) & 7
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _solve_loaded(buf: Any, row: Any, gen: Any, values_only: Any, out: Any, k: Any, p: Any,
                   nplayed: Any, led_f: Any, win_p: Any, win_b: Any, table: Any,
                   tl: Any) -> None:
     """Solves the position :func:`_load` left in the scratch row: fills the bits of the mover's
     lawful cards (``out[O_BITS..]``) and the makers' tricks from now on after each
     (``out[O_VALS..]``; equivalent cards share one search), or with ``values_only`` just the
-    position's value in ``out[O_VALS]``."""
+    position's value in ``out[O_VALS]``. Inlined by numba into the two entries, so a fresh
+    compile builds the search's callers two times, not three (about 1 s of CPU less)."""
     field_mask = FIELD_MASK
     moves = row[S_MOVES:S_MOVES + MAX_MOVES]
     maker = row[S_MAKER:S_MAKER + 4]
