@@ -6,6 +6,7 @@ it run out, and the lobby lists the open tables of every server process."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from typing import Any
 
@@ -408,3 +409,49 @@ def test_a_quick_tables_turn_clock_comes_down_to_6_s(sqlite_url: str) -> None:
             s = wait_turn(a)
         assert s["clock"] == CLOCK_LEAST and 0 < s["turn_left"] <= CLOCK_LEAST
         a.close()
+
+
+def test_the_lobby_shows_each_tables_pace_at_every_server_process(
+        pg_cluster: PgCluster) -> None:
+    """Ann, at a table the first process owns, decides at once four times: its turn clock
+    comes down to 6 s, and the lobby of the other process shows it (the owner writes the
+    pace where every lobby reads), beside the clock's most."""
+    url = pg_cluster.new_database()
+    with LiveServer(db_url=url, cluster=True) as a, LiveServer(db_url=url, cluster=True) as b:
+        ann = play_now(a, name="Ann")
+        (t,) = lobby(b)
+        assert (t["pace"], t["clock"]) == (15, 15.0)
+        x = a.connect(ann["id"], ann["token"])
+        s = wait_turn(x)
+        for _ in range(PACE_SEEN):
+            x.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+            x.after(s["seq"])
+            s = wait_turn(x)
+        assert s["clock"] == CLOCK_LEAST
+        deadline = time.monotonic() + 10
+        while (t := lobby(b)[0])["pace"] != CLOCK_LEAST:
+            assert time.monotonic() < deadline, t
+            time.sleep(LOBBY_SECONDS / 2)
+        assert t["clock"] == 15.0
+        x.close()
+
+
+def test_the_lobbys_pace_is_written_when_it_moves_a_second_not_at_every_move() -> None:
+    """The pace the lobby shows is written again only when the turn clock has moved a
+    second or more from it: a table at a steady pace writes nothing more."""
+    data = TableData("t", 0.0, PRESETS["standard"].to_dict(), 1, "inv",
+                     [SeatData(i, f"tok{i}", HUMAN, "rule", f"P{i}", True) for i in range(4)],
+                     [], None, [], False, True, 15.0)
+    t = Table(data)
+    assert t.pace_due() is None  # 15 s, as stored with the table
+    written: list[tuple[int, float]] = []
+    steady = [2.1, 2.2, 2.3, 2.2, 2.1] * 4  # 6.3 to 6.9 s: within a second of 6
+    for i, took in enumerate([2.0] * 8 + steady + [4.0] * 12):
+        t.decisions.append(took)
+        due = t.pace_due()
+        if due is not None:
+            written.append((i, due))
+    assert written[0] == (PACE_SEEN - 1, 6.0) and written[-1][1] == 12.0
+    assert not any(8 <= i < 8 + len(steady) for i, _ in written)
+    assert all(abs(b - a) >= 1 for (_, a), (_, b) in itertools.pairwise(written))
+    assert len(written) <= 4 and t.pace_shown == 12.0

@@ -119,7 +119,11 @@ def listing(row: LobbyRow, bots_allowed: bool = False) -> dict[str, Any]:
         "seats": [{"name": name, "person": kind == HUMAN and taken,
                    "bot": kind == BOT and taken, "free": kind == HUMAN and not taken}
                   for kind, taken, _, name in row.seats],
-        "rated": row.rated, "clock": row.clock, "started": row.started,
+        "rated": row.rated, "clock": row.clock,
+        # the turn clock at the table's pace now (its owner writes it when it moves 1 s)
+        "pace": None if row.clock is None else round(row.pace if row.pace is not None
+                                                     else row.clock),
+        "started": row.started,
         "bots_welcome": bots_allowed and row.bots,
         "bot_free": bot_room(row) if bots_allowed else 0,
     }

@@ -57,6 +57,8 @@ class Moves:
         self.clocks: dict[str, tuple[int, asyncio.Task[None]]] = {}
         """Each table's running turn clock, with the move number it times."""
         self.leaving: set[asyncio.Task[None]] = set()
+        self.pacing: set[asyncio.Task[None]] = set()
+        """Writes of tables' paces for the lobby (``Table.pace_due``)."""
         self.running = False
         self.game_over: Callable[[Table], None] = lambda _table: None
         """Called once the action that ended a game is committed (its results are written
@@ -73,7 +75,7 @@ class Moves:
         """No more computer moves or away timers (the server is stopping)."""
         self.running = False
         for task in [*self.drivers.values(), *(t for _, t in self.clocks.values()),
-                     *self.leaving]:
+                     *self.leaving, *self.pacing]:
             task.cancel()
         self.away.halt()
 
@@ -142,6 +144,23 @@ class Moves:
         metrics.MOVES.inc(len(rows))
         if rows[-1][4] is not None:
             self.game_over(table)
+        pace = table.pace_due()
+        if pace is not None:
+            task = asyncio.create_task(self._write_pace(table, pace))
+            self.pacing.add(task)
+            task.add_done_callback(self.pacing.discard)
+
+    async def _write_pace(self, table: Table, pace: float) -> None:
+        """The table's pace where every process's lobby reads it (off the move's path)."""
+        try:
+            await self.rooms.db.run(lambda store: store.set_pace(table.id, pace))
+        except asyncio.CancelledError:
+            raise
+        except LostTable:  # another process owns the table now: it writes its own pace
+            return
+        except Exception as exc:
+            table.pace_shown = None  # written again at the next move
+            log.error("could not write the pace of table %s: %r", table.id, exc)
 
     def schedule(self, table: Table) -> None:
         """After any change: start the computer for a computer's turn, or the away timer for a

@@ -42,7 +42,7 @@ from euchre.seats import Seat
 from euchre.web import bus as B
 from euchre.web.limits import computer_tables_error
 
-SCHEMA_REVISION = "0011"
+SCHEMA_REVISION = "0012"
 #: A seat's kinds: a person's (the creator's or a friend's), a computer's at a level, and a
 #: bot account's (a program playing online, ``euchre.web.botlinks``).
 HUMAN, COMPUTER, BOT = "human", "computer", "bot"
@@ -83,6 +83,9 @@ class TableRow(Base):
     is played by its computer until a person takes it."""
     clock: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Seconds a person has for each turn (None: no turn clock)."""
+    pace: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The turn clock at the table's pace now (``table.pace_clock``), written by its owner
+    when it changes by a second or more, for every process's lobby (None: ``clock``)."""
     bots: Mapped[bool] = mapped_column(Boolean, default=False)
     """An open table whose host lets bot accounts take its free seats (through the lobby
     and Play now, where the operator allows bots: ``euchre serve --bots allowed``)."""
@@ -312,6 +315,8 @@ class TableData:
     bots: bool = False
     stints: list[Stint] = field(default_factory=list)
     """Who held each seat of an open table, and from when to when (in the order taken)."""
+    pace: float | None = None
+    """The turn clock the lobby shows for it (None: ``clock``)."""
 
 
 @dataclass
@@ -328,6 +333,8 @@ class LobbyRow:
     started: bool
     bots: bool = False
     """Its host lets bot accounts take its free seats."""
+    pace: float | None = None
+    """Its turn clock now, at the table's pace (None: ``clock``)."""
 
 
 #: ``Store.fenced_write``'s statement (PostgreSQL's). The CTEs that change data run whether or
@@ -646,6 +653,13 @@ class Store:
             self._hold(conn, table_id)
             conn.execute(update(TableRow).where(TableRow.id == table_id).values(bots=allowed))
 
+    def set_pace(self, table_id: str, pace: float) -> None:
+        """The turn clock an open table runs now, for the lobby. Fenced (``LostTable``) where
+        several processes share the database."""
+        with self.engine.begin() as conn:
+            self._hold(conn, table_id)
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(pace=pace))
+
     def bot_seats(self, player_id: int) -> int:
         """Seats the bot account ``player_id`` holds at unfinished open tables (those it took
         itself, through the lobby and Play now), on the whole site."""
@@ -683,7 +697,7 @@ class Store:
                                         .order_by(StintRow.id))]
         return TableData(row.id, row.created_at, json.loads(row.rules), row.seed, row.invite,
                          seats, acts, row.finished_at, chat, bool(row.rated),
-                         bool(row.public), row.clock, bool(row.bots), stints)
+                         bool(row.public), row.clock, bool(row.bots), stints, row.pace)
 
     def lobby(self, limit: int = 100) -> list[LobbyRow]:
         """The open tables anyone may sit at, the fullest first, with their seats as stored
@@ -706,7 +720,8 @@ class Store:
                 select(ActionRow.table_id).where(ActionRow.table_id.in_([t.id for t in rows]),
                                                  ActionRow.seq == 0))}
         out = [LobbyRow(t.id, t.created_at, json.loads(t.rules), bool(t.rated), t.clock,
-                        seats.get(t.id, []), t.id in started, bool(t.bots)) for t in rows]
+                        seats.get(t.id, []), t.id in started, bool(t.bots), t.pace)
+               for t in rows]
         # the fullest first: a seat a player holds (a person's or a bot account's) counts
         out.sort(key=lambda r: (-sum(c for k, c, _, _ in r.seats if k in PLAYER_KINDS),
                                 r.created_at))

@@ -48,6 +48,9 @@ CLOCK_LEAST = 6.0
 PACE_FACTOR = 3.0
 PACE_WINDOW = 12
 PACE_SEEN = 4
+#: The lobby's pace of a table (``TableRow.pace``) is written again when the turn clock moves
+#: this many seconds from it: it follows the pace without a write at every move.
+PACE_SHOWN_STEP = 1.0
 
 #: Why nobody moves at a table in its waiting room.
 WAITING = ("the game has not started: it deals once every seat is taken, or when a player "
@@ -162,6 +165,9 @@ class Table:
         allows bots); a bot seated there keeps its seat if the host changes this."""
         self.turn_since = time.monotonic()
         """When the seat to move got its turn (for the turn clock)."""
+        self.pace_shown = data.pace if data.pace is not None else data.clock
+        """The turn clock the lobby shows for this table (``TableRow.pace``): written again
+        when the pace moves a second or more from it (``pace_due``)."""
         self.decisions: deque[float] = deque(maxlen=PACE_WINDOW)
         """Seconds the people's last decisions here took, as this process saw them made
         (``pace_clock``); a process that reads the table from the database starts afresh."""
@@ -258,6 +264,18 @@ class Table:
         if seat.computer_plays or seat.kind == BOT:
             return None
         return max(0.0, self.turn_clock() - (time.monotonic() - self.turn_since))
+
+    def pace_due(self) -> float | None:
+        """The turn clock to show in the lobby now, where it has moved a second or more from
+        what it shows (taken as shown), else None: the lobby follows the pace without a
+        write at every move."""
+        if self.clock is None or not self.public:
+            return None
+        now = self.turn_clock()
+        if self.pace_shown is not None and abs(now - self.pace_shown) < PACE_SHOWN_STEP:
+            return None
+        self.pace_shown = now
+        return now
 
     def turn_clock(self) -> float:
         """Seconds this turn has on the clock: the table's pace (``pace_clock``)."""

@@ -49,7 +49,9 @@ async function load() {
     const names = make("td");
     names.append(make("span", "", seatsText(t)), make("br"),
       make("span", "small", t.seats.map((s) => (s.free ? `${s.name} (free)` : s.bot ? `${s.name} (bot)` : s.name)).join(", ")));
-    const pace = make("td", "", t.clock ? `up to ${t.clock} s a turn` : "no clock");
+    // the turn clock at the table's pace now, and its most when that is more
+    const pace = make("td", "", !t.clock ? "no clock" : t.pace < t.clock ? `${t.pace} s a turn (up to ${t.clock})` : `${t.clock} s a turn`);
+    if (t.clock) pace.title = "3 times the median of the people's recent decisions at this table, from 6 s to its most";
     const go = make("td", "lobby-go");
     if (t.free) {
       const b = make("button", "primary", "Take a seat");
