@@ -2,7 +2,7 @@
 // every option and preset the engine has is offered, and the finished games.
 
 import { ensurePlayer, me, post, profileUrl, showMe } from "./me.js";
-import { takeSeat } from "./play.js";
+import { botsChoice, takeSeat } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 let OPT = null;
@@ -256,7 +256,8 @@ async function main() {
   if (remembered && box.value === box.defaultValue) box.value = remembered;
   showMe($("me"));
   // Play now: the name typed for a new table is the name at the open table too
-  $("play-now").onclick = () => takeSeat("/api/play", {}, $("name").value.trim(),
+  let withBots = () => ({});  // "Bots may play at my table", once the options say bots sit here
+  $("play-now").onclick = () => takeSeat("/api/play", withBots(), $("name").value.trim(),
     (message) => { $("play-error").textContent = message; });
   me().then((who) => {
     if (!who.player) return;
@@ -270,6 +271,7 @@ async function main() {
     box.hidden = true;
   });
   OPT = await (await fetch("/api/options")).json();
+  withBots = botsChoice($("play-bots"), OPT.bots === "allowed");
   const preset = $("preset");
   for (const name of Object.keys(OPT.presets)) {
     const o = make("option", "", name);

@@ -2,11 +2,10 @@
 // place to watch at any of them. Every word about a table's rules comes from the server.
 
 import { me, showMe } from "./me.js";
-import { takeSeat } from "./play.js";
+import { botsChoice, takeSeat } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 const EVERY = 3000;  // ms between looks at the list
-const BOTS_KEY = "euchre:bots";  // whether this person lets bots join a table made for them
 
 function make(tag, cls, value) {
   const el = document.createElement(tag);
@@ -28,6 +27,7 @@ function seatsText(t) {
 }
 
 let botsAllowed = false;
+let withBots = () => ({});  // what Play now asks for about bots (play.js: botsChoice)
 
 async function load() {
   let tables = [];
@@ -37,7 +37,7 @@ async function load() {
     tables = out.tables || [];
     botsAllowed = out.bots === "allowed";
   } catch { return; }  // the next look tries again
-  $("lobby-bots-label").hidden = !botsAllowed;
+  withBots = botsChoice($("lobby-bots-label"), botsAllowed);
   const body = $("lobby").querySelector("tbody");
   body.replaceChildren();
   for (const t of tables) {
@@ -75,13 +75,9 @@ async function main() {
   $("lobby-name").value = localStorage.getItem("euchre:name") || "";
   const opts = await (await fetch("/api/options")).json();
   for (const name of Object.keys(opts.presets)) $("lobby-preset").append(make("option", "", name));
-  $("lobby-bots").checked = localStorage.getItem(BOTS_KEY) !== "no";
-  $("lobby-bots").onchange = () => localStorage.setItem(BOTS_KEY, $("lobby-bots").checked ? "yes" : "no");
   $("play-now").onclick = () => {
     const preset = $("lobby-preset").value;
-    const body = preset ? { preset } : {};
-    if (botsAllowed && !$("lobby-bots").checked) body.bots = false;
-    seat("/api/play", body);
+    seat("/api/play", { ...(preset ? { preset } : {}), ...withBots() });
   };
   await load();
   setInterval(load, EVERY);
