@@ -62,6 +62,26 @@ def shoot(browser: Browser, url: str, name: str, ready: str, settings: dict[str,
         ctx.close()
 
 
+def quick_decisions(port: int, seated: dict[str, Any], n: int = 4) -> Any:
+    """The seated person decides at once ``n`` times (the first legal action each turn);
+    returns their connection, to keep them at the table (a table everyone left is played
+    out by its computers at once, and leaves the lobby)."""
+    from websockets.sync.client import connect
+
+    ws = connect(f"ws://127.0.0.1:{port}/ws/{seated['id']}?token={seated['token']}",
+                 max_size=2**22, max_queue=None).__enter__()
+    made = 0
+    deadline = time.monotonic() + 60
+    while made < n and time.monotonic() < deadline:
+        msg = json.loads(ws.recv(timeout=30))
+        if msg["type"] == "state" and msg["legal"]:
+            ws.send(json.dumps({"type": "act", "action": msg["legal"][0]["id"],
+                                "seq": msg["seq"]}))
+            made += 1
+    time.sleep(1.5)  # the owner writes the pace, the lobby reads it (once a second)
+    return ws
+
+
 def main() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -80,16 +100,20 @@ def main() -> int:
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        # the lobby: open tables of three rule sets, some seats taken
-        for name, preset in (("Ann", "standard"), ("Bob", "standard"), ("Cy", "tournament"),
-                             ("Di", "joker"), ("Ed", "tournament"), ("Flo", "standard")):
-            http.post("/api/play", json={"name": name, "preset": preset})
+        # the lobby: open tables of three rule sets, some seats taken; at one of them a
+        # person has decided at once a few times, so its clock shows that table's pace
+        seated = [http.post("/api/play", json={"name": name, "preset": preset}).json()
+                  for name, preset in (("Ann", "standard"), ("Bob", "standard"),
+                                       ("Cy", "tournament"), ("Di", "joker"),
+                                       ("Ed", "tournament"), ("Flo", "standard"))]
+        di = quick_decisions(port, seated[3])  # Di, alone at the joker table
         done = http.post("/api/tables", json={"my_seat": -1, "rules": {"target": 3}, "seats": [
             {"kind": "computer", "level": "club"}] * 4}).json()
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium") or
                                         "/usr/bin/chromium", args=["--no-sandbox"])
             shoot(browser, base + "/lobby", "lobby", "#lobby tbody tr", None, SIZES)
+            di.close()
 
             def friends_table() -> str:
                 t = http.post("/api/tables", json={
