@@ -10,7 +10,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from test_web_lobby import guest, play_now_as
-from webtools import Client, LiveServer
+from webtools import Client, LiveServer, PgCluster
 
 from euchre.tournament.ratings import Rating, rate_game
 from euchre.web.results import game_result
@@ -55,18 +55,23 @@ def results(url: str, table_id: str, timeout: float = 30) -> list[Any]:
         store.close()
 
 
-def both_leave(srv: LiveServer) -> tuple[str, dict[str, Any]]:
-    """Ann (seat 0) and Bob (seat 1), guests, at a rated open table: Bob leaves after a few
-    decisions (about to lose, say), then Ann, and the computers play the game out. Returns
-    the table's id and the guests' sessions."""
-    ann_http, bob_http = guest(srv.base, "Ann"), guest(srv.base, "Bob")
+def both_leave(srv: LiveServer, bobs: LiveServer | None = None) -> tuple[str, dict[str, Any]]:
+    """Ann (seat 0) and Bob (seat 1), guests, at a rated open table (Bob through ``bobs``,
+    another server process, if given): Bob leaves after a few decisions (about to lose, say),
+    then Ann, and the computers play the game out. Returns the table's id and the guests'
+    sessions."""
+    bobs = bobs or srv
+    ann_http, bob_http = guest(srv.base, "Ann"), guest(bobs.base, "Bob")
     ann, bob = play_now_as(ann_http), play_now_as(bob_http)
     assert (bob["id"], bob["seat"]) == (ann["id"], 1)
-    b = srv.connect(bob["id"], bob["token"], cookies=bob_http.cookies)
+    b = bobs.connect(bob["id"], bob["token"], cookies=bob_http.cookies)
     a = srv.connect(ann["id"], ann["token"], cookies=ann_http.cookies)
     play({0: a, 1: b}, a, {0: 2, 1: 2})
     b.send({"type": "leave"})
-    assert b.until(lambda m: m["type"] == "error")["code"] == "left"
+    # (at another process than the owner the page hears its link was replaced: the seat's
+    # new link reaches it before the owner's word; the page goes to the lobby either way)
+    assert b.until(lambda m: m["type"] == "error")["code"] in (
+        ("left",) if bobs is srv else ("left", "link_revoked"))
     a.until_state(lambda s: not s["seats"][1]["claimed"])
     play({0: a}, a, {0: 1})
     a.send({"type": "leave"})  # and then nobody: the computers play it out
@@ -141,6 +146,22 @@ def test_who_held_each_seat_is_stored_and_read_back_by_the_process_that_rates_th
     assert results(db_url, table_id, timeout=0) == []
     with LiveServer(db_url=db_url):  # writes the results nobody wrote, at its start
         rows = results(db_url, table_id)
+    check_rated_leavers(rows)
+
+
+def test_a_player_who_leaves_through_another_server_process_is_rated_too(
+        pg_cluster: PgCluster) -> None:
+    """Bob plays and leaves through the process that does not own the table (his taking the
+    seat and his leaving are relayed to its owner, which stores them): he is rated all the
+    same, as the owner writes the game's results."""
+    url = pg_cluster.new_database()
+    with LiveServer(db_url=url, cluster=True, leave_grace=0.3) as a, \
+            LiveServer(db_url=url, cluster=True, leave_grace=0.3) as b:
+        table_id, sessions = both_leave(a, b)
+        assert not b.app.state.server.cluster.owns(table_id)
+        rows = results(url, table_id)
+        for client in sessions.values():
+            client.close()
     check_rated_leavers(rows)
 
 
