@@ -20,7 +20,8 @@ from euchre.web.table import Table
 
 def play(clients: dict[int, Client], watcher: Client, enough: dict[int, int]) -> None:
     """The seats of ``clients`` play their turns (the first legal action) until each seat
-    ``s`` has made ``enough[s]`` decisions (the others are computers')."""
+    ``s`` has made ``enough[s]`` decisions (the others are computers'; 10,000 each: to the
+    game's end)."""
     made = dict.fromkeys(enough, 0)
     seq = -1
     while any(made[s] < enough[s] for s in enough):
@@ -28,6 +29,8 @@ def play(clients: dict[int, Client], watcher: Client, enough: dict[int, int]) ->
             return (m["seq"] > after and m["turn"] in clients) or bool(m["finished"])
 
         s = watcher.until_state(moving, timeout=30)
+        if s["finished"] and all(n >= 10_000 for n in enough.values()):
+            return  # played to the end
         assert not s["finished"], "the game ended first"
         seat, seq = s["turn"], s["seq"]
 
@@ -147,6 +150,34 @@ def test_who_held_each_seat_is_stored_and_read_back_by_the_process_that_rates_th
     with LiveServer(db_url=db_url):  # writes the results nobody wrote, at its start
         rows = results(db_url, table_id)
     check_rated_leavers(rows)
+
+
+def test_a_stranger_without_a_players_name_cannot_make_a_rated_game_unrated(
+        sqlite_url: str) -> None:
+    """Zed takes the free seat beside Ann through the API without a player's name (the pages
+    always make a guest first) and plays to the end: the game stays rated for Ann (before, a
+    seat held by nobody with a name made the whole game unrated: for the side about to lose,
+    a friend sitting down was a way out). Zed's part counts as the seat's computer's, which
+    is not rated for it."""
+    rules = {"target": 5}
+    with LiveServer(db_url=sqlite_url) as srv:
+        ann_http = guest(srv.base, "Ann")
+        ann = play_now_as(ann_http, rules=rules)
+        status, zed = srv.post("/api/play", {"name": "Zed", "rules": rules})
+        assert status == 200 and (zed["id"], zed["seat"]) == (ann["id"], 1)
+        z = srv.connect(zed["id"], zed["token"])
+        a = srv.connect(ann["id"], ann["token"], cookies=ann_http.cookies)
+        play({0: a, 1: z}, a, {0: 10_000, 1: 10_000})
+        rows = results(sqlite_url, ann["id"])
+        prof = srv.get("/api/players/Ann")[1]
+        a.close()
+        z.close()
+        ann_http.close()
+    assert prof["rated_games"] == 1 and prof["games"][0]["rated"]
+    (seat1,) = [r for r in rows if r.seat == 1]
+    club = next(r.player_id for r in rows if r.seat == 3)
+    assert seat1.player_id == club and seat1.share == 1 and not seat1.rated
+    assert seat1.mu_after is None  # the computer's rating does not move for Zed's play
 
 
 def test_a_player_who_leaves_through_another_server_process_is_rated_too(

@@ -65,12 +65,11 @@ class SeatResult:
     share: float = 1.0
     """The part of the seat's decisions made while this player held it (1: all of them). A
     seat held by several players in turn has a result for each."""
-
-    @property
-    def stand_in(self) -> bool:
-        """A computer that played part of the seat, for nobody: it counts towards its side's
-        strength, and its rating does not move for it."""
-        return self.kind == COMPUTER and self.share < 1
+    stand_in: bool = False
+    """The seat's computer's part, played for nobody: the computer's while someone else held
+    the seat for the rest of the game, or a person's without a player's name at an open
+    table. It counts towards its side's strength at the computer's rating, which does not
+    move for it."""
 
 
 @dataclass(frozen=True)
@@ -122,12 +121,20 @@ def seat_counts(hands: list[HandResult], seat: Seat, n: int) -> dict[str, int]:
 @dataclass(frozen=True)
 class Part:
     """Who played a seat for which of its decisions and hands: a player (``kind`` a person's
-    or a bot's) or the seat's computer (``player`` None)."""
+    or a bot's), the seat's computer (``player`` None), or at an open table a person without
+    a player's name (``NOBODY``)."""
 
     kind: str
     player: int | None
     decisions: int
     hands: list[HandResult]
+
+
+#: The part of a seat of an open table held by a person without a player's name (a client of
+#: the API: the pages always make a guest first). Rated for nobody, it counts as its
+#: computer's: a stranger sitting down can never make a rated game unrated, which would be a
+#: way out of its result for the side about to lose.
+NOBODY = "nobody"
 
 
 def seat_parts(table: Table, seat: TableSeat) -> list[Part]:
@@ -147,7 +154,7 @@ def seat_parts(table: Table, seat: TableSeat) -> list[Part]:
     def holder(at: int) -> tuple[str, int | None]:
         for h in held:
             if h.start <= at and (h.end is None or at < h.end):
-                return h.kind, h.player_id
+                return (h.kind, h.player_id) if h.player_id is not None else (NOBODY, None)
         return COMPUTER, None
 
     count: dict[tuple[str, int | None], int] = {}
@@ -173,10 +180,13 @@ def game_result(table: Table) -> GameResult | None:
         parts = seat_parts(table, s)
         total = sum(p.decisions for p in parts) or 1
         for p in parts:
-            seats.append(SeatResult(s.seat, p.kind, p.player, s.level,
+            share = p.decisions / total if len(parts) > 1 else 1.0
+            seats.append(SeatResult(s.seat, COMPUTER if p.kind == NOBODY else p.kind,
+                                    p.player, s.level,
                                     w >= 0 and side_of(s.seat, table.n) == w,
-                                    **seat_counts(p.hands, s.seat, table.n),
-                                    share=p.decisions / total if len(parts) > 1 else 1.0))
+                                    **seat_counts(p.hands, s.seat, table.n), share=share,
+                                    stand_in=p.kind == NOBODY or (p.kind == COMPUTER
+                                                                  and share < 1)))
     return GameResult(table.id, table.rated, table.n, w, seats, table.public)
 
 
