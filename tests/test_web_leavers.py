@@ -278,6 +278,19 @@ def test_each_holder_of_a_seat_has_the_share_of_its_decisions_made_while_they_he
     assert sum(r.hands for r in game.seats if r.seat == 1) == parts[(0, 10)].hands
 
 
+def test_an_open_game_stored_before_the_seats_holders_were_is_rated_as_it_was() -> None:
+    """A game of an open table that ended before the stints were kept (its results unwritten
+    when the database was migrated) has none: each seat is its last holder's, the whole
+    game, and a free seat its computer's, as the results were written then."""
+    t = played([], 10_000)
+    t.seats[2].claimed, t.seats[2].player = False, None  # left: free, its computer's
+    game = game_result(t)
+    assert game is not None
+    assert [(r.seat, r.kind, r.player, r.share) for r in game.seats] == [
+        (0, "human", 10, 1.0), (1, "human", 11, 1.0), (2, "computer", None, 1.0),
+        (3, "computer", None, 1.0)]
+
+
 def test_a_partial_players_rating_moves_by_its_share_of_a_whole_games() -> None:
     """Shares of 1 change nothing; a quarter of a game moves a rating by about a quarter of
     what the whole game moves it; two holders of one seat at the same rating, half each,

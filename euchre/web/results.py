@@ -142,9 +142,10 @@ def seat_parts(table: Table, seat: TableSeat) -> list[Part]:
     computer's), the whole game; at an open table each player's who held it (``table.stints``:
     the decisions of the seat from their taking it to their leaving it, and the hands that
     ended then), and its computer's for the rest (a seat nobody held: all of it). A player who
-    held the seat twice has one part."""
+    held the seat twice has one part. (An open table with no stints at all was stored before
+    they were: its seats' last holders, the whole game, as then.)"""
     decided = [i for i, (s, _) in enumerate(table.log) if s == seat.seat]
-    if not table.public or not decided:
+    if not table.public or not decided or not table.stints:
         kind = COMPUTER if table.public and seat.kind == HUMAN and not seat.claimed \
             else seat.kind
         return [Part(kind, seat.player if kind != COMPUTER else None, len(decided),
