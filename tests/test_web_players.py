@@ -297,6 +297,23 @@ def test_sign_up_in_out_and_password_change(db_url: str) -> None:
         assert r.status_code == 200
 
 
+def test_the_password_rule_shown_states_every_reason_a_password_is_refused(
+        sqlite_url: str) -> None:
+    """The forms show ``/api/me``'s rule; each way ``password_problem`` refuses a password is
+    in it (a person was refused for their name in the password, which the form never said)."""
+    from euchre.web.accounts import PASSWORD_MAX, PASSWORD_MIN, password_problem
+
+    with LiveServer(db_url=sqlite_url) as srv, browser_like(srv) as b:
+        rule = b.get("/api/me").json()["password_rule"]
+    for password, stated in (("x" * (PASSWORD_MIN - 1), f"At least {PASSWORD_MIN} characters"),
+                             ("x" * (PASSWORD_MAX + 1), f"at most {PASSWORD_MAX}"),
+                             ("password1234", "commonest passwords"),
+                             ("correct horse battery Alice", "not containing your user name")):
+        assert password_problem(password, "Alice") is not None, password
+        assert stated in rule, (stated, rule)
+    assert password_problem("correct horse battery staple", "Alice") is None
+
+
 def test_the_operator_closes_sign_up_or_turns_accounts_off(sqlite_url: str) -> None:
     """``--accounts closed``: the existing accounts sign in, nobody new signs up;
     ``--accounts off``: guests only, no sign-up and no sign-in of either kind. Guests play in

@@ -17,6 +17,8 @@ import pytest
 from test_web_browser import click_a_choice, watch_errors
 from webtools import CHROMIUM, LiveServer
 
+from euchre.web.accounts import PASSWORD_RULE
+
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "img"
@@ -33,6 +35,9 @@ def browser() -> Iterator[Any]:
 def sign_up(page: Any, base: str, name: str, password: str) -> None:
     page.goto(base + "/account")
     page.wait_for_selector("#signup-box:not([hidden])")
+    # the rule the server holds a password to is the one the form states, under the field
+    assert page.text_content("#su-pass-rule") == PASSWORD_RULE
+    assert page.get_attribute("#su-pass", "aria-describedby") == "su-pass-rule"
     page.fill("#su-name", name)
     page.fill("#su-pass", password)
     page.click("#signup button")

@@ -48,6 +48,10 @@ CSRF_HEADER = "x-csrf-token"
 #: The shortest and longest password accepted (OWASP ASVS 2.1.1 and 2.1.2).
 PASSWORD_MIN = 12
 PASSWORD_MAX = 128
+#: The rule ``password_problem`` holds a new password to, in the words the sign-up and
+#: change-password forms show (served in ``/api/me``, so the page never states another rule).
+PASSWORD_RULE = (f"At least {PASSWORD_MIN} characters (at most {PASSWORD_MAX}), not one of the "
+                 "commonest passwords, and not containing your user name.")
 #: Hashes computed at once (argon2id uses 64 MiB each).
 HASHES_AT_ONCE = 2
 
@@ -256,7 +260,8 @@ class Accounts:
 
     def me(self, found: P.Session | None) -> dict[str, Any]:
         return {"player": None if found is None else found.player.public(),
-                "csrf": None if found is None else found.csrf, "accounts": self.mode}
+                "csrf": None if found is None else found.csrf, "accounts": self.mode,
+                "password_rule": PASSWORD_RULE}
 
     # the routes -------------------------------------------------------------------------
 

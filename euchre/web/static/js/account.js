@@ -20,6 +20,8 @@ async function draw() {
   } else st.append("You have no player's name yet: one is made when you take a seat, or sign in.");
   $("name-box").hidden = !p;
   if (p) $("new-name").value = p.name;
+  // the rule as the server holds new passwords to it (one home: accounts.PASSWORD_RULE)
+  for (const el of document.querySelectorAll(".password-rule")) el.textContent = who.password_rule || "";
   const canSignUp = who.accounts === "open" && (!p || p.kind === "guest");
   $("signup-box").hidden = !canSignUp;
   if (p && p.kind === "guest") $("su-name").value = p.name;
