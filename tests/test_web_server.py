@@ -49,7 +49,10 @@ def test_options_offer_every_rules_option_every_preset_and_every_computer_level(
         rating = ladder_rating(name)
         assert rating is not None
         assert opts["level_info"][name] == {"rating": round(rating.mu),
+                                            "plus_minus": round(1.96 * rating.sigma),
                                             "about": describe_level(name)}
+        # a rating is never shown without its margin
+        assert f"({round(rating.mu)} ± {round(1.96 * rating.sigma)})" in describe_level(name)
 
 
 def test_every_preset_makes_a_table_and_bad_requests_name_the_problem(db_url: str) -> None:

@@ -244,6 +244,18 @@ class LevelRating(NamedTuple):
     sigma: float
     games: int
 
+    @property
+    def half_width(self) -> float:
+        """Half its 95% interval, as :class:`euchre.tournament.ratings.Rating` gives it: a
+        rating is shown with its margin wherever a person reads it."""
+        from euchre.tournament.stats import Z95  # here: the tournament package reads this one
+
+        return Z95 * self.sigma
+
+    def shown(self) -> str:
+        """``1639 ± 34``: the rating as a menu or a help text shows it."""
+        return f"{self.mu:.0f} ± {self.half_width:.0f}"
+
 
 _ladder_ratings: dict[str, LevelRating] | None = None
 
@@ -278,7 +290,7 @@ def describe_level(name: str) -> str:
     if level is None:
         raise ValueError(f"unknown level {name!r}")
     rating = ladder_rating(name)
-    shown = f" ({rating.mu:.0f})" if rating is not None else ""
+    shown = f" ({rating.shown()})" if rating is not None else ""
     return f"{name}{shown}: {level.summary}" if level.summary else f"{name}{shown}"
 
 

@@ -185,7 +185,7 @@ class _ShowLevels(argparse.Action):
               "newcomer starts at 1500):")
         for name in player_levels():
             rating = ladder_rating(name)
-            shown = f"{rating.mu:5.0f} ± {1.96 * rating.sigma:3.0f}" if rating else "unrated"
+            shown = f"{rating.mu:5.0f} ± {rating.half_width:3.0f}" if rating else "unrated"
             print(f"  {name:<10} {shown}  {levels()[name].summary}")
         others = [n for n, lv in levels().items() if not lv.for_players and lv.same_as]
         if others:

@@ -37,11 +37,12 @@ def strongest_level() -> str:
 
 
 def level_info() -> dict[str, dict[str, object]]:
-    """Each offered level's measured rating (None for one not calibrated, a plug-in) and its
-    line on how it plays, for the form's menu."""
+    """Each offered level's measured rating and its 95% margin (None for one not calibrated,
+    a plug-in) and its line on how it plays, for the form's menu."""
     out: dict[str, dict[str, object]] = {}
     for name in offered_levels():
         rating = ladder_rating(name)
         out[name] = {"rating": None if rating is None else round(rating.mu),
+                     "plus_minus": None if rating is None else round(rating.half_width),
                      "about": describe_level(name)}
     return out
