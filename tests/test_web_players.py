@@ -510,8 +510,8 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         bob.post("/api/me/guest", json={"name": "Bob"})  # a guest: rated too
         t = ann.post("/api/tables", json={
             "rules": {"target": 2}, "my_seat": 2,
-            "seats": [{"kind": "human"}, {"kind": "computer", "level": "rule"},
-                      {"kind": "human"}, {"kind": "computer", "level": "rule"}]},
+            "seats": [{"kind": "human"}, {"kind": "computer", "level": "search"},
+                      {"kind": "human"}, {"kind": "computer", "level": "search"}]},
             headers=csrf(ann)).json()
         assert t["rated"] is True
         invite = t["invite_url"].split("#invite=")[1]
@@ -545,21 +545,22 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         assert prof["rating"]["provisional"] is True and prof["rating"]["plus_minus"] > 0
         bobs = srv.get("/api/players/bob")[1]
         assert bobs["name"] == "Bob" and bobs["games"][0]["rating_change"] == change
-        # the computers at "rule" are the club level: one player, rated once for the game
-        rule = srv.get("/api/players/rule")[1]
-        assert rule == srv.get("/api/players/club")[1]
-        assert rule["name"] == "club" and rule["kind"] == "computer"
+        # the computers at "search" are the expert level: one player, rated once for the game
+        # (not club: the scale's anchor never moves, test_the_scales_anchor_...)
+        rule = srv.get("/api/players/search")[1]
+        assert rule == srv.get("/api/players/expert")[1]
+        assert rule["name"] == "expert" and rule["kind"] == "computer"
         assert rule["rated_games"] == 1 and len(rule["games"]) == 1  # one game...
         assert rule["games"][0]["seats"] == [1, 3]  # ...at both its seats
-        assert rule["calibration"]["games"] == seed_games("club")  # where it began
-        assert rule["calibration"]["rating"] == 1500 and prof["calibration"] is None
-        # calibrated over thousands of games, it moves far less than a newcomer, but moves
-        club0 = seed("club")
-        assert (rule["rating"]["mu"] < club0.mu) == won and rule["rating"]["mu"] != club0.mu
-        assert abs(rule["rating"]["mu"] - club0.mu) < abs(change) / 10
+        assert rule["calibration"]["games"] == seed_games("expert")  # where it began
+        expert0 = seed("expert")
+        assert rule["calibration"]["rating"] == round(expert0.mu) and prof["calibration"] is None
+        # calibrated over hundreds of games, it moves far less than a newcomer, but moves
+        assert (rule["rating"]["mu"] < expert0.mu) == won and rule["rating"]["mu"] != expert0.mu
+        assert abs(rule["rating"]["mu"] - expert0.mu) < abs(change) / 10
         board = srv.get("/api/leaderboard")[1]["players"]
-        assert {p["name"] for p in board} >= {"Ann", "Bob", "club"}
-        assert "rule" not in {p["name"] for p in board}
+        assert {p["name"] for p in board} >= {"Ann", "Bob", "expert", "club"}
+        assert "search" not in {p["name"] for p in board}
         # only settled ratings are ranked: the newcomers' are listed without a rank
         assert all((p["rank"] is None) == p["provisional"] for p in board)
         ranks = [p["rank"] for p in board if p["rank"] is not None]
@@ -840,7 +841,7 @@ def rated_game(store: Any, table_id: str, who: list[int | str], winner: int) -> 
 
 def test_a_level_seated_twice_is_one_player_rated_as_the_team_model_says(
         sqlite_url: str) -> None:
-    """The club level at both seats of one side moves as its two seats together; at one seat
+    """The expert level at both seats of one side moves as its two seats together; at one seat
     of each side, what each seat learned cancels and it ends about where it was; either way
     the game counts once in its games. Ann and Bob, new, move as they would anyway."""
     from euchre.tournament.ratings import Rating, rate_game
@@ -850,7 +851,7 @@ def test_a_level_seated_twice_is_one_player_rated_as_the_team_model_says(
     from euchre.web.store import Store
 
     store = Store(sqlite_url)
-    club = computer_players(store, rated_computers())["club"]
+    expert = computer_players(store, rated_computers())["expert"]
     ann, bob = (P.create_guest(store, name).id for name in ("Ann", "Bob"))
 
     def now(pid: int) -> Rating:
@@ -858,29 +859,65 @@ def test_a_level_seated_twice_is_one_player_rated_as_the_team_model_says(
         assert p is not None and p.mu is not None and p.sigma is not None
         return Rating(p.mu, p.sigma, p.rated_games)
 
-    start = now(club)
-    assert (start.mu, start.sigma) == (seed("club").mu, seed("club").sigma)
-    # both seats of the losing side: club loses for both of them
-    rated_game(store, "g1", [ann, "club", bob, "rule"], winner=0)  # rule: club by name
-    one_side = now(club)
-    expected = rate_game([[ann, bob], [club, club]], {club: start}, 0)
-    assert one_side == expected[club] and one_side.games == 1
+    start = now(expert)
+    assert (start.mu, start.sigma) == (seed("expert").mu, seed("expert").sigma)
+    # both seats of the losing side: expert loses for both of them
+    rated_game(store, "g1", [ann, "expert", bob, "search"], winner=0)  # search: expert
+    one_side = now(expert)
+    expected = rate_game([[ann, bob], [expert, expert]], {expert: start}, 0)
+    assert one_side == expected[expert] and one_side.games == 1
     assert one_side.mu < start.mu
     assert (now(ann).mu, now(bob).mu) == (expected[ann].mu, expected[bob].mu)
-    # one seat on each side: whichever side wins, club's two seats cancel out
-    rated_game(store, "g2", [ann, "club", "club", bob], winner=0)
-    both_sides = now(club)
+    # one seat on each side: whichever side wins, expert's two seats cancel out
+    rated_game(store, "g2", [ann, "expert", "expert", bob], winner=0)
+    both_sides = now(expert)
     assert both_sides.games == 2
     assert abs(both_sides.mu - one_side.mu) < abs(one_side.mu - start.mu) / 10
-    # its results: one row a seat, both under the club level
+    # its results: one row a seat, both under the expert level
     import sqlalchemy as sa
 
     with store.engine.connect() as conn:
         seats = conn.execute(sa.text("SELECT seat FROM results WHERE table_id = 'g2' AND "
-                                     "player_id = :p ORDER BY seat"), {"p": club}).all()
+                                     "player_id = :p ORDER BY seat"), {"p": expert}).all()
     assert [s for (s,) in seats] == [1, 2]
-    again = GameResult("g2", True, 4, 0, game_seats([ann, "club", "club", bob], 0))
-    assert not write_results(store, again) and now(club) == both_sides  # written once
+    again = GameResult("g2", True, 4, 0, game_seats([ann, "expert", "expert", bob], 0))
+    assert not write_results(store, again) and now(expert) == both_sides  # written once
+    store.close()
+
+
+def test_the_scales_anchor_counts_its_games_and_never_moves(sqlite_url: str) -> None:
+    """``club`` is the point the scale is measured from (1500 ± 0, as the docs and the
+    leaderboard say): a rated game counts in its games and moves everyone else, never it (it
+    read 1500 ± 12 after three games, every level's number drifting with it)."""
+    from euchre.bots.registry import ladder_anchor
+    from euchre.tournament.ratings import Rating
+    from euchre.web import players as P
+    from euchre.web.ratings import rated_computers, seed
+    from euchre.web.results import computer_players
+    from euchre.web.store import Store
+
+    assert ladder_anchor() == "club"
+    store = Store(sqlite_url)
+    found = computer_players(store, rated_computers())
+    club, expert = found["club"], found["expert"]
+    ann, bob = (P.create_guest(store, name).id for name in ("Ann", "Bob"))
+
+    def now(pid: int) -> Rating:
+        p = P.player_by_id(store, pid)
+        assert p is not None and p.mu is not None and p.sigma is not None
+        return Rating(p.mu, p.sigma, p.rated_games)
+
+    start, expert_start = now(club), now(expert)
+    games: list[tuple[list[int | str], int]] = [([ann, "club", bob, "rule"], 0),
+                                                (["club", ann, "expert", bob], 1),
+                                                ([ann, "expert", bob, "club"], 1)]
+    for k, (who, winner) in enumerate(games):
+        rated_game(store, f"g{k}", who, winner)
+    end = now(club)
+    assert (end.mu, end.sigma) == (start.mu, start.sigma) == (seed("club").mu, seed("club").sigma)
+    assert end.games == 3
+    assert now(expert).mu != expert_start.mu and now(expert).games == 2
+    assert now(ann).games == 3 and now(ann).mu != Rating().mu
     store.close()
 
 

@@ -258,21 +258,32 @@ class LevelRating(NamedTuple):
 
 
 _ladder_ratings: dict[str, LevelRating] | None = None
+_ladder_anchor: str | None = None
 
 
 def ladder_ratings() -> dict[str, LevelRating]:
     """Every calibrated level's rating by name (the ladder and the floor, ``random``), read
     once per process from :data:`LADDER_FILE`; empty where the file is missing."""
-    global _ladder_ratings
+    global _ladder_ratings, _ladder_anchor
     if _ladder_ratings is None:
         try:
             data = json.loads(LADDER_FILE.read_text(encoding="utf-8"))
             _ladder_ratings = {name: LevelRating(float(r["mu"]), float(r["sigma"]),
                                                  int(r["games"]))
                                for name, r in data["levels"].items()}
-        except (OSError, ValueError, KeyError, TypeError):
-            _ladder_ratings = {}
+            anchor = data.get("anchor")
+            _ladder_anchor = anchor if anchor in _ladder_ratings else None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            _ladder_ratings, _ladder_anchor = {}, None
     return _ladder_ratings
+
+
+def ladder_anchor() -> str | None:
+    """The level the scale is measured from (``club``, at 1500 by definition): a rating
+    that no game may move, or the numbers on every level would drift with the site's games.
+    None where the calibration file is missing."""
+    ladder_ratings()
+    return _ladder_anchor
 
 
 def ladder_rating(name: str) -> LevelRating | None:

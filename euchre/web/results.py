@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from euchre.bots.registry import ladder_anchor
 from euchre.seats import Seat, side_of
 from euchre.state import SCORED
 from euchre.tournament.ratings import rate_game
@@ -285,6 +286,9 @@ def write_results(store: Store, game: GameResult) -> bool:
             fixed: set[Key] = {k for k in key if isinstance(k, tuple)}
             moved_by = rate_game(sides, ratings, game.winner, shares=shares, fixed=fixed)
             after = {k: r for k, r in moved_by.items() if isinstance(k, int)}
+            for pid, r in after.items():  # the scale's anchor counts the game, never moves
+                if rows[pid].kind == "computer" and rows[pid].name == ladder_anchor():
+                    after[pid] = R.Rating(before[pid].mu, before[pid].sigma, r.games)
             for pid, r in after.items():
                 conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
                     mu=r.mu, sigma=r.sigma, rated_games=r.games))
