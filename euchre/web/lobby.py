@@ -137,6 +137,10 @@ class Lobby:
         self.read_at = -LOBBY_SECONDS
         self.rows: list[LobbyRow] = []
 
+    def stale(self) -> None:
+        """A table was made or a seat changed here: the next look reads the database."""
+        self.read_at = -LOBBY_SECONDS
+
     async def tables(self, fresh: bool = False) -> list[LobbyRow]:
         """The open tables (read from the database at most once a ``LOBBY_SECONDS``)."""
         now = time.monotonic()
@@ -179,8 +183,7 @@ class Lobby:
         await server.creations.take(client)
         table, seat = await server.rooms.create_open(rules, server.config.turn_clock, player,
                                                      name, with_bots and self.bots_allowed)
-        server.opened(table)
-        self.read_at = -LOBBY_SECONDS  # the next look reads the new table
+        server.opened(table)  # which makes the lobby read it
         return Seated(table.id, seat, table.seats[seat].token, True)
 
     async def join(self, table_id: str, player: Player | None, name: str | None = None,
@@ -201,5 +204,5 @@ class Lobby:
             if strict:
                 raise
             return None
-        self.read_at = -LOBBY_SECONDS  # the next look reads the new seat
+        self.stale()  # the next look reads the new seat
         return Seated(table.id, seat, token, False)

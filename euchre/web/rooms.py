@@ -304,8 +304,7 @@ class Rooms:
                           player_id=player.id if i == 0 and player is not None else None)
                  for i in range(n)]
         rated = unratable(rules, seats, player) is None
-        table_id, invite, seed = secrets.token_urlsafe(9), secrets.token_urlsafe(12), \
-            new_table_seed()
+        table_id, invite, seed = new_table_id(), secrets.token_urlsafe(12), new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
             table_id, rules.to_dict(), seed, invite, seats, None, rated, True, clock, bots))
         for sd in seats:
@@ -342,7 +341,7 @@ class Rooms:
         seats = [SeatData(s.seat, secrets.token_urlsafe(18), s.kind, s.level, s.name,
                           s.claimed if s.kind in PLAYER_KINDS else False, player_id=s.player)
                  for s in table.seats]
-        table_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
+        table_id, invite = new_table_id(), secrets.token_urlsafe(12)
         seed = new_table_seed()
         created = await self.db.run(lambda store: store.create_table(
             table_id, table.rules_dict, seed, invite, seats, None, table.rated, table.public,

@@ -254,11 +254,15 @@ class Server:
         return out
 
     def opened(self, table: Table) -> None:
-        """A table this process just made: it owns it (its owners row came with it)."""
+        """A table this process just made: it owns it (its owners row came with it), and the
+        lobby lists it at the next look (Play now's table, and Play again's after an open
+        game, which the lobby missed for up to a second)."""
         assert self.moves is not None
         if self.cluster is not None:
             self.cluster.owned.add(table.id)
         self.moves.schedule(table)
+        if table.public:
+            self.lobby.stale()
 
     async def play_again(self, conn: Conn) -> None:
         """A player at a finished table asks for another game with the same seats: one new
