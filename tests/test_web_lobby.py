@@ -455,3 +455,31 @@ def test_the_lobbys_pace_is_written_when_it_moves_a_second_not_at_every_move() -
     assert not any(8 <= i < 8 + len(steady) for i, _ in written)
     assert all(abs(b - a) >= 1 for (_, a), (_, b) in itertools.pairwise(written))
     assert len(written) <= 4 and t.pace_shown == 12.0
+
+
+def test_a_seat_taken_after_its_player_left_is_not_told_what_its_computer_did(
+        sqlite_url: str) -> None:
+    """Bob leaves; the seat's computer plays it for nobody; Cy takes it during the hand: she
+    is told the seat is hers from the next hand, never "while you were away, the computer
+    played for you" (nobody was away: the moves were no one's)."""
+    with LiveServer(db_url=sqlite_url, leave_grace=0.3) as srv:
+        ann, bob = play_now(srv, name="Ann"), play_now(srv, name="Bob")
+        a, b = srv.connect(ann["id"], ann["token"]), srv.connect(bob["id"], bob["token"])
+        a.until_state(lambda s: True)
+        b.send({"type": "leave"})
+        assert b.until(lambda m: m["type"] == "error")["code"] == "left"
+        left = a.until_state(lambda s: not s["seats"][1]["claimed"])["seq"]
+        t = table(srv, ann["id"])
+        while not any(seat == 1 for seat, _ in t.log[left:]):  # its computer moves
+            s = a.my_turn()
+            a.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+            a.after(s["seq"])
+        cy = play_now(srv, name="Cy")
+        assert (cy["id"], cy["seat"]) == (ann["id"], 1)
+        c = srv.connect(cy["id"], cy["token"])
+        s = c.until_state(lambda s: True)
+        assert s["seats"][1]["name"] == "Cy"
+        c.drain(0.2)
+        assert not any(m["type"] == "covered" for m in c.messages), c.messages
+        c.close()
+        a.close()

@@ -279,6 +279,7 @@ class Rooms:
         seat.kind, seat.claimed, seat.name, seat.player, seat.token = \
             HUMAN, False, name, None, token
         seat.stand_in, seat.idle, seat.timeouts, seat.from_hand = True, False, 0, 0
+        seat.covered = []  # what its computer did for the one who left: nobody's to be told
         self.broadcast_locked(table)
         for c in gone:
             error(c, "left", "you left this seat: its computer plays it now")

@@ -341,8 +341,11 @@ class Table:
         at = Moment(PHASES[phase], seat, before.dealer, before.n, before.upcard)
         self.last_event = (action, at)
         mover = self.seats[seat]
-        if mover.stand_in and mover.from_hand <= hand_no:
-            # (not for a seat taken during this hand: its person never had it to be away)
+        if mover.stand_in and (mover.claimed or not self.public) \
+                and mover.from_hand <= hand_no:
+            # (not for a seat taken during this hand: its person never had it to be away;
+            # nor for a free seat of an open table: its computer's moves were nobody's, where
+            # a friends' table's seat is its invited friend's)
             mover.covered.append(action_words(action, at, "done", YOU))
         if self.match.hand is not before or self.match.is_terminal():
             seen = public_view(before)
