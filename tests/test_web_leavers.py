@@ -124,6 +124,12 @@ def test_a_player_who_leaves_a_rated_game_is_rated_with_its_result(db_url: str) 
         assert 0 < prof["games"][0]["shares"][0] < 1
         won = next(r.won for r in rows if r.seat == seat and r.player_id != rows[-1].player_id)
         assert prof["games"][0]["won"] == won
+        # their own game names them at their seat (which the seat's computer held last), and
+        # reads with their side's points first
+        game = prof["games"][0]
+        assert game["names"][seat] == name and game["names"][1 - seat] != name
+        assert game["score"] == [game["scores"][seat % 2], game["scores"][1 - seat % 2]]
+        assert (game["score"][0] > game["score"][1]) == won
 
 
 def test_who_held_each_seat_is_stored_and_read_back_by_the_process_that_rates_the_game(

@@ -96,18 +96,28 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
             game = games[-1]
             game["seats"].append(r.seat)
             game["shares"].append(r.share)
+            if r.seat < len(game["names"]):
+                game["names"][r.seat] = who.name
             if game["won"] is not None and game["won"] != r.won:
                 game["won"] = None  # on both sides
             continue
         change = None
         if r.rated and r.mu_before is not None and r.mu_after is not None:
             change = round(r.mu_after - r.mu_before)
+        # the seats as they ended, but this player at theirs (a seat they left is named by
+        # whoever held it last), and the score with their side's points first
+        seated = list(names.get(r.table_id, []))
+        if r.seat < len(seated):
+            seated[r.seat] = who.name
+        scores = json.loads(r.scores or "[]")
+        mine = r.seat % 2
         games.append({"id": r.table_id, "finished_at": r.finished_at, "seat": r.seat,
                       "seats": [r.seat], "won": r.won, "rated": r.rated,
+                      "score": [scores[mine], scores[1 - mine]] if len(scores) == 2 else scores,
                       # the part of each seat's decisions made while they held it (1: all)
                       "shares": [r.share],
                       "rating_change": change,
-                      "scores": json.loads(r.scores or "[]"), "names": names.get(r.table_id, []),
+                      "scores": scores, "names": seated,
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}",
                       # the player's own clear mistakes of that game, posed again as puzzles
                       "puzzles": f"/puzzles/{r.table_id}?seat={r.seat}"})

@@ -2,7 +2,7 @@
 // chart (the page's own SVG), and their finished games with links to replay, analysis and
 // the player's own clear mistakes of each as puzzles.
 
-import { showMe } from "./me.js";
+import { me, showMe } from "./me.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -84,6 +84,8 @@ async function main() {
     dl.append(pair);
   }
   chart($("chart"), p.history);
+  const viewer = await me();
+  const mine = viewer.player && viewer.player.name === p.name;  // "your" only to its owner
   const tbody = $("games").querySelector("tbody");
   if (!p.games.length) {
     const tr = make("tr");
@@ -96,7 +98,8 @@ async function main() {
     const tr = make("tr");
     tr.append(make("td", "", new Date(g.finished_at * 1000).toLocaleString()));
     tr.append(make("td", "", g.names.join(", ")));
-    tr.append(make("td", "", g.scores.join(" – ")));
+    // this player's side first (a level on both sides: North-South first)
+    tr.append(make("td", "", (g.won === null ? g.scores : g.score).join(" – ")));
     const change = g.rating_change === null ? "unrated" : `${g.rating_change > 0 ? "+" : ""}${g.rating_change}`;
     // a computer level seated on both sides neither won nor lost
     const result = g.won === null ? "both sides" : g.won ? "won" : "lost";
@@ -108,9 +111,9 @@ async function main() {
     rev.href = g.analysis;
     const rep = make("a", "", "replay");
     rep.href = g.replay;
-    const puz = make("a", "", "your mistakes");
+    const puz = make("a", "", mine ? "your mistakes" : "mistakes at this seat");
     puz.href = g.puzzles;
-    puz.title = "Your clear mistakes of this game, to play again";
+    puz.title = mine ? "Your clear mistakes of this game, to play again" : "The clear mistakes made at this seat in this game, to play again";
     links.append(rev, " · ", rep, " · ", puz);
     tr.append(links);
     tbody.append(tr);
