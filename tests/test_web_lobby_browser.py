@@ -151,8 +151,17 @@ def test_play_now_on_two_processes_behind_nginx_with_people_computers_and_the_cl
             watcher.messages.clear()
         assert last is not None
         # Ann leaves: her seat goes to its computer, then to Di, who plays from the next hand
+        # (the game is rated: asked first, she says yes)
+        asked: list[str] = []
+
+        def say_yes(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        ann.once("dialog", say_yes)
         ann.click("#leave-btn")
         ann.wait_for_url(lambda url: url.endswith("/lobby"), timeout=10000)
+        assert len(asked) == 1 and "still counts" in asked[0], asked
         bob.wait_for_function(
             "() => [...document.querySelectorAll('.seat .name')]"
             ".some(e => /\\(club\\)$/.test(e.textContent) && e.textContent.startsWith('North'))",

@@ -58,3 +58,38 @@ def test_no_bots_choice_where_bots_sit_only_when_invited(browser: Any,
     assert page.get_by_role("checkbox", name=BOTS).count() == 0
     assert page.locator("#play-bots").is_hidden()
     page.close()
+
+
+def test_leaving_a_rated_game_asks_first_and_says_it_still_counts(browser: Any,
+                                                                 server: LiveServer) -> None:
+    """Leave the table at a rated game asks first, saying the game still counts for the
+    player (a button's title is never seen on a phone): dismissed, nothing happens;
+    accepted, the seat is left."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/")
+    page.fill("#name", "Ann")
+    page.click("#play-now")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#leave-btn:visible")
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.click("#leave-btn")
+    page.wait_for_timeout(500)
+    assert len(asked) == 1 and "rated" in asked[0] and "still counts" in asked[0]
+    (t,) = server.get("/api/lobby")[1]["tables"]
+    assert t["rated"] and t["people"] == 1 and "/t/" in page.url  # still seated
+    page.once("dialog", lambda d: answer(d, True))
+    page.click("#leave-btn")
+    page.wait_for_url("**/lobby")
+    assert len(asked) == 2
+    assert errors == []
+    page.close()

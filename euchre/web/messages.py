@@ -190,6 +190,8 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     bots: bool = False
     """An open table that lets bot accounts take its free seats (its host's choice, where
     the server allows bots)."""
+    rated: bool = False
+    """Created to be rated: a player who leaves before the end is rated with its result."""
 
 
 class Waiting(msgspec.Struct, tag="waiting", tag_field="type"):

@@ -447,6 +447,7 @@ class Table:
         out.clock = None if self.clock is None else self.turn_clock()
         out.turn_left, out.public = self.turn_left(), self.public
         out.bots = self.public and self.bots
+        out.rated = self.rated
         if viewer != SPECTATOR and self.seats[viewer].stand_in:
             out.legal = []  # its computer's choices, not the person's
             out.next_hand = self.seats[viewer].from_hand > self.hand_no

@@ -15,6 +15,8 @@ const INVITE_KEY = `euchre:invite:${tableId}`;
 const SUIT_ORDER = "CDHS";
 const CHAT_MAX = 200;  // characters (code points, as the server counts them) in a chat line
 const RANK_ORDER = "789TJQKA";
+// asked before a player leaves a rated game (the rule: docs/web.md, "Leaving does not escape")
+const LEAVE_RATED = "Leave the table? This game is rated: it still counts for your rating, with your side's result, for your share of your seat's decisions. Your seat's computer plays on.";
 
 let ws = null;
 let me = -1;
@@ -878,7 +880,11 @@ function wire() {
   };
   $("link-btn").onclick = () => send({ type: "new_link" });
   $("back-btn").onclick = () => send({ type: "back" });
-  $("leave-btn").onclick = () => { send({ type: "leave" }); refused = true; setTimeout(() => location.assign("/lobby"), 300); };
+  $("leave-btn").onclick = () => {
+    // at a rated game, said before it is done (the button's title is not seen on a phone)
+    if (latest && latest.rated && !confirm(LEAVE_RATED)) return;
+    send({ type: "leave" }); refused = true; setTimeout(() => location.assign("/lobby"), 300);
+  };
   $("bots-here-box").onchange = () => send({ type: "bots", allowed: $("bots-here-box").checked });
   fetch("/api/options").then((r) => r.json()).then((o) => { botsAllowed = o.bots === "allowed"; if (latest && latest.type === "state") showBotsHere(latest); }).catch(() => {});
   setInterval(tickClock, 250);
