@@ -285,10 +285,10 @@ def write_results(store: Store, game: GameResult) -> bool:
                       for side in range(2)]
             fixed: set[Key] = {k for k in key if isinstance(k, tuple)}
             moved_by = rate_game(sides, ratings, game.winner, shares=shares, fixed=fixed)
-            after = {k: r for k, r in moved_by.items() if isinstance(k, int)}
-            for pid, r in after.items():  # the scale's anchor counts the game, never moves
-                if rows[pid].kind == "computer" and rows[pid].name == ladder_anchor():
-                    after[pid] = R.Rating(before[pid].mu, before[pid].sigma, r.games)
+            anchor = ladder_anchor()  # the scale's anchor counts the game, never moves
+            after = {k: R.Rating(before[k].mu, before[k].sigma, r.games)
+                     if rows[k].kind == "computer" and rows[k].name == anchor else r
+                     for k, r in moved_by.items() if isinstance(k, int)}
             for pid, r in after.items():
                 conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
                     mu=r.mu, sigma=r.sigma, rated_games=r.games))
