@@ -155,6 +155,41 @@ def test_leaving_gives_the_seat_to_its_computer_and_the_next_person_takes_it(
         ann2.close()
 
 
+def test_a_database_fault_freeing_a_left_seat_is_one_log_line_and_the_table_goes_on(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A person's page closes without a word and the database refuses to free the seat: the
+    log says so in one line (which seat, which table, the error) with no traceback, the
+    seat's computer plays on, and the game goes on."""
+    def broken(self: Store, **kw: Any) -> None:
+        raise OSError("the disk is gone")
+
+    with LiveServer(db_url=sqlite_url, leave_grace=0.2) as srv:
+        ann, bob = play_now(srv, name="Ann"), play_now(srv, name="Bob")
+        a, b = srv.connect(ann["id"], ann["token"]), srv.connect(bob["id"], bob["token"])
+        b.until_state(lambda s: True)
+        monkeypatch.setattr(Store, "leave_seat", broken)
+        b.close()
+        a.until_state(lambda s: s["seats"][1]["stand_in"])
+        deadline = time.monotonic() + 10
+        while not any("could not free" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "no log line"
+            time.sleep(0.05)
+        monkeypatch.undo()
+        line = next(r for r in caplog.records if "could not free" in r.getMessage())
+        assert line.exc_info is None and "Traceback" not in caplog.text
+        assert "seat 1 (East)" in line.getMessage() and ann["id"] in line.getMessage() \
+            and "OSError('the disk is gone')" in line.getMessage()
+        s = wait_turn(a)  # the game goes on, East's computer playing the seat still Bob's
+        assert s["seats"][1]["claimed"] and s["seats"][1]["name"] == "Bob"
+        a.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
+        assert a.after(s["seq"])["seq"] > s["seq"]
+        b = srv.connect(bob["id"], bob["token"])  # his link still opens his seat
+        assert b.until_state(lambda s: True)["seats"][1]["name"] == "Bob"
+        a.close()
+        b.close()
+
+
 def wait_turn(c: Client) -> dict[str, Any]:
     return c.until_state(lambda s: bool(s["legal"]), timeout=30)
 

@@ -452,12 +452,12 @@ def test_a_quick_level_that_turns_slow_leaves_the_event_loop(sqlite_url: str) ->
 
 
 def test_quick_computers_moves_are_committed_before_any_of_their_states_is_sent(
-        sqlite_url: str) -> None:
+        sqlite_url: str, caplog: pytest.LogCaptureFixture) -> None:
     """A person's move and the quick computers' answers are committed in one transaction:
     when it fails the person is told, no state of any of those moves is sent, and the table
     stays as the log holds it. Computers moving on their own (a table of computers) likewise:
     a failed commit sends nothing; once commits work each move reaches the watchers as its own
-    state, in order."""
+    state, in order. Each failed commit is one line in the log, never a traceback."""
     rule = {"kind": "computer", "level": "rule"}
     with LiveServer(db_url=sqlite_url) as srv:
         server = srv.app.state.server
@@ -505,6 +505,12 @@ def test_quick_computers_moves_are_committed_before_any_of_their_states_is_sent(
         assert store.load_table(watched["id"]).actions[:12] == server.tables[watched["id"]].log[:12]
         spec.close()
         spec2.close()
+    said = [r.getMessage() for r in caplog.records if "disk full" in r.getMessage()]
+    assert any(f"could not store a move at table {t['id']}: OSError('disk full')" in line
+               for line in said), said
+    assert any(f"computer player failed at table {watched['id']}: OSError('disk full')"
+               in line for line in said), said
+    assert "Traceback" not in caplog.text and not any(r.exc_info for r in caplog.records)
 
 
 def test_a_new_connection_never_sees_a_move_before_it_is_committed(sqlite_url: str) -> None:

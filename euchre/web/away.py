@@ -101,7 +101,7 @@ class AwayTimers:
         self.left_dirty = {}
         try:
             await self.db.run(lambda store: store.set_left_at(rows))
-        except Exception:  # the timer is a convenience: a failed write only loses its start
-            log.exception("could not store when seats became empty")
+        except Exception as exc:  # the timer is a convenience: a failed write only loses its start
+            log.error("could not store when seats became empty: %r", exc)
 
 

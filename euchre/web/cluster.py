@@ -215,8 +215,8 @@ class Cluster:
                     "SELECT pg_notify(c, p) FROM unnest(%s::text[], %s::text[]) "
                     "WITH ORDINALITY AS x(c, p, n) ORDER BY n",
                     ([c for c, _ in batch], [p for _, p in batch]))
-            except Exception:
-                log.exception("could not send to the other server processes")
+            except Exception as exc:
+                log.error("could not send to the other server processes: %r", exc)
                 await asyncio.sleep(0.2)
 
     # hearing ---------------------------------------------------------------------------------
@@ -249,9 +249,9 @@ class Cluster:
             return
         try:
             self.hear(msg)
-        except Exception:
-            log.exception("could not handle a %s notification from another process",
-                          type(msg).__name__)
+        except Exception as exc:
+            log.error("could not handle a %s notification from another process: %r",
+                      type(msg).__name__, exc)
 
     def hear(self, msg: B.Message) -> None:
         match msg:
@@ -487,8 +487,8 @@ class Cluster:
             log.error("refused a message relayed from process %d: %s", origin, exc)
             reply = B.Answer(msg.call, err=("bad_message", "the server could not read that "
                                             "message; nothing changed"))
-        except Exception:
-            log.exception("could not handle a request relayed from process %d", origin)
+        except Exception as exc:
+            log.error("could not handle a request relayed from process %d: %r", origin, exc)
             reply = B.Answer(msg.call, err=("server_error", "the server could not handle "
                                             "that message; nothing changed"))
         self.publish(channel(origin), reply)
@@ -701,15 +701,15 @@ class Cluster:
                 await self.scan()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("could not look for tables without a live owner")
+            except Exception as exc:
+                log.error("could not look for tables without a live owner: %r", exc)
             await asyncio.sleep(SCAN_SECONDS)
 
     async def _scan_now(self) -> None:
         try:
             await self.scan()
-        except Exception:
-            log.exception("could not take over the tables another process let go")
+        except Exception as exc:
+            log.error("could not take over the tables another process let go: %r", exc)
 
     async def alive(self) -> set[int]:
         assert self.talk_conn is not None

@@ -398,8 +398,8 @@ class SharedLimits(Limits):
             await asyncio.sleep(TIDY_SECONDS)
             try:
                 await self.tidy()
-            except Exception:
-                log.exception("could not tidy the limits' rows")
+            except Exception as exc:
+                log.error("could not tidy the limits' rows: %r", exc)
 
     async def tidy(self) -> None:
         """Delete the rates' rows that say nothing any more and the places of dead

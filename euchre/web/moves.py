@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from euchre.errors import EuchreError, IllegalActionError
 from euchre.explain import why_illegal
-from euchre.seats import Seat
+from euchre.seats import Seat, seat_name
 from euchre.web import metrics
 from euchre.web import schemas as S
 from euchre.web.actionlog import ActionLog, LogRow
@@ -107,8 +107,8 @@ class Moves:
                           "then: the move was not made; look again and choose")
                 self.rooms.peers.lost(table)  # another process owns it now
                 return True
-            except Exception:
-                log.exception("could not store an action")
+            except Exception as exc:
+                log.error("could not store a move at table %s: %r", table.id, exc)
                 error(conn, "storage", "the move could not be saved; it was not made")
                 return False
         metrics.MOVE_ROUND_TRIP.observe(time.perf_counter() - arrived)
@@ -126,8 +126,8 @@ class Moves:
         frames = self.rooms.frames(table)
         try:
             await self._apply_inline(table, rows, frames)
-        except Exception:  # a failing computer does not cost the person their own move
-            log.exception("computer player failed at table %s", table.id)
+        except Exception as exc:  # a failing computer does not cost the person their own move
+            log.error("computer player failed at table %s: %r", table.id, exc)
         await self._commit(table, rows, frames)
 
     async def _commit(self, table: Table, rows: list[LogRow], frames: Frames) -> None:
@@ -248,8 +248,8 @@ class Moves:
         except LostTable:
             self.rooms.peers.lost(table)  # another process owns it now
             return
-        except Exception:
-            log.exception("%s at table %s", failed, table.id)
+        except Exception as exc:
+            log.error("%s at table %s: %r", failed, table.id, exc)
             return
         self.schedule(table)
 
@@ -290,8 +290,11 @@ class Moves:
                     await self.rooms.release(table, seat)
         except asyncio.CancelledError:
             raise
-        except Exception:  # LostTable: the new owner counts the seat's connections itself
-            log.exception("could not free a seat that was left at table %s", table.id)
+        except LostTable:  # the new owner counts the seat's connections itself
+            self.rooms.peers.lost(table)
+        except Exception as exc:  # the seat stays its player's, its computer playing it
+            log.error("could not free seat %d (%s) that its player left at table %s: %r",
+                      seat.seat, seat_name(seat.seat, table.n), table.id, exc)
 
     async def leave(self, conn: Conn) -> None:
         """The person leaves an open table: its computer takes the seat, free for the next
