@@ -193,6 +193,31 @@ def test_a_fault_while_handling_a_message_is_an_error_event_not_a_dropped_socket
         c.close()
 
 
+def test_a_fault_while_answering_a_request_is_a_json_500_and_one_log_line(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """The database refusing while the server answers a request (here Play now's new table):
+    the client gets a JSON error saying it was the server's fault, the log one line naming
+    the request and the error, never a traceback (Starlette's own answer is a bare "Internal
+    Server Error" and uvicorn's log a traceback), and the server answers the next request."""
+    from euchre.web.store import Store
+
+    def broken(*args: Any, **kw: Any) -> None:
+        raise OSError("the disk is gone")
+
+    with LiveServer(db_url=sqlite_url) as srv:
+        monkeypatch.setattr(Store, "create_table", broken)
+        status, out = srv.post("/api/play", {"name": "Ann"})
+        assert status == 500 and "the server failed while answering" in out["error"], out
+        monkeypatch.undo()
+        assert srv.post("/api/play", {"name": "Ann"})[0] == 201
+    said = [r.getMessage() for r in caplog.records]
+    assert "could not answer POST '/api/play': OSError('the disk is gone')" in said, said
+    printed = capfd.readouterr()
+    assert "Traceback" not in caplog.text + printed.out + printed.err, printed.err
+    assert not any(r.exc_info for r in caplog.records)
+
+
 def test_deep_nesting_is_refused_whatever_the_recursion_limit() -> None:
     """The refusal of a deeply nested frame does not depend on how much of the interpreter's
     recursion limit is left (libraries and tests raise it): a frame deeper than the limit of

@@ -23,7 +23,7 @@ from euchre.web import schemas as S
 from euchre.web.accounts import Refused, route
 from euchre.web.bots import BotPages
 from euchre.web.config import ServerConfig
-from euchre.web.guard import BodyLimit
+from euchre.web.guard import BodyLimit, Faults
 from euchre.web.levels import default_level, level_info, offered_levels, strongest_level
 from euchre.web.limits import LimitError
 from euchre.web.lobby import wanted_rules
@@ -323,7 +323,8 @@ def make_app(config: ServerConfig) -> Starlette:
         *ops.routes(server),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(BodyLimit, seconds=config.request_timeout),
+                    middleware=[Middleware(Faults),
+                                Middleware(BodyLimit, seconds=config.request_timeout),
                                 *ops.proxy_middleware(config)])
     app.state.server = server
     app.state.trainer = Trainer()

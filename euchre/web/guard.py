@@ -13,6 +13,8 @@ proxy in front.
   408. Starlette's ``Request.body()`` would read any size into memory first.
 - **Websocket text frames** that are not UTF-8 are closed with 1007 and no log line (uvicorn
   answers them the same but writes a traceback for each one).
+- **The server's own faults** while answering (a database that refuses, say) are one log line
+  and a JSON 500 (``Faults``); Starlette re-raises them and uvicorn writes a traceback.
 
 Every refusal costs at most one log line (none here; uvicorn's own one line for a request it
 cannot parse stays), and never a traceback.
@@ -28,7 +30,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["BODY_MAX_BYTES", "HEADER_MAX_BYTES", "BodyLimit", "guarded_protocols"]
+__all__ = ["BODY_MAX_BYTES", "HEADER_MAX_BYTES", "BodyLimit", "Faults", "guarded_protocols"]
 
 log = logging.getLogger("euchre.web")
 
@@ -211,3 +213,38 @@ class BodyLimit:
             (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
             (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
+
+
+class Faults:
+    """Outermost: a fault of the application's while it answers a request (the database
+    refusing a write, say) is one log line naming the request and the error, and the client
+    gets a JSON 500 saying so (a websocket not yet accepted is closed with 1011). Starlette
+    answers a bare "Internal Server Error" and re-raises, and uvicorn logs a traceback."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:
+            log.error("could not answer %s %r: %r", scope.get("method", "websocket"),
+                      str(scope.get("path", ""))[:200], exc)
+            if started:
+                return  # part of the answer is gone: the connection ends with it
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1011})
+                return
+            await BodyLimit.refuse(send, 500, "the server failed while answering that "
+                                              "request (its fault, not the request's): try "
+                                              "again in a moment")
