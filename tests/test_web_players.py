@@ -538,8 +538,9 @@ def test_a_rated_game_rates_both_people_and_the_computers_and_shows_on_profiles(
         assert prof["rated_games"] == 1 and len(prof["history"]) == 1
         assert prof["games"][0]["id"] == t["id"] and prof["games"][0]["rated"]
         assert prof["games"][0]["replay"] == f"/replay/{t['id']}"
-        # the player's own mistakes of the game, as puzzles: the link names the game and the seat
-        assert prof["games"][0]["puzzles"] == f"/puzzles/{t['id']}?seat=2"
+        # the player's own mistakes of the game, as puzzles: the link names the game, the seat
+        # and the player (theirs alone where others held the seat too)
+        assert prof["games"][0]["puzzles"] == f"/puzzles/{t['id']}?seat=2&player=Ann"
         change = prof["games"][0]["rating_change"]
         assert (change > 0) == won and change != 0
         assert prof["rating"]["provisional"] is True and prof["rating"]["plus_minus"] > 0

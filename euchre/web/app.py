@@ -16,6 +16,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from euchre.errors import quote
 from euchre.rules import PRESETS, Rules
 from euchre.state import seat_name
 from euchre.web import metrics, ops, profiles
@@ -28,7 +29,9 @@ from euchre.web.levels import default_level, level_info, offered_levels, stronge
 from euchre.web.limits import LimitError
 from euchre.web.lobby import wanted_rules
 from euchre.web.passkeys import Passkeys
+from euchre.web.players import player_by_name
 from euchre.web.replay import replay_frames
+from euchre.web.results import decisions_of
 from euchre.web.server import Server
 from euchre.web.table import Table
 from euchre.web.trainer import Trainer
@@ -212,7 +215,16 @@ async def puzzles(request: Request) -> Response:
     t = await finished_table(request, "its mistakes can be replayed as puzzles")
     if isinstance(t, Response):
         return t
-    status, raw = server_of(request).reviews.puzzles_answer(t, request.query_params)
+    name = request.query_params.get("player")
+    player = None
+    if name is not None:
+        found = await server_of(request).db.run(lambda store: player_by_name(store, name))
+        if found is None:
+            return bad(f"there is no player named {quote(name[:40])}: player names whose "
+                       "mistakes to pose (or leave it out for the whole seat's)", 404)
+        seats = t.seats
+        player = (found.name, lambda seat: decisions_of(t, seats[seat], found))
+    status, raw = server_of(request).reviews.puzzles_answer(t, request.query_params, player)
     return Response(raw, status_code=status, media_type="application/json")
 
 

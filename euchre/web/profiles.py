@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from sqlalchemy import Integer, cast, func, select
 
@@ -120,7 +121,9 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
                       "scores": scores, "names": seated,
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}",
                       # the player's own clear mistakes of that game, posed again as puzzles
-                      "puzzles": f"/puzzles/{r.table_id}?seat={r.seat}"})
+                      # (theirs alone where the seat had other holders too)
+                      "puzzles": f"/puzzles/{r.table_id}?"
+                                 f"{urlencode({'seat': r.seat, 'player': who.name})}"})
     measured = ladder_rating(who.name) if who.kind == "computer" else None
     owner: dict[str, object] | None = None
     if who.kind == "bot":

@@ -25,6 +25,7 @@ update before making their own, and neither is lost.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,8 @@ from euchre.state import SCORED
 from euchre.tournament.ratings import rate_game
 from euchre.web import ratings as R
 from euchre.web.names import name_key
-from euchre.web.store import PlayerRow, ResultRow, Store, TableRow
+from euchre.web.players import Player
+from euchre.web.store import PlayerRow, ResultRow, Stint, Store, TableRow
 from euchre.web.table import COMPUTER, HUMAN, PLAYER_KINDS, HandResult, Table
 from euchre.web.table import Seat as TableSeat
 
@@ -138,6 +140,34 @@ class Part:
 NOBODY = "nobody"
 
 
+def holder_at(held: Sequence[Stint], at: int) -> tuple[str, int | None]:
+    """Who held a seat of an open table when its log was ``at`` actions long (``held``: the
+    seat's stints), as (kind, player id): the person's or bot's whose stint it was (NOBODY for
+    a person without a player's name), else its computer's."""
+    for h in held:
+        if h.start <= at and (h.end is None or at < h.end):
+            return (h.kind, h.player_id) if h.player_id is not None else (NOBODY, None)
+    return COMPUTER, None
+
+
+def decisions_of(table: Table, seat: TableSeat, player: Player) -> set[int]:
+    """The decisions of ``seat`` (indices into the table's log) that were ``player``'s: at an
+    open table those made in their stints there (their computer's, while they were away,
+    included: the game's result counts them so too), a computer's those no stint held; at a
+    private table, or an open one stored before stints were, the whole seat's if it was
+    theirs. A seat two people held in turn is two players' mistakes, not one's."""
+    decided = [i for i, (s, _) in enumerate(table.log) if s == seat.seat]
+    if player.kind == COMPUTER and seat.level != player.name:
+        return set()  # (a computer player is a level: this seat's computer is another)
+    if not table.public or not table.stints:
+        mine = seat.kind == COMPUTER if player.kind == COMPUTER else seat.player in player.ids
+        return set(decided) if mine else set()
+    held = [h for h in table.stints if h.seat == seat.seat]
+    if player.kind == COMPUTER:
+        return {i for i in decided if holder_at(held, i)[0] == COMPUTER}
+    return {i for i in decided if holder_at(held, i)[1] in player.ids}
+
+
 def seat_parts(table: Table, seat: TableSeat) -> list[Part]:
     """The parts of a finished game's seat: at a private table its one player's (or
     computer's), the whole game; at an open table each player's who held it (``table.stints``:
@@ -152,20 +182,13 @@ def seat_parts(table: Table, seat: TableSeat) -> list[Part]:
         return [Part(kind, seat.player if kind != COMPUTER else None, len(decided),
                      table.hand_results)]
     held = [h for h in table.stints if h.seat == seat.seat]
-
-    def holder(at: int) -> tuple[str, int | None]:
-        for h in held:
-            if h.start <= at and (h.end is None or at < h.end):
-                return (h.kind, h.player_id) if h.player_id is not None else (NOBODY, None)
-        return COMPUTER, None
-
     count: dict[tuple[str, int | None], int] = {}
     for i in decided:
-        key = holder(i)
+        key = holder_at(held, i)
         count[key] = count.get(key, 0) + 1
     hands: dict[tuple[str, int | None], list[HandResult]] = {}
     for hand in table.hand_results:
-        hands.setdefault(holder(hand.end - 1), []).append(hand)
+        hands.setdefault(holder_at(held, hand.end - 1), []).append(hand)
     return [Part(kind, player, n, hands.get((kind, player), []))
             for (kind, player), n in count.items()]
 

@@ -341,16 +341,26 @@ class Reviews:
             return 503, msgspec.json.encode({"error": str(exc)})
         return {"done": 200, "failed": 500}.get(run.state, 202), self.status(run)
 
-    def puzzles_answer(self, table: Table, params: Mapping[str, str]) -> tuple[int, bytes]:
+    def puzzles_answer(self, table: Table, params: Mapping[str, str],
+                       player: tuple[str, Callable[[Seat], set[int]]] | None = None
+                       ) -> tuple[int, bytes]:
         """(HTTP status, body) for the clear mistakes of one ``seat`` of a finished ``table``
         as puzzles, from its review at the budget asked (the review is worked out first if it
-        has not been: 202 with its progress meanwhile); 400 for a bad seat or budget."""
+        has not been: 202 with its progress meanwhile); 400 for a bad seat or budget, or a
+        ``player`` (their name, and the seat's decisions that were theirs: indices into the
+        log) who made none of that seat's decisions. With a player, only the mistakes they
+        made: a seat two people held in turn poses each their own."""
         raw = params.get("seat")
         if raw is None or not re.fullmatch(r"[0-9]", raw) or int(raw) >= table.n:
             return 400, msgspec.json.encode(
                 {"error": f"seat must be the seat whose mistakes to pose, 0..{table.n - 1}, "
                           f"not {(raw or '')[:20]!r}"})
-        rest = {k: v for k, v in params.items() if k != "seat"}
+        mine = None if player is None else player[1](int(raw))
+        if player is not None and not mine:
+            return 400, msgspec.json.encode(
+                {"error": f"{player[0]} made no decision at seat {raw} of this game: ask for "
+                          "a seat they held, or leave out player for the whole seat's"})
+        rest = {k: v for k, v in params.items() if k not in ("seat", "player")}
         status, body = self.answer(table, rest)
         if status != 200:
             return status, body
@@ -358,9 +368,11 @@ class Reviews:
         assert run.puzzles is not None
         every = msgspec.json.decode(run.puzzles)
         seat = int(raw)
-        every["puzzles"] = [p for p in every["puzzles"] if p["seat"] == seat]
+        every["puzzles"] = [p for p in every["puzzles"] if p["seat"] == seat and (
+            mine is None or table.log_index(p["hand"], p["index"]) in mine)]
         every["source"] = {"table": table.id, "seat": seat,
-                           "players": every["source"].get("names", [])}
+                           "players": every["source"].get("names", []),
+                           **({} if player is None else {"player": player[0]})}
         return 200, msgspec.json.encode(every)
 
     @staticmethod

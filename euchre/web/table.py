@@ -287,6 +287,11 @@ class Table:
         """How many actions the log holds: the version of the table clients act against."""
         return len(self.log)
 
+    def log_index(self, hand: int, index: int) -> int:
+        """Where the ``index``-th action of hand ``hand`` (from 1, as a review numbers them)
+        stands in the log."""
+        return index + (self.hand_results[hand - 2].end if hand > 1 else 0)
+
     @property
     def finished(self) -> bool:
         return self.closed or self.match.is_terminal()

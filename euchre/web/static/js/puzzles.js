@@ -128,6 +128,7 @@ async function main() {
   const api = `/api/tables/${encodeURIComponent(tableId)}`;
   const review = new URLSearchParams(params);
   review.delete("seat");
+  review.delete("player");
   $("review-link").href = `/review/${encodeURIComponent(tableId)}${review.size ? `?${review}` : ""}`;
   $("next").onclick = next;
   $("again").onclick = () => { at = 0; right = 0; show(0); };
@@ -151,7 +152,8 @@ async function main() {
     await new Promise((r) => setTimeout(r, 400));
   }
   $("progress").hidden = true;
-  const who = set.source.players[set.source.seat] || `seat ${set.source.seat}`;
+  // a seat's mistakes, or one player's of them where others held the seat too
+  const who = set.source.player || set.source.players[set.source.seat] || `seat ${set.source.seat}`;
   if (!set.puzzles.length) {
     $("summary").textContent = `${who} made no clear mistake in this game: nothing to replay.`;
     return;
