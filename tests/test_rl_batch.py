@@ -9,10 +9,12 @@ import pytest
 
 pytest.importorskip("numba")
 
+from euchre.cards import suit_of
 from euchre.errors import IllegalActionError
 from euchre.rl import batch as B
 from euchre.rl.encoding import OBS_SIZE, encode
 from euchre.rules import Rules
+from euchre.seats import deal_order
 from euchre.state import HandState
 
 VARIANTS = {
@@ -156,6 +158,30 @@ def test_random_deals_and_first_answers_are_uniform() -> None:
     assert _uniform(np.bincount(held, minlength=32), deck, len(held))
     answers = rec.actions[:, 0] - 80  # PASS, ORDER, ORDER_ALONE
     assert _uniform(np.bincount(answers, minlength=3), [0, 1, 2], n)
+
+
+def test_every_seat_is_dealt_each_card_equally_often_and_a_pairs_deals_are_independent() -> None:
+    """The kernel deals each seat's five cards in turn and two hands side by side: over recorded
+    hands, every seat (counted from the dealer's left, its deck positions as the engine deals
+    them) holds each card 1/24 of the time, every deck is the whole deck, and the two hands
+    dealt together have independent dealers and up-card suits."""
+    n = 24_000
+    rec = B.play_random(Rules(), n, seed=9, record=True)
+    assert rec.dealers is not None and rec.decks is not None
+    deck = sorted(int(c) for c in rec.decks[0])
+    assert len(deck) == 24
+    assert all(sorted(d.tolist()) == deck for d in rec.decks)
+    for rel in range(4):
+        held = [int(rec.decks[i, k]) for i in range(n)
+                for k, seat in enumerate(deal_order(4, int(rec.dealers[i])))
+                if seat == (int(rec.dealers[i]) + 1 + rel) % 4]
+        assert len(held) == 5 * n
+        assert _uniform(np.bincount(held, minlength=32), deck, len(held)), rel
+    first, second = rec.dealers[0::2], rec.dealers[1::2]
+    assert _uniform(np.bincount(4 * first + second, minlength=16), list(range(16)), n // 2)
+    suits = np.array([suit_of(int(c)) for c in rec.decks[:, 20]])
+    assert _uniform(np.bincount(4 * suits[0::2] + suits[1::2], minlength=16), list(range(16)),
+                    n // 2)
 
 
 def test_policy_play_calls_back_with_observations_masks_and_seats() -> None:

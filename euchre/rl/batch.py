@@ -19,11 +19,12 @@ that loops over rows in compiled code. Two ways to drive it:
 Speed choices (``play_random``, measured by ``euchre bench batch``): the whole hand in locals,
 never in a row; a counter-based generator (splitmix64) in a register, each output serving
 several draws by multiplying the random fraction (:func:`_draw`); the deal drawn card by card
-from the deck's mask with pdep (:func:`nth_bit`); the first round of bidding drawn without a
-branch; the cards re-encoded per trump (:func:`_in_trump_order`) so that following suit is a
-byte and beating a card a comparison; the recording compiled out of the kernel that does not
-record. Mispredicted branches and chains of dependent loads, not arithmetic, were most of a
-hand's time. Elsewhere: int8 tables, ``cache=True`` so the JIT cost (seconds) is paid once per
+from the deck's mask with pdep (:func:`nth_bit`), two hands' deals side by side; the first round
+of bidding drawn without a branch; the cards re-encoded per trump (:func:`_in_trump_order`) so
+that following suit is a byte and beating a card a comparison; the recording compiled out of the
+kernel that does not record; no array view made per hand (each costs numba two atomic reference
+counts). Mispredicted branches and chains of dependent operations, not arithmetic, were most of
+a hand's time. Elsewhere: int8 tables, ``cache=True`` so the JIT cost (seconds) is paid once per
 machine, every literal int an int64. Correctness: the tests replay the recorded random streams
 through :class:`~euchre.state.HandState` move by move (same player, same legal actions, same
 points), check the deals and picks are uniform, and check the kernel's observations equal the
@@ -590,13 +591,14 @@ def _encode(s: Any, me: Any, o: Any) -> None:
 
 
 @_inline
-def _bid(x: Any, hs: Any, dealer: Any, up: Any, flags: Any, record: Any, actions: Any,
+def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: Any, actions: Any,
          i: Any) -> Any:
     """Random bidding (and the dealer's discard, and the defenders' answers) of the hand dealt
-    into ``hs``, in locals. The first round is drawn without a branch: four answers at once,
-    the first that is not a pass stands (a random branch mispredicts every other hand).
-    Returns (generator, maker or -1 if thrown in, alone, trump, active seats, lone defender
-    or -1, decisions)."""
+    into row ``row`` of ``hs``, in locals (``row``, not ``b``: named ``b`` like the loop in its
+    caller, the kernel gave wrong points). The first round is drawn without a branch: four
+    answers at once, the first that is not a pass stands (a random branch mispredicts every
+    other hand). Returns (generator, maker or -1 if thrown in, alone, trump, active seats, lone
+    defender or -1, decisions)."""
     nb1 = 3 if flags & GOING_ALONE else 2
     x += GOLDEN
     u = _mix(x)
@@ -621,9 +623,9 @@ def _bid(x: Any, hs: Any, dealer: Any, up: Any, flags: Any, record: Any, actions
         k = first + 1
         active ^= alone << ((maker + 2) & 3)
         plays = (active >> dealer) & 1  # else the dealer sits out: the up-card stays down
-        h = hs[dealer] | (np.int64(1) << up)
+        h = hs[row, dealer] | (np.int64(1) << up)
         d, u = pick_card(h, u)
-        hs[dealer] = (h ^ (np.int64(1) << d)) if plays else hs[dealer]
+        hs[row, dealer] = (h ^ (np.int64(1) << d)) if plays else hs[row, dealer]
         if record and plays:
             actions[i, k] = A.DISCARD_BASE + d
         k += plays
@@ -679,16 +681,16 @@ def _bid(x: Any, hs: Any, dealer: Any, up: Any, flags: Any, record: Any, actions
 
 
 @_inline
-def _trick(u: Any, hs: Any, leader: Any, trump: Any, active: Any, others: Any, record: Any,
-           actions: Any, i: Any, k: Any) -> Any:
-    """One random trick of the hand in ``hs`` (cards in :func:`_in_trump_order`, so following
-    is a byte and winning a comparison, with no table on the path from one trick's winner to
-    the next lead), its draws from the fraction ``u`` (a hand's 20 plays have at most 5!**4 <
-    2**28 outcomes: one generator output serves them all). Returns (what is left of ``u``,
-    winner, decisions)."""
+def _trick(u: Any, hs: Any, row: Any, leader: Any, trump: Any, active: Any, others: Any,
+           record: Any, actions: Any, i: Any, k: Any) -> Any:
+    """One random trick of the hand in row ``row`` of ``hs`` (cards in :func:`_in_trump_order`,
+    so following is a byte and winning a comparison, with no table on the path from one
+    trick's winner to the next lead), its draws from the fraction ``u`` (a hand's 20 plays
+    have at most 5!**4 < 2**28 outcomes: one generator output serves them all). Returns (what
+    is left of ``u``, winner, decisions)."""
     order = ORDER_T[active, leader]
-    c, u = pick_card(hs[leader], u)
-    hs[leader] ^= np.int64(1) << c
+    c, u = pick_card(hs[row, leader], u)
+    hs[row, leader] ^= np.int64(1) << c
     if record:
         actions[i, k] = FROM_TRUMP_ORDER_T[trump, c]
     k += 1
@@ -699,11 +701,11 @@ def _trick(u: Any, hs: Any, leader: Any, trump: Any, active: Any, others: Any, r
     for _ in range(others):
         seat = order & 3
         order >>= 2
-        hand = hs[seat]
+        hand = hs[row, seat]
         f = hand & follow
         c, u = pick_card(f if f != 0 else hand, u)
         bit = np.int64(1) << c
-        hs[seat] ^= bit
+        hs[row, seat] ^= bit
         if record:
             actions[i, k] = FROM_TRUMP_ORDER_T[trump, c]
         k += 1
@@ -731,54 +733,76 @@ H_MAKER, H_ALONE, H_TRUMP, H_ACTIVE, H_LONEDEF, H_DECISIONS, H_LEADER, H_FOLLOWE
 
 
 @_jit
-def _deal_and_bid(x: Any, hs: Any, drawn: Any, info: Any, flags: Any, record: Any,
+def _deal_and_bid(x: Any, hs: Any, info: Any, pair: Any, flags: Any, record: Any,
                   dealers: Any, decks: Any, actions: Any, i: Any) -> Any:
-    """Deal hand ``i`` into ``hs`` and bid it (:func:`_bid`); its facts go to ``info`` (the
-    H_* columns) and, when it is played, its cards to :func:`_in_trump_order`. A function of
-    its own, not inlined: called once a hand, it costs little, and each kernel that inlined it
-    took seconds longer to compile. The deal draws
-    the 21 dealt cards from the deck's mask, each to the seat its deck position reaches (seven
-    draws per generator output). Returns the generator."""
+    """Deal hands ``i`` and ``i + 1`` into ``hs`` and bid them (:func:`_bid`); their facts go
+    to ``info`` (the H_* columns) and, for a hand that is played, its cards to
+    :func:`_in_trump_order`. A function of its own, not inlined: called once a pair, it costs
+    little, and each kernel that inlined it took seconds longer to compile. The deal draws
+    each seat's five cards in turn from the deck's mask (one generator output a seat), then
+    the up-card from the four left; the two hands' deals go step by step side by side, so that
+    while one waits for its last card to leave the mask (each draw needs the mask the draw
+    before left) the CPU works on the other's. With ``pair`` 1 the second hand is dealt but
+    neither recorded nor bid. Returns the generator."""
     x += GOLDEN
-    u = _mix(x)
-    dealer, u = _draw(u, 4)
-    rem = DECK_MASK
-    for k in range(21):
-        if k == 7 or k == 14:
-            x += GOLDEN
-            u = _mix(x)
-        r, u = _draw(u, 24 - k)
-        bit = nth_bit(rem, r)
-        rem ^= bit
-        drawn[k] = bit
+    u0 = _mix(x)
+    x += GOLDEN
+    u1 = _mix(x)
+    dealer0, u0 = _draw(u0, 4)
+    dealer1, u1 = _draw(u1, 4)
+    rem0 = DECK_MASK
+    rem1 = DECK_MASK
     for rel in range(4):
-        m = np.int64(0)
+        if rel > 0:
+            x += GOLDEN
+            u0 = _mix(x)
+            x += GOLDEN
+            u1 = _mix(x)
+        m0 = np.int64(0)
+        m1 = np.int64(0)
         for j in range(5):
-            m |= drawn[POS_T[rel, j]]
-        hs[(dealer + 1 + rel) & 3] = m
-    up = np.int64(trailing_zeros(drawn[20]))
-    if record:
-        dealers[i] = dealer
-        for k in range(21):
-            decks[i, k] = trailing_zeros(drawn[k])
-        for k in range(21, 24):
-            low = rem & -rem
-            decks[i, k] = trailing_zeros(low)
-            rem ^= low
-    x, maker, alone, trump, active, lonedef, k = _bid(x, hs, dealer, up, flags, record,
-                                                      actions, i)
-    info[H_MAKER] = maker
-    info[H_ALONE] = alone
-    info[H_TRUMP] = trump
-    info[H_ACTIVE] = active
-    info[H_LONEDEF] = lonedef
-    info[H_DECISIONS] = k
-    if maker >= 0:
-        for q in range(4):
-            hs[q] = _trump_order(hs[q], trump)
-        info[H_FOLLOWERS] = np.int64(COUNT_T[active]) - 1
-        e = (dealer + 1) & 3
-        info[H_LEADER] = e if (active >> e) & 1 else np.int64(NEXT_T[active, e])
+            left = 24 - 5 * rel - j
+            r0, u0 = _draw(u0, left)
+            r1, u1 = _draw(u1, left)
+            bit0 = nth_bit(rem0, r0)
+            bit1 = nth_bit(rem1, r1)
+            rem0 ^= bit0
+            rem1 ^= bit1
+            m0 |= bit0
+            m1 |= bit1
+            if record:
+                decks[i, POS_T[rel, j]] = trailing_zeros(bit0)
+                if pair == 2:
+                    decks[i + 1, POS_T[rel, j]] = trailing_zeros(bit1)
+        hs[0, (dealer0 + 1 + rel) & 3] = m0
+        hs[1, (dealer1 + 1 + rel) & 3] = m1
+    up0, u0 = pick_card(rem0, u0)
+    up1, u1 = pick_card(rem1, u1)
+    for b in range(pair):
+        dealer = dealer0 if b == 0 else dealer1
+        up = up0 if b == 0 else up1
+        if record:
+            rem = (rem0 if b == 0 else rem1) ^ (np.int64(1) << up)
+            dealers[i + b] = dealer
+            decks[i + b, 20] = up
+            for k in range(21, 24):
+                low = rem & -rem
+                decks[i + b, k] = trailing_zeros(low)
+                rem ^= low
+        x, maker, alone, trump, active, lonedef, k = _bid(x, hs, b, dealer, up, flags, record,
+                                                          actions, i + b)
+        info[b, H_MAKER] = maker
+        info[b, H_ALONE] = alone
+        info[b, H_TRUMP] = trump
+        info[b, H_ACTIVE] = active
+        info[b, H_LONEDEF] = lonedef
+        info[b, H_DECISIONS] = k
+        if maker >= 0:
+            for q in range(4):
+                hs[b, q] = _trump_order(hs[b, q], trump)
+            info[b, H_FOLLOWERS] = np.int64(COUNT_T[active]) - 1
+            e = (dealer + 1) & 3
+            info[b, H_LEADER] = e if (active >> e) & 1 else np.int64(NEXT_T[active, e])
     return x
 
 
@@ -787,25 +811,22 @@ def _random_hands_body(n: Any, seed: Any, flags: Any, record: Any, points: Any, 
     """Play ``n`` random hands; return the number of decisions. With ``record``, keep each
     hand's dealer, deck and actions (-1 padded) for replay.
 
-    Hands go in pairs: both are dealt and bid, then their tricks are played alternately, so
-    that while one trick waits for the last (its winner leads the next) the CPU works on the
-    other hand's (10% faster). The generator's state is a local (a register)."""
+    Hands go in pairs: both are dealt side by side and bid, then their tricks are played
+    alternately, so that while one trick waits for the last (its winner leads the next) the CPU
+    works on the other hand's (10% faster). A pair's hands are rows of ``hands`` and ``info``
+    indexed in place: a row taken as a view of its own costs two atomic reference counts, 8%
+    of a hand. The generator's state is a local (a register)."""
     x = np.uint64(seed) * GOLDEN
     hands = np.zeros((2, 4), dtype=np.int64)
     info = np.zeros((2, 8), dtype=np.int64)
-    drawn = np.zeros(21, dtype=np.int64)
     steps = 0
     for i in range(0, n, 2):
         pair = 2 if i + 1 < n else 1
-        for b in range(pair):
-            x = _deal_and_bid(x, hands[b], drawn, info[b], flags, record, dealers, decks,
-                              actions, i + b)
+        x = _deal_and_bid(x, hands, info, pair, flags, record, dealers, decks, actions, i)
         x += GOLDEN
         u0 = _mix(x)
         x += GOLDEN
         u1 = _mix(x)
-        h0 = hands[0]
-        h1 = hands[1]
         w0 = info[0, H_LEADER]
         w1 = info[1, H_LEADER]
         k0 = info[0, H_DECISIONS]
@@ -822,19 +843,18 @@ def _random_hands_body(n: Any, seed: Any, flags: Any, record: Any, points: Any, 
             a1 = info[1, H_ACTIVE]
             f1 = info[1, H_FOLLOWERS]
             for _ in range(5):
-                u0, w0, k0 = _trick(u0, h0, w0, t0, a0, f0, record, actions, i, k0)
-                u1, w1, k1 = _trick(u1, h1, w1, t1, a1, f1, record, actions, i + 1, k1)
+                u0, w0, k0 = _trick(u0, hands, 0, w0, t0, a0, f0, record, actions, i, k0)
+                u1, w1, k1 = _trick(u1, hands, 1, w1, t1, a1, f1, record, actions, i + 1, k1)
                 made0 += ((w0 ^ m0) & 1) ^ 1
                 made1 += ((w1 ^ m1) & 1) ^ 1
         elif m0 >= 0 or m1 >= 0:  # the other was thrown in (or there is only one)
             b = 0 if m0 >= 0 else 1
-            hs = h0 if b == 0 else h1
             w = w0 if b == 0 else w1
             k = k0 if b == 0 else k1
             u = u0 if b == 0 else u1
             made = 0
             for _ in range(5):
-                u, w, k = _trick(u, hs, w, info[b, H_TRUMP], info[b, H_ACTIVE],
+                u, w, k = _trick(u, hands, b, w, info[b, H_TRUMP], info[b, H_ACTIVE],
                                  info[b, H_FOLLOWERS], record, actions, i + b, k)
                 made += ((w ^ info[b, H_MAKER]) & 1) ^ 1
             if b == 0:
