@@ -3,10 +3,12 @@ as in the lobby, named for a screen reader and worked from the keyboard."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import browser, server, watch_errors
+from test_web_browser import browser, names_cut, play_until, server, watch_errors
 from webtools import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -93,3 +95,32 @@ def test_leaving_a_rated_game_asks_first_and_says_it_still_counts(browser: Any,
     assert len(asked) == 2
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize("width", [1200, 900, 390])
+def test_the_game_over_screen_shows_whole_names_no_stale_tags_and_even_buttons(
+        browser: Any, sqlite_url: str, tmp_path: Path, width: int) -> None:
+    """Once a Play now game is over: no seat says who plays it now (its free seats' "free ·
+    computer plays" is stale: nobody does), every seat's name is shown whole (900 px: the
+    felt beside the side panel, where the columns are narrowest), and Play again is as tall
+    as the buttons beside it."""
+    with LiveServer(db_url=sqlite_url) as srv:
+        t = srv.post("/api/play", {"name": "Ann", "rules": {"target": 1}})[1]
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        errors = watch_errors(page)
+        page.goto(f"{srv.base}/t/{t['id']}?fast#token={t['token']}")
+        page.wait_for_selector("#hand .card")
+        tags = ".seat:not([hidden]) .tag.away"
+        assert page.locator(tags).all_inner_texts() == ["free · computer plays"] * 3
+        play_until(page, lambda: page.locator("#banner .gameover").count() > 0,
+                   random.Random(3))
+        page.screenshot(path=str(tmp_path / f"game-over-{width}.png"))
+        assert page.locator(tags).count() == 0
+        assert sorted(page.locator(".seat:not([hidden]) .name").all_inner_texts()) == \
+            ["East (club)", "South (club)", "West (club)", "You"]
+        assert names_cut(page) == []
+        heights = page.evaluate("""[...document.querySelectorAll(
+            '#banner .gameover .links > *')].map(e => e.getBoundingClientRect().height)""")
+        assert len(heights) == 5 and max(heights) - min(heights) < 0.5, heights
+        assert errors == []
+        page.close()

@@ -377,7 +377,7 @@ function showGameOver(s) {
   const home = make("a", "button", "New table");
   home.href = "/";
   if (me >= 0 || s.again) {  // the same seats and rules, at a new table
-    const again = s.again ? make("a", "button primary", "Play again") : make("button", "primary", "Play again");
+    const again = make(s.again ? "a" : "button", "button primary", "Play again");
     if (s.again) again.href = s.again;
     else again.onclick = () => { askedAgain = true; again.disabled = true; send({ type: "play_again" }); };
     links.append(again);
@@ -491,8 +491,10 @@ function renderSeats(s, winner) {
     const sub = make("div", "seat-sub");
     if (info.kind === "bot") sub.append(make("span", "tag bot", "bot"));  // a program, online
     if (info.kind === "computer") sub.append(make("span", "tag", `computer · ${info.level}`));
-    // its computer plays: a free seat, a player there (from the next hand, or after the clock
-    // ran out), or a player gone
+    // who plays the seat now, while the game goes on (once it is over nobody does): its
+    // computer for a free seat, for a player there (from the next hand, or after the clock ran
+    // out), or for a player gone
+    else if (s.finished) { /* nothing to say */ }
     else if (info.stand_in) sub.append(make("span", "tag away", !info.claimed ? "free · computer plays" : info.connected ? "computer plays for now" : "away · computer plays"));
     else if (!info.claimed) sub.append(make("span", "tag away", "waiting for a friend"));
     else if (!info.connected) sub.append(make("span", "tag away", "offline"));
