@@ -14,11 +14,18 @@ Seat: TypeAlias = int
 """A seat at the table, 0 to players - 1, clockwise (North, East, South, West with four)."""
 
 SEAT_NAMES_4: Final = ("North", "East", "South", "West")
+SIDE_NAMES_4: Final = ("North-South", "East-West")
 
 
 def seat_name(seat: Seat, players: int) -> str:
     """North/East/South/West for four players; "Player N" otherwise."""
     return SEAT_NAMES_4[seat] if players == 4 else f"Player {seat + 1}"
+
+
+def side_name(side: int, players: int) -> str:
+    """A scoring side (``side_of``) by its seats: North-South and East-West with four
+    players; with two or three each seat is its own side, named as the seat."""
+    return SIDE_NAMES_4[side] if players == 4 else seat_name(side, players)
 
 
 def partner(seat: Seat, players: int) -> Seat:

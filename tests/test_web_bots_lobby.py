@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -451,7 +452,10 @@ def test_euchre_connect_plays_now_with_the_node_example_bot(sqlite_url: str,
         # Play now after its hello, and again after its first game: a new table each time
         tables = [line.split("/t/")[1].split(" ")[0] for line in lines if "seated at" in line]
         assert len(tables) == 2 and tables[0] != tables[1], lines
-        assert sum("game over" in line for line in lines) == 2
+        ends = [line for line in lines if "game over" in line]
+        assert len(ends) == 2 and all(re.search(  # Nodebot sits North, first at each
+            r"game over: North-South \d+, East-West \d+ — your side \(North-South\) "
+            r"(won|lost to East-West)$", line) for line in ends), ends
         for table in tables:
             assert finished(srv, table)
             seats = srv.get(f"/api/tables/{table}")[1]["seats"]
@@ -530,6 +534,31 @@ def test_euchre_connect_asks_again_after_a_refusal_that_passes(
                             separators=(",", ":")))
     assert run.stopping.is_set() and run.outcome is not None
     assert "refused the bot's play_now: that table's host takes no bots" in str(run.outcome)
+
+
+def test_euchre_connect_says_who_won_a_game_from_its_own_seat() -> None:
+    """The bot's log line at a game's end names each side with its score and says whether
+    the bot's own side (its seat's, from the game's new_game) won."""
+    from euchre.bots import online
+    from euchre.rules import Rules
+
+    said: list[str] = []
+    run = online.Run("rule", "ws://x/ws/bot", "t", said.append)
+    frames = online.Frames(object(), run, "connection 1")
+
+    def game(seat: int, players: int, scores: list[int], winner: int | None) -> str:
+        for message in (P.new_game(seat, 1, Rules(players=players)), P.game_end(scores, winner)):
+            frames._note(json.dumps(message, separators=(",", ":")))  # as the server sends
+        return said[-1]
+
+    assert game(1, 4, [6, 10], 1) == "connection 1: game over: North-South 6, East-West 10 " \
+        "— your side (East-West) won"
+    assert game(2, 4, [6, 10], 1) == "connection 1: game over: North-South 6, East-West 10 " \
+        "— your side (North-South) lost to East-West"
+    assert game(1, 3, [3, 5, 2], 1) == "connection 1: game over: Player 1 3, Player 2 5, " \
+        "Player 3 2 — you (Player 2) won"
+    assert game(0, 2, [4, 4], None) == "connection 1: game over: Player 1 4, Player 2 4 " \
+        "— nobody won"
 
 
 def test_the_docs_list_every_request_and_answer() -> None:

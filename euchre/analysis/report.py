@@ -16,7 +16,7 @@ from euchre.analysis.review import Review
 from euchre.analysis.values import OBJECTIVES, Z95, OptionValue
 from euchre.cards import SUIT_SYMBOLS, Card, card_symbol, left_bower, right_bower, sort_hand
 from euchre.phases import Phase
-from euchre.seats import seat_name, side_of
+from euchre.seats import seat_name, side_name, side_of
 from euchre.view import SeatView
 from euchre.words import YOU, Moment, Who, action_words, option_words
 
@@ -202,7 +202,7 @@ def puzzle_lines(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], 
     heading = heading or f"Puzzle {p.id} of {count}"
     lines = [f"{heading}: you are {me}; {dealt}; the up-card was {symbol(view.upcard)}."]
     if view.scores:
-        lines.append("Score: " + ", ".join(f"{_side(s, n)} {v}"
+        lines.append("Score: " + ", ".join(f"{side_name(s, n)} {v}"
                                             for s, v in enumerate(view.scores)))
 
     def who(s: int) -> Who:
@@ -266,9 +266,3 @@ def print_puzzle(p: Puzzle, view: SeatView, count: int, symbol: Callable[[int], 
         if i == 0:
             t.stylize("bold", 0, line.index(":"))
         con.print(t, overflow="fold")
-
-
-def _side(side: int, players: int) -> str:
-    if players == 4:
-        return "North-South" if side == 0 else "East-West"
-    return seat_name(side, players)

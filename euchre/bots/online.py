@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from euchre.bots import protocol as P
 from euchre.bots.registry import CMD_PREFIX, claims_determinism, make_bot
-from euchre.seats import Seat
+from euchre.seats import Seat, side_name, side_of
 
 #: The server's bot websocket, under its address.
 BOT_PATH = "/ws/bot"
@@ -131,6 +131,25 @@ class Run:
             self.finish(Stop(0, f"played {self.games} game(s)"))
 
 
+def game_end_words(message: dict[str, Any], seat: Seat, players: int) -> str:
+    """A game's end as the bot's log says it, from its own seat's view: "game over:
+    North-South 6, East-West 10 — your side (East-West) won" (with two or three players each
+    seat is its side: "you (Player 2) won")."""
+    scores, winner = message.get("scores"), message.get("winner")
+    if not isinstance(scores, list) or not all(isinstance(v, int) for v in scores):
+        return f"game over (scores not given: {scores!r})"
+    said = ", ".join(f"{side_name(s, players)} {v}" for s, v in enumerate(scores))
+    if not 0 <= seat < players:
+        return f"game over: {said}"
+    mine = side_of(seat, players)
+    you = f"{'your side' if players == 4 else 'you'} ({side_name(mine, players)})"
+    if not isinstance(winner, int) or not 0 <= winner < len(scores):
+        return f"game over: {said} — nobody won"
+    if winner == mine:
+        return f"game over: {said} — {you} won"
+    return f"game over: {said} — {you} lost to {side_name(winner, players)}"
+
+
 class Frames:
     """The program's end of one websocket, as :class:`euchre.bots.protocol.Lines`: frames
     in, frames out; what the server says besides the protocol (an error, the close) is
@@ -143,6 +162,8 @@ class Frames:
         """The program's hello went: the connection may ask for a seat."""
         self.playing = False
         """A game is under way on this connection (from its new_game to its game_end)."""
+        self.seat, self.players = -1, 4
+        """The bot's seat in its game and how many play there (from its new_game)."""
 
     def recv(self) -> str | None:
         from websockets.exceptions import ConnectionClosed
@@ -183,10 +204,15 @@ class Frames:
         say = self.run.say
         if kind == "new_game":
             self.playing = True
+            seat, rules = message.get("seat"), message.get("rules")
+            players = rules.get("players") if isinstance(rules, dict) else None
+            self.seat = seat if isinstance(seat, int) else -1
+            self.players = players if isinstance(players, int) else 4
             say(f"{self.label}: playing table {message.get('table', '?')}, seat "
                 f"{message.get('seat')}")
         elif kind == "game_end":
-            say(f"{self.label}: game over, {message.get('scores')}")
+            say(f"{self.label}: "
+                f"{game_end_words(message, self.seat, self.players)}")
             self.playing = False
             self.run.game_over()
             self.ask()

@@ -14,16 +14,10 @@ from euchre.errors import EuchreError, quote
 from euchre.match import FinishedHand, Match
 from euchre.narrate import bidding_segments, staged
 from euchre.record import from_json
-from euchre.seats import Seat
+from euchre.seats import Seat, side_name
 from euchre.state import HandState, seat_name
 from euchre.view import HIDDEN_DISCARD, HIDDEN_SWAP
 from euchre.words import Who
-
-
-def side_name(side: int, players: int) -> str:
-    if players == 4:
-        return "North-South" if side == 0 else "East-West"
-    return seat_name(side, players)
 
 
 def describe_hand(h: HandState, hidden: bool = False, viewer: Seat | None = None) -> str:

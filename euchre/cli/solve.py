@@ -26,6 +26,7 @@ from euchre.cards import (
 from euchre.cli import Subparsers
 from euchre.errors import RulesError
 from euchre.rules import Rules
+from euchre.seats import side_name
 from euchre.solver import principal_line, solve
 from euchre.solver.deal import DealError, play_state
 from euchre.state import PLAY, HandState, seat_name
@@ -143,9 +144,7 @@ def build_state(args: argparse.Namespace) -> HandState:
 
 
 def _sides(state: HandState) -> list[str]:
-    if state.n == 4:
-        return ["North-South", "East-West"]
-    return [seat_name(s, state.n) for s in range(state.n)]
+    return [side_name(s, state.n) for s in range(2 if state.n == 4 else state.n)]
 
 
 def report(state: HandState, ascii_only: bool = False) -> str:

@@ -20,7 +20,7 @@ from euchre.cards import EFFECTIVE_SUIT, JOKER, CardParseError, parse_suit, sort
 from euchre.errors import NotationError
 from euchre.explain import why_illegal
 from euchre.phases import Phase
-from euchre.seats import Seat
+from euchre.seats import Seat, side_name
 from euchre.state import HandState, seat_name
 from euchre.tui.words import Glyphs, card_error
 from euchre.view import SeatView
@@ -146,7 +146,7 @@ class Seating:
         """A scoring side in a sentence: "Your side", "East-West", "Player 2"."""
         if self.players == 4:
             if self.human is None:
-                return ("North-South", "East-West")[side]
+                return side_name(side, 4)
             return "Your side" if side == self.human % 2 else "Your opponents"
         return self.plain(side)
 
