@@ -451,7 +451,7 @@ def test_euchre_bots_beside_a_running_server_cuts_a_token_off(
         assert added.returncode == 0, added.stderr
         token = added.stdout.strip().splitlines()[-1]
         assert token.startswith("ebt_")
-        assert "Opbot: unrated, owned by the operator" in bots("list").stdout
+        assert "Opbot: not rated yet, owned by the operator" in bots("list").stdout
         assert bots("add", "OPBOT").returncode == 2  # reads like another player's name
         assert "computer level" in bots("add", "club").stderr
         bot = RawBot(srv.base, token)
@@ -466,6 +466,38 @@ def test_euchre_bots_beside_a_running_server_cuts_a_token_off(
         assert bot.closed()[0] == 4403
         assert "no token (revoked)" in bots("list").stdout
         assert bots("revoke", "Nobody").returncode == 2
+
+
+def test_euchre_bots_list_shows_a_bots_rating_in_the_sites_words(
+        sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``euchre bots list`` and the site say one thing of one bot: not rated yet, then its
+    rating with its margin (and provisional) exactly as its profile and the leaderboard."""
+    import sqlalchemy as sa
+
+    from euchre.web.store import PlayerRow
+
+    def listed() -> str:
+        capsys.readouterr()
+        assert main(["bots", "--db", sqlite_url, "list"]) == 0
+        (line,) = capsys.readouterr().out.splitlines()
+        return line
+
+    assert main(["bots", "--db", sqlite_url, "add", "Ratebot"]) == 0
+    with LiveServer(db_url=sqlite_url) as srv:
+        site = srv.get("/api/players/Ratebot")[1]
+        assert site["rating"] is None and site["rating_text"] == "not rated yet"
+        assert listed() == "Ratebot: not rated yet, owned by the operator"
+        store = Store(sqlite_url)
+        try:
+            with store.engine.begin() as conn:  # a newcomer's rating after a first game
+                conn.execute(sa.update(PlayerRow).where(PlayerRow.name == "Ratebot")
+                             .values(mu=1500.0, sigma=350.0, rated_games=1))
+        finally:
+            store.close()
+        site = srv.get("/api/players/Ratebot")[1]
+        board = {p["name"]: p for p in srv.get("/api/leaderboard?kind=bots")[1]["players"]}
+        assert site["rating_text"] == board["Ratebot"]["text"] == "1500 ± 686 (provisional)"
+        assert listed() == "Ratebot: 1500 ± 686 (provisional), owned by the operator"
 
 
 def test_euchre_bots_takes_db_before_or_after_the_action(

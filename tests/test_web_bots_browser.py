@@ -112,7 +112,7 @@ def test_a_person_plays_a_rated_game_against_the_node_bot_online(
         page.goto(base + "/leaderboard")
         page.wait_for_selector("#board tbody tr a")
         shown = page.locator("#board").inner_text()
-        assert re.search(r"NodeBot\s*bot\s+\d{3,4} ± \d+ provisional\s+1\b", shown), shown
+        assert re.search(r"NodeBot\s*bot\s+\d{3,4} ± \d+ \(provisional\)\s+1\b", shown), shown
         page.screenshot(path=str(shots / "leaderboard-with-bot.png"))
         page.goto(f"{base}/players/NodeBot")
         page.wait_for_selector(f"#games a[href='/replay/{table_id}']")

@@ -180,7 +180,7 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
         a.click("#banner .gameover >> text=Leaderboard")
         a.wait_for_selector("#board tbody tr a")
         shown = a.locator("#board").inner_text()
-        assert re.search(r"Ann\s+\d{3,4} ± \d+ provisional", shown), shown
+        assert re.search(r"Ann\s+\d{3,4} ± \d+ \(provisional\)", shown), shown
         assert re.search(r"club\s*computer\s+1500 ± 0\s+1\b", shown), shown
         for page, name in ((a, "Ann"), (b, "Bob")):
             page.goto(f"{base}/players/{name}")

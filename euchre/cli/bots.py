@@ -120,8 +120,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _line(b: dict[str, Any]) -> str:
-    rating = b["rating"]
-    shown = f"{rating['rating']} ± {rating['plus_minus']}" if rating else "unrated"
     owner = b["owner"] or "the operator"
     token = "" if b["has_token"] else ", no token (revoked)"
-    return f"{b['name']}: {shown}, owned by {owner}{token}"
+    return f"{b['name']}: {b['rating_text']}, owned by {owner}{token}"

@@ -54,9 +54,14 @@ class BotAccount:
     rating: dict[str, Any] | None = None
 
     def public(self) -> dict[str, Any]:
+        """As its owner's page and ``euchre bots list`` show it (``rating_text``: the same
+        words in both)."""
+        from euchre.web.ratings import NOT_RATED
+
         return {"name": self.name, "owner": self.owner, "has_token": self.has_token,
                 "created_at": self.created_at, "token_at": self.token_at,
-                "profile": f"/players/{self.name}", "rating": self.rating}
+                "profile": f"/players/{self.name}", "rating": self.rating,
+                "rating_text": NOT_RATED if self.rating is None else self.rating["text"]}
 
 
 def new_token() -> str:

@@ -134,6 +134,8 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     return {
         "name": who.name, "kind": who.kind, **(owner or {}),
         "rating": rating_of(who.mu, who.sigma), "rated_games": who.rated_games,
+        "rating_text": R.rating_text(None if who.mu is None or who.sigma is None
+                                     else R.Rating(who.mu, who.sigma)),
         # where a computer level's rating started: the calibration run's games and rating
         "calibration": None if measured is None else {
             "games": measured.games, **R.shown(R.Rating(measured.mu, measured.sigma))},

@@ -20,7 +20,10 @@ from __future__ import annotations
 from euchre.bots.registry import ladder_rating, levels
 from euchre.tournament.ratings import Rating, level_rating
 
-__all__ = ["Rating", "rated_levels", "rated_name", "seed", "shown"]
+__all__ = ["NOT_RATED", "Rating", "rated_levels", "rated_name", "rating_text", "seed", "shown"]
+
+#: A player with no rating yet (no rated game), as every page and ``euchre bots list`` say it.
+NOT_RATED = "not rated yet"
 
 
 def rated_name(level: str) -> str | None:
@@ -52,10 +55,17 @@ def seed(name: str) -> Rating:
     return Rating(found.mu, found.sigma, 0)  # its games on this site: none yet
 
 
+def rating_text(rating: Rating | None) -> str:
+    """A rating in words, the one way the site's pages and the command line show it:
+    "1601 ± 669 (provisional)", never without its margin; ``NOT_RATED`` for none."""
+    return NOT_RATED if rating is None else str(rating)
+
+
 def shown(rating: Rating) -> dict[str, object]:
-    """A rating as a player reads it (the number, its 95% margin, provisional or not), with
-    the model's own mean and uncertainty for programs (a calibrated computer level moves by
-    less than a point a game)."""
+    """A rating as a player reads it (the number, its 95% margin, provisional or not, and all
+    of that in words: ``text``), with the model's own mean and uncertainty for programs (a
+    calibrated computer level moves by less than a point a game)."""
     return {"rating": round(rating.mu), "plus_minus": round(rating.half_width),
-            "provisional": rating.provisional, "mu": rating.mu, "sigma": rating.sigma}
+            "provisional": rating.provisional, "text": rating_text(rating), "mu": rating.mu,
+            "sigma": rating.sigma}
 

@@ -58,8 +58,7 @@ async function drawBots(account) {
     const a = document.createElement("a");
     a.href = profileUrl(b.name);
     a.textContent = b.name;
-    const rating = b.rating ? `${b.rating.rating} ± ${b.rating.plus_minus}${b.rating.provisional ? " provisional" : ""}` : "not rated yet";
-    li.append(a, ` · ${rating} · ${b.has_token ? "has a token" : "no token (revoked)"} `);
+    li.append(a, ` · ${b.rating_text} · ${b.has_token ? "has a token" : "no token (revoked)"} `);
     const fresh = document.createElement("button");
     fresh.textContent = "New token";
     fresh.onclick = () => botAction(`/api/bots/${encodeURIComponent(b.name)}/token`);

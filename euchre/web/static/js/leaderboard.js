@@ -34,7 +34,7 @@ async function load() {
     who.append(a);
     if (p.kind === "computer" || p.kind === "bot") who.append(make("span", `tag ${p.kind}`, p.kind));
     tr.append(who);
-    tr.append(make("td", "", `${p.rating} ± ${p.plus_minus}${p.provisional ? " provisional" : ""}`));
+    tr.append(make("td", "", p.text));  // the server's words: "1601 ± 669 (provisional)"
     tr.append(make("td", "", String(p.rated_games)));
     tbody.append(tr);
   }

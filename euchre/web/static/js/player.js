@@ -15,11 +15,6 @@ function make(tag, cls, value) {
   return el;
 }
 
-export function ratingText(r) {
-  if (!r || r.rating === undefined) return "not rated yet";
-  return `${r.rating} ± ${r.plus_minus}${r.provisional ? " (provisional)" : ""}`;
-}
-
 function svg(tag, attrs) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -73,9 +68,9 @@ async function main() {
   if (p.kind === "bot") {  // a program that plays here with an account of its own
     $("rating").before(make("p", "small", `A bot: a program that plays online with an account of its own, ${p.owner ? `kept by ${p.owner}` : "the site's own"}.`));
   }
-  $("rating").textContent = `Rating ${ratingText(p.rating)} · ${p.rated_games} rated game${p.rated_games === 1 ? "" : "s"}`;
+  $("rating").textContent = `Rating ${p.rating_text} · ${p.rated_games} rated game${p.rated_games === 1 ? "" : "s"}`;
   if (p.calibration) {  // a computer level: where its rating started
-    $("rating").after(make("p", "small", `Measured at ${ratingText(p.calibration)} over ${p.calibration.games} games against the other levels (the calibration run, euchre rate --levels), where its rating here started.`));
+    $("rating").after(make("p", "small", `Measured at ${p.calibration.text} over ${p.calibration.games} games against the other levels (the calibration run, euchre rate --levels), where its rating here started.`));
   }
   const dl = $("stats");
   for (const [k, label] of STATS) {  // each label with its number, one grid cell
