@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import click_a_choice, watch_errors
+from test_web_browser import click_a_choice, hand_no, watch_errors
 from test_web_players_browser import ratings, sign_up
 from webtools import CHROMIUM, LiveServer
 
@@ -129,3 +129,69 @@ def test_a_person_plays_a_rated_game_against_the_node_bot_online(
         p.screenshot(path=str(shots / "table-with-bot-phone.png"))
         phone.close()
         ctx.close()
+
+
+def test_a_person_who_plays_now_with_bots_welcome_plays_a_bot_seated_by_play_now(
+        browser: Any, sqlite_url: str, tmp_path: Path) -> None:
+    """Where the operator lets bots seat themselves: Ann presses Play now on the home page
+    (bots welcome, as it is ticked there), and a registered bot's program, online the way
+    docs/writing-a-bot.md says (``euchre connect rule --play-now``), is seated at her table
+    by its own Play now. Her table shows the bot's seat by its name, marked a bot, and she
+    plays hands through the page against it: from the hand after the one it sat down in, the
+    bot makes its seat's moves itself (its computer no longer stands in)."""
+    store = Store(sqlite_url)
+    try:
+        token = B.create(store, "Robo", None)[1]
+    finally:
+        store.close()
+    with LiveServer(db_url=sqlite_url, bots="allowed") as srv:
+        shots = tmp_path / "shots"
+        shots.mkdir()
+        page = browser.new_page(viewport={"width": 1100, "height": 800})
+        errors = watch_errors(page)
+        page.goto(srv.base + "/")
+        assert page.get_by_role("checkbox", name="Bots may play at my table").is_checked()
+        page.fill("#name", "Ann")
+        page.click("#play-now")
+        page.wait_for_selector("#hand .card")
+        table_id = page.url.split("/t/")[1].split("#")[0].split("?")[0]
+        log = (tmp_path / "connect.log").open("w")
+        bot = subprocess.Popen([EUCHRE, "connect", "rule", "--server", srv.base, "--play-now"],
+                               stdout=log, stderr=subprocess.STDOUT,
+                               env={**os.environ, "EUCHRE_BOT_TOKEN": token})
+        try:
+            robo = page.locator(".seat", has=page.locator(".name", has_text="Robo"))
+            robo.locator(".tag.bot").wait_for(timeout=30000)
+            assert robo.locator(".name").inner_text() == "Robo"
+            assert robo.locator(".tag.bot").inner_text() == "bot"
+            seat = int(robo.get_attribute("data-seat") or "-1")
+            assert seat > 0  # Ann's is seat 0
+            page.screenshot(path=str(shots / "ann-plays-robo.png"))
+            rng = random.Random(7)
+            start = hand_no(page)
+            deadline = time.monotonic() + 180
+            while hand_no(page) < start + 2:  # the hand it sat down in, and one more
+                assert time.monotonic() < deadline, "the hands did not end"
+                assert bot.poll() is None, (tmp_path / "connect.log").read_text()
+                click_a_choice(page, rng, 500)
+                page.wait_for_timeout(20)
+                if hand_no(page) > start:  # a hand the bot plays from its start
+                    seats = srv.get(f"/api/tables/{table_id}")[1]["seats"]
+                    assert seats[seat]["kind"] == "bot" and not seats[seat]["stand_in"]
+            said = (tmp_path / "connect.log").read_text()
+            assert f"seated at /t/{table_id} (seat {seat})" in said, said
+            assert f"playing table {table_id}, seat {seat}" in said, said
+            assert robo.locator(".tag.bot").inner_text() == "bot"
+            assert not robo.locator(".tag.away").count()  # nobody stands in for it
+            assert errors == [], errors
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(f"{srv.base}/t/{table_id}")  # watching, on a phone
+            phone.locator(".seat .tag.bot").wait_for()
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+            phone.screenshot(path=str(shots / "robo-phone.png"))
+            phone.close()
+        finally:
+            bot.terminate()
+            bot.wait(10)
+            log.close()
+        page.close()
