@@ -54,7 +54,16 @@ from euchre.web.bus import BUS
 from euchre.web.players import Player
 from euchre.web.store import libpq_url
 from euchre.web.table import SPECTATOR, Table, TurnError
-from euchre.web.transport import Conn, TokenBucket, deliver, error, hang_up, put, send
+from euchre.web.transport import (
+    Conn,
+    TokenBucket,
+    deliver,
+    error,
+    hang_up,
+    put,
+    seat_gone,
+    send,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -358,11 +367,10 @@ class Cluster:
             name, claimed, stand_in, token = new.name, new.claimed, new.stand_in, new.token
             if s.token != token:
                 s.token = token
+                left = s.claimed and not claimed  # freed: its holder left it (from any page)
                 for c in self.rooms.everyone(table):
                     if c.seat == s.seat and (self.id, c.id) != keep:
-                        error(c, "link_revoked", "this seat's link was replaced by its "
-                              "holder: it no longer opens the seat")
-                        hang_up(c, 4403)
+                        seat_gone(c, left)
             if s.stand_in != stand_in:  # a new absence, or a return told where it arrived
                 s.covered = []
             s.name, s.claimed, s.stand_in, s.kind = name, claimed, stand_in, new.kind

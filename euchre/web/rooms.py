@@ -23,7 +23,7 @@ from euchre.web.players import Player
 from euchre.web.store import LostTable, SeatData, Stint, Store, TableData, opening_stints
 from euchre.web.table import BOT, HUMAN, PLAYER_KINDS, SPECTATOR, Table
 from euchre.web.table import Seat as TableSeat
-from euchre.web.transport import Conn, deliver, error, hang_up, send
+from euchre.web.transport import Conn, deliver, error, seat_gone, send
 
 if TYPE_CHECKING:
     from euchre.web.bots import BotAccount
@@ -229,9 +229,7 @@ class Rooms:
             self.peers.changed(table, conn)
         send(conn, M.Link(token, f"/t/{table.id}#token={token}"))
         for c in others:
-            error(c, "link_revoked", "this seat's link was replaced by its holder: it no "
-                  "longer opens the seat")
-            hang_up(c, 4403)
+            seat_gone(c, left=False)
 
     # the waiting room and the next game -----------------------------------------------------
 
@@ -282,8 +280,7 @@ class Rooms:
         seat.covered = []  # what its computer did for the one who left: nobody's to be told
         self.broadcast_locked(table)
         for c in gone:
-            error(c, "left", "you left this seat: its computer plays it now")
-            hang_up(c, 4403)
+            seat_gone(c, left=True)
 
     async def create_open(self, rules: Rules, clock: float, player: Player | None,
                           name: str | None = None, bots: bool = False) -> tuple[Table, int]:

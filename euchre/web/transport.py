@@ -120,6 +120,18 @@ def error(conn: Conn, code: str, message: str) -> None:
     send(conn, M.error(code, message))
 
 
+def seat_gone(conn: Conn, left: bool) -> None:
+    """Tell a connection its seat's link opens the seat no more, and close it: its holder left
+    the seat (``left``: its computer plays it, free for the next person), or replaced the
+    link. Said alike by the table's owner and by every other server process."""
+    if left:
+        error(conn, "left", "you left this seat: its computer plays it now")
+    else:
+        error(conn, "link_revoked", "this seat's link was replaced by its holder: it no "
+              "longer opens the seat")
+    hang_up(conn, 4403)
+
+
 async def refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
     """Tell a connection why it is not accepted, and close it."""
     await ws.send_text(M.encode(M.error(code, message)))
