@@ -140,7 +140,9 @@ def server_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 def test_a_bot_account_plays_a_rated_game_online_and_is_shown_as_a_bot(db_url: str) -> None:
-    with LiveServer(db_url=db_url) as srv:
+    # The first deal waits for the bot (bot_grace): long enough for it to arrive on a loaded
+    # machine (2 s by default; after it the seat's computer plays, and the bot made one move).
+    with LiveServer(db_url=db_url, bot_grace=30) as srv:
         with httpx.Client(base_url=srv.base, headers={"Origin": srv.base}) as ann:
             r = ann.post("/api/account/signup", json={"name": "Ann",
                                                       "password": "a long secret of mine"})
