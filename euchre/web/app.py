@@ -33,7 +33,7 @@ from euchre.web.players import player_by_name
 from euchre.web.replay import replay_frames
 from euchre.web.results import decisions_of
 from euchre.web.server import Server
-from euchre.web.table import Table
+from euchre.web.table import COMPUTER, Table
 from euchre.web.trainer import Trainer
 from euchre.web.transport import WS_PROTOCOL_MAX_BYTES
 
@@ -223,7 +223,8 @@ async def puzzles(request: Request) -> Response:
             return bad(f"there is no player named {quote(name[:40])}: player names whose "
                        "mistakes to pose (or leave it out for the whole seat's)", 404)
         seats = t.seats
-        player = (found.name, lambda seat: decisions_of(t, seats[seat], found))
+        level = found.name if found.kind == COMPUTER else None
+        player = (found.name, lambda seat: decisions_of(t, seats[seat], found.ids, level))
     status, raw = server_of(request).reviews.puzzles_answer(t, request.query_params, player)
     return Response(raw, status_code=status, media_type="application/json")
 

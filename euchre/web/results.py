@@ -25,7 +25,7 @@ update before making their own, and neither is lost.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,6 @@ from euchre.state import SCORED
 from euchre.tournament.ratings import rate_game
 from euchre.web import ratings as R
 from euchre.web.names import name_key
-from euchre.web.players import Player
 from euchre.web.store import PlayerRow, ResultRow, Stint, Store, TableRow
 from euchre.web.table import COMPUTER, HUMAN, PLAYER_KINDS, HandResult, Table
 from euchre.web.table import Seat as TableSeat
@@ -150,22 +149,24 @@ def holder_at(held: Sequence[Stint], at: int) -> tuple[str, int | None]:
     return COMPUTER, None
 
 
-def decisions_of(table: Table, seat: TableSeat, player: Player) -> set[int]:
-    """The decisions of ``seat`` (indices into the table's log) that were ``player``'s: at an
-    open table those made in their stints there (their computer's, while they were away,
-    included: the game's result counts them so too), a computer's those no stint held; at a
-    private table, or an open one stored before stints were, the whole seat's if it was
-    theirs. A seat two people held in turn is two players' mistakes, not one's."""
+def decisions_of(table: Table, seat: TableSeat, ids: Collection[int],
+                 level: str | None = None) -> set[int]:
+    """The decisions of ``seat`` (indices into the table's log) that were a player's (``ids``:
+    every id they answer to; ``level``: the computer level's name, for a computer): at an open
+    table those made in their stints there (their computer's, while they were away, included:
+    the game's result counts them so too), a computer's those no stint held; at a private
+    table, or an open one stored before stints were, the whole seat's if it was theirs. A seat
+    two people held in turn is two players' mistakes, not one's."""
     decided = [i for i, (s, _) in enumerate(table.log) if s == seat.seat]
-    if player.kind == COMPUTER and seat.level != player.name:
+    if level is not None and seat.level != level:
         return set()  # (a computer player is a level: this seat's computer is another)
     if not table.public or not table.stints:
-        mine = seat.kind == COMPUTER if player.kind == COMPUTER else seat.player in player.ids
+        mine = seat.kind == COMPUTER if level is not None else seat.player in ids
         return set(decided) if mine else set()
     held = [h for h in table.stints if h.seat == seat.seat]
-    if player.kind == COMPUTER:
+    if level is not None:
         return {i for i in decided if holder_at(held, i)[0] == COMPUTER}
-    return {i for i in decided if holder_at(held, i)[1] in player.ids}
+    return {i for i in decided if holder_at(held, i)[1] in ids}
 
 
 def seat_parts(table: Table, seat: TableSeat) -> list[Part]:
