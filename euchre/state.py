@@ -395,7 +395,8 @@ class HandState:
         self.deck = tuple(deck)
         self._facts = facts
         variant = self.variant = facts.variant
-        variant.deal(self)
+        (self.deal_seats, self.initial_hands, self.hands, self.upcard, self.kitty,
+         self.up_status, self.columns, self.under) = variant.deal(self.deck, n, self.dealer)
         self._ntricks = facts.ntricks
         self._fix = facts.fix
         self.forced = 0
@@ -440,11 +441,11 @@ class HandState:
     def face_down(self, seat: Seat) -> list[Card]:
         """Two-handed with rows: the cards still face down in ``seat``'s row (hidden from
         everyone, the seat itself included)."""
-        return self.variant.face_down(self, seat)
+        return self.variant.face_down(self.hands[seat], self.columns, seat)
 
     def face_up(self, seat: Seat) -> list[Card]:
         """Two-handed with rows: ``seat``'s cards lying face up on the table (public)."""
-        return self.variant.face_up(self, seat)
+        return self.variant.face_up(self.hands[seat], self.columns, seat)
 
     @classmethod
     def deal(cls, rules: Rules, dealer: Seat, rng: random.Random) -> HandState:
@@ -1070,12 +1071,12 @@ class HandState:
     @property
     def contract(self) -> int:
         """Two-handed with rows: the tricks the maker bid (the highest bid), 0 before any."""
-        return self.variant.high_bid(self)[0]
+        return self.variant.high_bid(self.history, self.bid_start)[0]
 
     @property
     def bidder(self) -> Seat:
         """Two-handed with rows: the seat holding the highest bid, -1 before any."""
-        return self.variant.high_bid(self)[1]
+        return self.variant.high_bid(self.history, self.bid_start)[1]
 
     def maker_tricks(self) -> int:
         """Tricks the makers' side has taken so far (0 before trump is made)."""

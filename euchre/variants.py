@@ -6,26 +6,36 @@ cards lie in rows on the table, whether the bidding is an auction of tricks, wha
 follow proves. The state deals and bids through its :class:`Variant`; the sampler, the bots, the
 analysis, the encoders and the front ends ask the variant (``variant_for(rules)`` or
 ``view.variant``) the question they have, so none of them tests the ``rows`` option itself and
-a new game is one more subclass. This module knows the state only as a type: the state imports
-it, not the other way round.
+a new game is one more subclass. The hooks take and give plain values (a deck, the bids, a seat's
+hand and rows), not the state: the state imports this module, never the other way round.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Final
+from collections.abc import Sequence
+from typing import ClassVar, Final, TypeAlias
 
 from euchre import actions as A
+from euchre.actions import Action
 from euchre.cards import BIT, Card
 from euchre.phases import AUCTION, BID1, UP_FACE, UP_NONE
 from euchre.rules import Rules
 from euchre.scoring import ROWS_TRICKS_PER_HAND, TRICKS_PER_HAND
 from euchre.seats import Seat, deal_order
 
-if TYPE_CHECKING:
-    from euchre.state import HandState
+__all__ = ["ROWS", "ROW_COLUMNS", "STANDARD", "Columns", "Dealt", "RowsVariant", "Variant",
+           "rows_layout", "variant_for"]
 
-__all__ = ["ROWS", "ROW_COLUMNS", "STANDARD", "RowsVariant", "Variant", "rows_layout",
-           "variant_for"]
+Columns: TypeAlias = tuple[tuple[tuple[Card, Card], ...], ...]
+"""Two-handed with rows: each seat's columns on the table, (face-up card, the card under it)
+each (none in games without rows)."""
+
+Dealt: TypeAlias = tuple[tuple[Seat, ...], tuple[int, ...], list[int], Card, tuple[Card, ...],
+                         int, Columns, tuple[Card, ...]]
+"""What a deal gives the hand: the seat each deck position went to, each seat's dealt cards and
+its cards to play from (bit masks), the up-card (-1: none), the kitty, the up-card's status, the
+columns, and the card under each face-up card (-1 where none). A plain tuple: the compiled
+build returns it without allocating."""
 
 ROW_COLUMNS: Final = 4
 """Two-handed with rows: columns of a face-down card under a face-up one, per player."""
@@ -81,39 +91,35 @@ class Variant:
     """Whether a seat that fails to follow suit can hold no card of that suit later in the hand,
     so its failure shows a void for good."""
 
-    def deal(self, state: HandState) -> None:
-        """Deal ``state.deck`` in packets of 3 and 2 from the dealer's left; the next card is the
+    def deal(self, deck: tuple[Card, ...], n: int, dealer: Seat) -> Dealt:
+        """Deal ``deck`` in packets of 3 and 2 from the dealer's left; the next card is the
         up-card, the rest the face-down kitty in order."""
-        n, dealer, deck = state.n, state.dealer, state.deck
-        state.deal_seats = _DEAL_MAP_AT[4 * n + dealer]
         hands = [0] * n
         bit = BIT  # a table, not 1 << card: no new int object per card in pure Python
         for seat, (p0, p1, p2, p3, p4) in _SEAT_POSITIONS_AT[4 * n + dealer]:
             hands[seat] = (bit[deck[p0]] | bit[deck[p1]] | bit[deck[p2]] | bit[deck[p3]]
                            | bit[deck[p4]])
-        state.initial_hands = tuple(hands)
-        state.hands = hands
         k = 5 * n
-        state.upcard = deck[k]
-        state.kitty = tuple(deck[k + 1 :])
-        state.up_status = UP_FACE
-        state.columns = ()
-        state.under = ()
+        return (_DEAL_MAP_AT[4 * n + dealer], tuple(hands), hands, deck[k], deck[k + 1 :],
+                UP_FACE, (), ())
 
     def bidding_phase(self) -> int:
         """The phase the bidding opens with."""
         return BID1
 
-    def high_bid(self, state: HandState) -> tuple[int, Seat]:
-        """(tricks, seat) of the highest bid of tricks so far: (0, -1) in games without one."""
+    def high_bid(self, history: Sequence[tuple[Seat, Action]], start: int) -> tuple[int, Seat]:
+        """(tricks, seat) of the highest bid of tricks so far (``history``: the hand's actions,
+        its bidding from ``start``): (0, -1) in games without one."""
         return 0, -1
 
-    def face_down(self, state: HandState, seat: Seat) -> list[Card]:
-        """The cards still face down in ``seat``'s row (none in games without rows)."""
+    def face_down(self, hand: int, columns: Columns, seat: Seat) -> list[Card]:
+        """The cards still face down in ``seat``'s row (``hand``: the cards it may play from;
+        ``columns``: every seat's), none in games without rows."""
         return []
 
-    def face_up(self, state: HandState, seat: Seat) -> list[Card]:
-        """The cards ``seat`` has lying face up on the table (none in games without rows)."""
+    def face_up(self, hand: int, columns: Columns, seat: Seat) -> list[Card]:
+        """The cards ``seat`` has lying face up on the table (``hand``: the cards it may play
+        from; ``columns``: every seat's), none in games without rows."""
         return []
 
 
@@ -131,16 +137,15 @@ class RowsVariant(Variant):
     """A face-down card turned up later (when the card on it is played) may be of the suit the
     seat could not follow from its hand and face-up cards."""
 
-    def deal(self, state: HandState) -> None:
-        """A seat may play what it holds in hand and its face-up cards, so ``hands`` holds both;
-        a face-down card joins ``hands`` when the card on it is played (``under``)."""
-        deck = state.deck
+    def deal(self, deck: tuple[Card, ...], n: int, dealer: Seat) -> Dealt:
+        """A seat may play what it holds in hand and its face-up cards, so its hand holds both;
+        a face-down card joins it when the card on it is played (``under``)."""
         hands = [0, 0]
         initial = [0, 0]
         seats = [0] * len(deck)
         under = [-1] * 33
         columns: list[tuple[tuple[int, int], ...]] = [(), ()]
-        for seat, down, up, hand in rows_layout(state.dealer):
+        for seat, down, up, hand in rows_layout(dealer):
             for pos in (*down, *up, *hand):
                 seats[pos] = seat
                 initial[seat] |= 1 << deck[pos]
@@ -149,34 +154,26 @@ class RowsVariant(Variant):
             columns[seat] = tuple((deck[u], deck[d]) for u, d in zip(up, down, strict=True))
             for u, d in zip(up, down, strict=True):
                 under[deck[u]] = deck[d]
-        state.deal_seats = tuple(seats)
-        state.initial_hands = tuple(initial)
-        state.hands = hands
-        state.columns = tuple(columns)
-        state.under = tuple(under)
-        state.upcard = -1
-        state.kitty = ()
-        state.up_status = UP_NONE
+        return (tuple(seats), tuple(initial), hands, -1, (), UP_NONE, tuple(columns),
+                tuple(under))
 
     def bidding_phase(self) -> int:
         return AUCTION
 
-    def high_bid(self, state: HandState) -> tuple[int, Seat]:
+    def high_bid(self, history: Sequence[tuple[Seat, Action]], start: int) -> tuple[int, Seat]:
         """Read from the history (two entries at most), so undo and copies need nothing more."""
         best, who = 0, -1
-        for seat, a in state.history[state.bid_start:state.bid_start + 2]:
+        for seat, a in history[start:start + 2]:
             if A.is_bid(a) and A.bid_tricks(a) > best:
                 best, who = A.bid_tricks(a), seat
         return best, who
 
-    def face_down(self, state: HandState, seat: Seat) -> list[Card]:
-        hand = state.hands[seat]
-        return [d for u, d in state.columns[seat] if hand >> u & 1]
+    def face_down(self, hand: int, columns: Columns, seat: Seat) -> list[Card]:
+        return [d for u, d in columns[seat] if hand >> u & 1]
 
-    def face_up(self, state: HandState, seat: Seat) -> list[Card]:
-        hand = state.hands[seat]
+    def face_up(self, hand: int, columns: Columns, seat: Seat) -> list[Card]:
         out = []
-        for u, d in state.columns[seat]:
+        for u, d in columns[seat]:
             if hand >> u & 1:
                 out.append(u)
             elif hand >> d & 1:
