@@ -36,6 +36,7 @@ def test_random_kernel_hands_replay_in_the_engine_with_the_same_points(name: str
     assert run.dealers is None  # nothing recorded unless asked
     rec = B.play_random(rules, 2001, seed=seed, record=True)
     assert np.array_equal(rec.points, run.points)
+    assert rec.decisions == run.decisions  # the kernel that does not record counts the same
     assert rec.dealers is not None and rec.decks is not None and rec.actions is not None
     lone = lone_defence = 0
     decisions = 0

@@ -686,31 +686,38 @@ def _trick(u: Any, hs: Any, row: Any, leader: Any, trump: Any, active: Any, othe
     """One random trick of the hand in row ``row`` of ``hs`` (cards in :func:`_in_trump_order`,
     so following is a byte and winning a comparison, with no table on the path from one
     trick's winner to the next lead), its draws from the fraction ``u`` (a hand's 20 plays
-    have at most 5!**4 < 2**28 outcomes: one generator output serves them all). Returns (what
-    is left of ``u``, winner, decisions)."""
+    have at most 5!**4 < 2**28 outcomes: one generator output serves them all). A follower's
+    card is kept as its bit, the bit's index never taken: its bit if it follows suit or is
+    trump, else 0, beats the best so far when it is the larger number (8% of a hand: the
+    index and the two tests it took were most of a follower's instructions). Returns (what is
+    left of ``u``, winner, decisions)."""
+    leader &= 3
     order = ORDER_T[active, leader]
-    c, u = pick_card(hs[row, leader], u)
-    hs[row, leader] ^= np.int64(1) << c
+    hand = hs[row, leader]
+    c, u = pick_card(hand, u)
+    best = np.int64(1) << c
+    hs[row, leader] = hand ^ best
     if record:
         actions[i, k] = FROM_TRUMP_ORDER_T[trump, c]
     k += 1
     follow = np.int64(0xFF) << (c & 0x38)
     counts = follow | TRUMP_SLOT
-    best = c
     win = leader
     for _ in range(others):
         seat = order & 3
         order >>= 2
         hand = hs[row, seat]
         f = hand & follow
-        c, u = pick_card(f if f != 0 else hand, u)
-        bit = np.int64(1) << c
-        hs[row, seat] ^= bit
+        legal = f if f != 0 else hand
+        r, u = _draw(u, ctpop(legal))
+        bit = nth_bit(legal, r)
+        hs[row, seat] = hand ^ bit
         if record:
-            actions[i, k] = FROM_TRUMP_ORDER_T[trump, c]
+            actions[i, k] = FROM_TRUMP_ORDER_T[trump, trailing_zeros(bit)]
         k += 1
-        gt = (c > best) & ((bit & counts) != 0)
-        best = c if gt else best
+        counted = bit & counts  # 0 unless it follows suit or is trump
+        gt = counted > best
+        best = counted if gt else best
         win = seat if gt else win
     return u, win, k
 
