@@ -143,6 +143,22 @@ def test_the_rth_set_bit_is_found_with_and_without_pdep() -> None:
             assert B.nth_bit(np.int64(mask), np.int64(r)) == bit
 
 
+def test_two_hands_are_put_in_trump_order_at_once_as_each_alone() -> None:
+    """After the bidding the kernel re-encodes two hands in one int64 (one in each 32-bit
+    half); each half must come out as that hand re-encoded alone, for every trump, whatever
+    the other half holds (no bit may cross between the halves, the top card's bit 63 included)."""
+    rng = np.random.default_rng(2)
+    deck = int(B.DECK_MASK)
+    for _ in range(4000):
+        lo, hi = (int(m) & deck for m in rng.integers(0, 2**32, size=2))
+        for trump in range(4):
+            packed = np.int64(np.uint64(lo | hi << 32).view(np.int64))
+            two = int(np.int64(B._trump_order(packed, np.int64(trump), B.LANES2)).view(np.uint64))
+            assert two & 0xFFFF_FFFF == B._in_trump_order(lo, trump), (hex(lo), trump)
+            assert two >> 32 == B._in_trump_order(hi, trump), (hex(hi), trump)
+    assert B._in_trump_order(deck, 0) >> 31 == 1  # the right bower is the top bit
+
+
 def test_random_deals_and_first_answers_are_uniform() -> None:
     """The kernel's deal and first bid, over recorded hands: each dealer, each up-card and each
     card in each seat's hand as often as a shuffled deck makes them, and the first answer

@@ -21,14 +21,15 @@ never in a row; a counter-based generator (splitmix64) in a register, each outpu
 several draws by multiplying the random fraction (:func:`_draw`); the deal drawn card by card
 from the deck's mask with pdep (:func:`nth_bit`), two hands' deals side by side; the first round
 of bidding drawn without a branch; the cards re-encoded per trump (:func:`_in_trump_order`) so
-that following suit is a byte and beating a card a comparison; the recording compiled out of the
-kernel that does not record; no array view made per hand (each costs numba two atomic reference
-counts). Mispredicted branches and chains of dependent operations, not arithmetic, were most of
-a hand's time. Elsewhere: int8 tables, ``cache=True`` so the JIT cost (seconds) is paid once per
-machine, every literal int an int64. Correctness: the tests replay the recorded random streams
-through :class:`~euchre.state.HandState` move by move (same player, same legal actions, same
-points), check the deals and picks are uniform, and check the kernel's observations equal the
-encoder's from the view.
+that following suit is a byte and beating a card a comparison, two hands at a time; a follower's
+card kept as its bit; the recording compiled out of the kernel that does not record; no array
+view made per hand and few arrays passed (each costs numba two atomic reference counts).
+Mispredicted branches, chains of dependent operations and then the count of instructions, not
+any one costly operation, were most of a hand's time. Elsewhere: int8 tables, ``cache=True``
+so the JIT cost (seconds) is paid once per machine, every literal int an int64. Correctness: the
+tests replay the recorded random streams through :class:`~euchre.state.HandState` move by move
+(same player, same legal actions, same points), check the deals and picks are uniform, and
+check the kernel's observations equal the encoder's from the view.
 """
 
 from __future__ import annotations
@@ -239,21 +240,26 @@ for _a in range(16):
         ORDER_T[_a, _s] = _v
 
 
-def _in_trump_order(h: Any, t: Any) -> Any:
+def _in_trump_order(h: Any, t: Any, lanes: Any = 1) -> Any:
     """Re-encode the hand ``h`` so that a card's bit says its strength once ``t`` is trump: the
     trump suit (left bower included) takes the top byte in the order 9 10 Q K A left right, the
     other suits keep their bytes (the suit in the top byte moves to trump's), the left bower
     leaves its suit. A card then beats another of its byte, or any outside the top byte, when
-    its number is higher, and the byte of a card is its suit for following."""
+    its number is higher, and the byte of a card is its suit for following. With ``lanes``
+    ``LANES2`` ``h`` holds two hands, one in each 32-bit half, re-encoded at once (no bit
+    crosses from one half to the other: every shift is masked back into its own)."""
     sis = 3 - t
-    tb = (h >> (8 * t)) & 0xFF
-    lb = (h >> (8 * sis + JACK)) & 1
-    top = ((tb >> 2) & 0x3B) | (lb << 6) | (((tb >> JACK) & 1) << 7)
-    rest = h & ~(np.int64(0xFF) << (8 * t)) & ~(np.int64(1) << (8 * sis + JACK))
-    rest = (rest & 0xFFFFFF) | (((rest >> 24) & 0xFF) << (8 * t))
+    tb = (h >> (8 * t)) & (0xFF * lanes)
+    lb = (h >> (8 * sis + JACK)) & lanes
+    top = ((tb >> 2) & (0x3B * lanes)) | (lb << 6) | (((tb >> JACK) & lanes) << 7)
+    rest = h & ~((0xFF * lanes) << (8 * t)) & ~(lanes << (8 * sis + JACK))
+    rest = (rest & (0xFFFFFF * lanes)) | (((rest >> 24) & (0xFF * lanes)) << (8 * t))
     return rest | (top << 24)
 
 
+LANES2 = np.int64(0x1_0000_0001)
+"""The lanes of two hands in one int64 for :func:`_in_trump_order`."""
+LOW32 = np.int64(0xFFFF_FFFF)
 _trump_order = _inline(_in_trump_order)
 FROM_TRUMP_ORDER_T = np.full((4, 32), -1, dtype=np.int8)
 """FROM_TRUMP_ORDER_T[trump][bit]: the card id of a bit of :func:`_in_trump_order`."""
@@ -591,7 +597,7 @@ def _encode(s: Any, me: Any, o: Any) -> None:
 
 
 @_inline
-def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: Any, actions: Any,
+def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: Any, rec: Any,
          i: Any) -> Any:
     """Random bidding (and the dealer's discard, and the defenders' answers) of the hand dealt
     into row ``row`` of ``hs``, in locals (``row``, not ``b``: named ``b`` like the loop in its
@@ -618,8 +624,8 @@ def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: An
         trump = up >> 3
         if record:
             for b in range(first):
-                actions[i, b] = A.PASS
-            actions[i, first] = A.PASS + cf  # ORDER or ORDER_ALONE
+                rec[i, R_ACTS + b] = A.PASS
+            rec[i, R_ACTS + first] = A.PASS + cf  # ORDER or ORDER_ALONE
         k = first + 1
         active ^= alone << ((maker + 2) & 3)
         plays = (active >> dealer) & 1  # else the dealer sits out: the up-card stays down
@@ -627,13 +633,13 @@ def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: An
         d, u = pick_card(h, u)
         hs[row, dealer] = (h ^ (np.int64(1) << d)) if plays else hs[row, dealer]
         if record and plays:
-            actions[i, k] = A.DISCARD_BASE + d
+            rec[i, R_ACTS + k] = A.DISCARD_BASE + d
         k += plays
     else:
         k = np.int64(4)
         if record:
             for b in range(4):
-                actions[i, b] = A.PASS
+                rec[i, R_ACTS + b] = A.PASS
         maker = np.int64(-1)
         alone = np.int64(0)
         trump = np.int64(NO_TRUMP)
@@ -648,7 +654,7 @@ def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: An
             if not stuck:
                 if c == 0:
                     if record:
-                        actions[i, k] = A.PASS
+                        rec[i, R_ACTS + k] = A.PASS
                     k += 1
                     continue
                 c -= 1
@@ -656,7 +662,7 @@ def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: An
             t = c - 3 * alone
             suit = t + (1 if t >= dead else 0)  # the t-th suit other than the turned-down one
             if record:
-                actions[i, k] = (A.CALL_ALONE_BASE if alone else A.CALL_BASE) + suit
+                rec[i, R_ACTS + k] = (A.CALL_ALONE_BASE if alone else A.CALL_BASE) + suit
             k += 1
             maker = seat
             trump = suit
@@ -671,7 +677,7 @@ def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: An
                 continue
             c, u = _draw(u, 2)
             if record:
-                actions[i, k] = A.DEFEND_ALONE if c else A.PASS
+                rec[i, R_ACTS + k] = A.DEFEND_ALONE if c else A.PASS
             k += 1
             if c:
                 lonedef = seat
@@ -682,7 +688,7 @@ def _bid(x: Any, hs: Any, row: Any, dealer: Any, up: Any, flags: Any, record: An
 
 @_inline
 def _trick(u: Any, hs: Any, row: Any, leader: Any, trump: Any, active: Any, others: Any,
-           record: Any, actions: Any, i: Any, k: Any) -> Any:
+           record: Any, rec: Any, i: Any, k: Any) -> Any:
     """One random trick of the hand in row ``row`` of ``hs`` (cards in :func:`_in_trump_order`,
     so following is a byte and winning a comparison, with no table on the path from one
     trick's winner to the next lead), its draws from the fraction ``u`` (a hand's 20 plays
@@ -698,7 +704,7 @@ def _trick(u: Any, hs: Any, row: Any, leader: Any, trump: Any, active: Any, othe
     best = np.int64(1) << c
     hs[row, leader] = hand ^ best
     if record:
-        actions[i, k] = FROM_TRUMP_ORDER_T[trump, c]
+        rec[i, R_ACTS + k] = FROM_TRUMP_ORDER_T[trump, c]
     k += 1
     follow = np.int64(0xFF) << (c & 0x38)
     counts = follow | TRUMP_SLOT
@@ -713,7 +719,7 @@ def _trick(u: Any, hs: Any, row: Any, leader: Any, trump: Any, active: Any, othe
         bit = nth_bit(legal, r)
         hs[row, seat] = hand ^ bit
         if record:
-            actions[i, k] = FROM_TRUMP_ORDER_T[trump, trailing_zeros(bit)]
+            rec[i, R_ACTS + k] = FROM_TRUMP_ORDER_T[trump, trailing_zeros(bit)]
         k += 1
         counted = bit & counts  # 0 unless it follows suit or is trump
         gt = counted > best
@@ -735,15 +741,20 @@ def _write_points(points: Any, i: Any, maker: Any, alone: Any, lonedef: Any,
     points[i, 1 - side] = 0 if made >= 3 else (4 if lonedef >= 0 else 2)
 
 
-# Columns of a dealt and bid hand's facts while its cards are played (see _deal_and_bid).
-H_MAKER, H_ALONE, H_TRUMP, H_ACTIVE, H_LONEDEF, H_DECISIONS, H_LEADER, H_FOLLOWERS = range(8)
+H_MAKER, H_ALONE, H_TRUMP, H_ACTIVE, H_LONEDEF, H_DECISIONS, H_LEADER, H_FOLLOWERS = range(4, 12)
+"""Columns of a dealt and bid hand's facts while its cards are played, in its ``work`` row
+after the four hands (see :func:`_deal_and_bid`)."""
+R_DEALER, R_DECK, R_ACTS = 0, 1, 25
+R_WIDTH = R_ACTS + MAX_STEPS
+"""A recorded hand's row (``rec``): its dealer, its deck (24 cards, top first), its actions
+(-1 after the last); one array, not three, for the reason ``work`` is one."""
 
 
 @_jit
-def _deal_and_bid(x: Any, hs: Any, info: Any, pair: Any, flags: Any, record: Any,
-                  dealers: Any, decks: Any, actions: Any, i: Any) -> Any:
-    """Deal hands ``i`` and ``i + 1`` into ``hs`` and bid them (:func:`_bid`); their facts go
-    to ``info`` (the H_* columns) and, for a hand that is played, its cards to
+def _deal_and_bid(x: Any, work: Any, pair: Any, flags: Any, record: Any, rec: Any,
+                  i: Any) -> Any:
+    """Deal hands ``i`` and ``i + 1`` into rows 0 and 1 of ``work`` and bid them (:func:`_bid`);
+    their facts go to the rows' H_* columns and, for a hand that is played, its cards to
     :func:`_in_trump_order`. A function of its own, not inlined: called once a pair, it costs
     little, and each kernel that inlined it took seconds longer to compile. The deal draws
     each seat's five cards in turn from the deck's mask (one generator output a seat), then
@@ -778,11 +789,11 @@ def _deal_and_bid(x: Any, hs: Any, info: Any, pair: Any, flags: Any, record: Any
             m0 |= bit0
             m1 |= bit1
             if record:
-                decks[i, POS_T[rel, j]] = trailing_zeros(bit0)
+                rec[i, R_DECK + POS_T[rel, j]] = trailing_zeros(bit0)
                 if pair == 2:
-                    decks[i + 1, POS_T[rel, j]] = trailing_zeros(bit1)
-        hs[0, (dealer0 + 1 + rel) & 3] = m0
-        hs[1, (dealer1 + 1 + rel) & 3] = m1
+                    rec[i + 1, R_DECK + POS_T[rel, j]] = trailing_zeros(bit1)
+        work[0, (dealer0 + 1 + rel) & 3] = m0
+        work[1, (dealer1 + 1 + rel) & 3] = m1
     up0, u0 = pick_card(rem0, u0)
     up1, u1 = pick_card(rem1, u1)
     for b in range(pair):
@@ -790,68 +801,71 @@ def _deal_and_bid(x: Any, hs: Any, info: Any, pair: Any, flags: Any, record: Any
         up = up0 if b == 0 else up1
         if record:
             rem = (rem0 if b == 0 else rem1) ^ (np.int64(1) << up)
-            dealers[i + b] = dealer
-            decks[i + b, 20] = up
+            rec[i + b, R_DEALER] = dealer
+            rec[i + b, R_DECK + 20] = up
             for k in range(21, 24):
                 low = rem & -rem
-                decks[i + b, k] = trailing_zeros(low)
+                rec[i + b, R_DECK + k] = trailing_zeros(low)
                 rem ^= low
-        x, maker, alone, trump, active, lonedef, k = _bid(x, hs, b, dealer, up, flags, record,
-                                                          actions, i + b)
-        info[b, H_MAKER] = maker
-        info[b, H_ALONE] = alone
-        info[b, H_TRUMP] = trump
-        info[b, H_ACTIVE] = active
-        info[b, H_LONEDEF] = lonedef
-        info[b, H_DECISIONS] = k
+        x, maker, alone, trump, active, lonedef, k = _bid(x, work, b, dealer, up, flags, record,
+                                                          rec, i + b)
+        work[b, H_MAKER] = maker
+        work[b, H_ALONE] = alone
+        work[b, H_TRUMP] = trump
+        work[b, H_ACTIVE] = active
+        work[b, H_LONEDEF] = lonedef
+        work[b, H_DECISIONS] = k
         if maker >= 0:
-            for q in range(4):
-                hs[b, q] = _trump_order(hs[b, q], trump)
-            info[b, H_FOLLOWERS] = np.int64(COUNT_T[active]) - 1
+            for q in range(0, 4, 2):  # two hands at once: 7% of a hand, one at a time
+                two = _trump_order(work[b, q] | (work[b, q + 1] << 32), trump, LANES2)
+                work[b, q] = two & LOW32
+                work[b, q + 1] = (two >> 32) & LOW32
+            work[b, H_FOLLOWERS] = np.int64(COUNT_T[active]) - 1
             e = (dealer + 1) & 3
-            info[b, H_LEADER] = e if (active >> e) & 1 else np.int64(NEXT_T[active, e])
+            work[b, H_LEADER] = e if (active >> e) & 1 else np.int64(NEXT_T[active, e])
     return x
 
 
-def _random_hands_body(n: Any, seed: Any, flags: Any, record: Any, points: Any, dealers: Any,
-                       decks: Any, actions: Any) -> Any:
+def _random_hands_body(n: Any, seed: Any, flags: Any, record: Any, points: Any,
+                       rec: Any) -> Any:
     """Play ``n`` random hands; return the number of decisions. With ``record``, keep each
     hand's dealer, deck and actions (-1 padded) for replay.
 
     Hands go in pairs: both are dealt side by side and bid, then their tricks are played
     alternately, so that while one trick waits for the last (its winner leads the next) the CPU
-    works on the other hand's (10% faster). A pair's hands are rows of ``hands`` and ``info``
-    indexed in place: a row taken as a view of its own costs two atomic reference counts, 8%
-    of a hand. The generator's state is a local (a register)."""
+    works on the other hand's (10% faster). A pair's hands and facts are the two rows of
+    ``work``, indexed in place: a row taken as a view of its own costs two atomic reference
+    counts, 8% of a hand; each array passed to :func:`_deal_and_bid` costs two a pair (hence
+    one ``work`` and one ``rec``, 2% of a hand against five arrays). The generator's state
+    is a local (a register)."""
     x = np.uint64(seed) * GOLDEN
-    hands = np.zeros((2, 4), dtype=np.int64)
-    info = np.zeros((2, 8), dtype=np.int64)
+    work = np.zeros((2, H_FOLLOWERS + 1), dtype=np.int64)
     steps = 0
     for i in range(0, n, 2):
         pair = 2 if i + 1 < n else 1
-        x = _deal_and_bid(x, hands, info, pair, flags, record, dealers, decks, actions, i)
+        x = _deal_and_bid(x, work, pair, flags, record, rec, i)
         x += GOLDEN
         u0 = _mix(x)
         x += GOLDEN
         u1 = _mix(x)
-        w0 = info[0, H_LEADER]
-        w1 = info[1, H_LEADER]
-        k0 = info[0, H_DECISIONS]
-        k1 = info[1, H_DECISIONS]
-        m0 = info[0, H_MAKER]
-        m1 = info[1, H_MAKER] if pair == 2 else np.int64(-1)
+        w0 = work[0, H_LEADER]
+        w1 = work[1, H_LEADER]
+        k0 = work[0, H_DECISIONS]
+        k1 = work[1, H_DECISIONS]
+        m0 = work[0, H_MAKER]
+        m1 = work[1, H_MAKER] if pair == 2 else np.int64(-1)
         made0 = 0
         made1 = 0
         if m0 >= 0 and m1 >= 0:
-            t0 = info[0, H_TRUMP]
-            a0 = info[0, H_ACTIVE]
-            f0 = info[0, H_FOLLOWERS]
-            t1 = info[1, H_TRUMP]
-            a1 = info[1, H_ACTIVE]
-            f1 = info[1, H_FOLLOWERS]
+            t0 = work[0, H_TRUMP]
+            a0 = work[0, H_ACTIVE]
+            f0 = work[0, H_FOLLOWERS]
+            t1 = work[1, H_TRUMP]
+            a1 = work[1, H_ACTIVE]
+            f1 = work[1, H_FOLLOWERS]
             for _ in range(5):
-                u0, w0, k0 = _trick(u0, hands, 0, w0, t0, a0, f0, record, actions, i, k0)
-                u1, w1, k1 = _trick(u1, hands, 1, w1, t1, a1, f1, record, actions, i + 1, k1)
+                u0, w0, k0 = _trick(u0, work, 0, w0, t0, a0, f0, record, rec, i, k0)
+                u1, w1, k1 = _trick(u1, work, 1, w1, t1, a1, f1, record, rec, i + 1, k1)
                 made0 += ((w0 ^ m0) & 1) ^ 1
                 made1 += ((w1 ^ m1) & 1) ^ 1
         elif m0 >= 0 or m1 >= 0:  # the other was thrown in (or there is only one)
@@ -861,19 +875,19 @@ def _random_hands_body(n: Any, seed: Any, flags: Any, record: Any, points: Any, 
             u = u0 if b == 0 else u1
             made = 0
             for _ in range(5):
-                u, w, k = _trick(u, hands, b, w, info[b, H_TRUMP], info[b, H_ACTIVE],
-                                 info[b, H_FOLLOWERS], record, actions, i + b, k)
-                made += ((w ^ info[b, H_MAKER]) & 1) ^ 1
+                u, w, k = _trick(u, work, b, w, work[b, H_TRUMP], work[b, H_ACTIVE],
+                                 work[b, H_FOLLOWERS], record, rec, i + b, k)
+                made += ((w ^ work[b, H_MAKER]) & 1) ^ 1
             if b == 0:
                 k0 = k
                 made0 = made
             else:
                 k1 = k
                 made1 = made
-        _write_points(points, i, m0, info[0, H_ALONE], info[0, H_LONEDEF], made0)
+        _write_points(points, i, m0, work[0, H_ALONE], work[0, H_LONEDEF], made0)
         steps += k0
         if pair == 2:
-            _write_points(points, i + 1, m1, info[1, H_ALONE], info[1, H_LONEDEF], made1)
+            _write_points(points, i + 1, m1, work[1, H_ALONE], work[1, H_LONEDEF], made1)
             steps += k1
     return steps
 
@@ -885,14 +899,13 @@ _random_body = _inline(_random_hands_body)
 def _random_hands(n: Any, seed: Any, flags: Any, points: Any) -> Any:
     """:func:`_random_hands_body` with nothing recorded: a constant ``record`` lets the
     compiler drop every recording branch from the loop."""
-    none = np.zeros((0, 40), dtype=np.int64)
-    return _random_body(n, seed, flags, False, points, none[0], none, none)
+    none = np.zeros((0, R_WIDTH), dtype=np.int64)
+    return _random_body(n, seed, flags, False, points, none)
 
 
 @_jit
-def _random_hands_recorded(n: Any, seed: Any, flags: Any, points: Any, dealers: Any,
-                           decks: Any, actions: Any) -> Any:
-    return _random_body(n, seed, flags, True, points, dealers, decks, actions)
+def _random_hands_recorded(n: Any, seed: Any, flags: Any, points: Any, rec: Any) -> Any:
+    return _random_body(n, seed, flags, True, points, rec)
 
 
 @_jit
@@ -967,12 +980,10 @@ def play_random(rules: Rules, hands: int, seed: int = 0, record: bool = False) -
     if not record:
         return RandomRun(points, int(_random_hands(np.int64(hands), np.int64(seed),
                                                    np.int64(flags), points)))
-    dealers = np.zeros(hands, dtype=np.int64)
-    decks = np.zeros((hands, 24), dtype=np.int64)
-    actions = np.full((hands, MAX_STEPS), -1, dtype=np.int64)
-    steps = _random_hands_recorded(np.int64(hands), np.int64(seed), np.int64(flags), points,
-                                   dealers, decks, actions)
-    return RandomRun(points, int(steps), dealers, decks, actions)
+    rec = np.full((hands, R_WIDTH), -1, dtype=np.int64)
+    steps = _random_hands_recorded(np.int64(hands), np.int64(seed), np.int64(flags), points, rec)
+    return RandomRun(points, int(steps), rec[:, R_DEALER].copy(),
+                     rec[:, R_DECK:R_DECK + 24].copy(), rec[:, R_ACTS:].copy())
 
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8], Ints], Any]
