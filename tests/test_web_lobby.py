@@ -143,8 +143,8 @@ def test_leaving_gives_the_seat_to_its_computer_and_the_next_person_takes_it(
         assert (cy["id"], cy["seat"]) == (ann["id"], 1)
         c = srv.connect(cy["id"], cy["token"])
         c.until_state(lambda s: s["seats"][1]["name"] == "Cy")
-        c.close()  # gone without a word: the computer plays at once, the seat is free soon
-        s = a.until_state(lambda s: s["seats"][1]["stand_in"] and s["seats"][1]["claimed"])
+        c.close()  # gone without a word: the seat is hers for the grace (a reload keeps it:
+        # test_a_reload_at_a_table_of_computers_finds_the_game_where_it_was), then free
         s = a.until_state(lambda s: not s["seats"][1]["claimed"], timeout=5)
         assert s["seats"][1]["name"] == "East (club)"
         ann2 = srv.connect(ann["id"], ann["token"])  # a reload within the grace keeps it
@@ -153,6 +153,27 @@ def test_leaving_gives_the_seat_to_its_computer_and_the_next_person_takes_it(
         s = ann2.until_state(lambda s: True)
         assert s["seats"][0]["claimed"] and s["seats"][0]["name"] == "Ann"
         ann2.close()
+
+
+def test_a_reload_at_a_table_of_computers_finds_the_game_where_it_was(sqlite_url: str) -> None:
+    """A person playing computers at an open table reloads the page (closed, open again a
+    moment later): their seat is theirs meanwhile and their turn waits on its clock, so the
+    computers have not played the game out in that moment (they did, at machine speed, when
+    the seat's computer stood in at once)."""
+    with LiveServer(db_url=sqlite_url, leave_grace=20) as srv:
+        ann = play_now(srv, name="Ann", rules={"target": 10})
+        a = srv.connect(ann["id"], ann["token"])
+        s = wait_turn(a)
+        a.close()
+        time.sleep(1.5)  # what a reload takes, and more
+        t = table(srv, ann["id"])
+        assert not t.finished and t.seq == s["seq"], (t.seq, s["seq"])
+        assert t.seats[0].claimed and not t.seats[0].stand_in
+        a = srv.connect(ann["id"], ann["token"])
+        again = wait_turn(a)
+        assert (again["seq"], again["hand_no"]) == (s["seq"], s["hand_no"])
+        assert [x["id"] for x in again["legal"]] == [x["id"] for x in s["legal"]]
+        a.close()
 
 
 def test_a_database_fault_freeing_a_left_seat_is_one_log_line_and_the_table_goes_on(

@@ -266,9 +266,11 @@ class Moves:
         self.schedule(table)
 
     def left(self, table: Table, seat: TableSeat) -> None:
-        """The person's last page at an open table closed: their computer plays the seat at
-        once, and after ``leave_grace`` seconds (a reload keeps it) the seat is free for the
-        next person."""
+        """The person's last page at an open table closed: the seat stays theirs for
+        ``leave_grace`` seconds (a reload keeps it), then is free for the next person. In
+        between their turns wait on the turn clock as any turn does (its computer moves when
+        it runs out): their computer playing at once would let a table of computers finish
+        the game in the second a reload takes."""
         if not table.public or table.finished or not self.rooms.owns(table.id) \
                 or not seat.claimed:
             return
@@ -278,12 +280,6 @@ class Moves:
 
     async def _left(self, table: Table, seat: TableSeat) -> None:
         try:
-            async with self.rooms.locks[table.id]:
-                if seat.present or not seat.claimed:
-                    return
-                seat.stand_in = True
-                self.rooms.broadcast_locked(table)
-            self.schedule(table)
             await asyncio.sleep(self.leave_grace)
             async with self.rooms.locks[table.id]:
                 if seat.present == 0 and seat.claimed and not table.finished:
@@ -295,6 +291,11 @@ class Moves:
         except Exception as exc:  # the seat stays its player's, its computer playing it
             log.error("could not free seat %d (%s) that its player left at table %s: %r",
                       seat.seat, seat_name(seat.seat, table.n), table.id, exc)
+            async with self.rooms.locks[table.id]:
+                if seat.present == 0 and seat.claimed and not table.finished:
+                    seat.stand_in = True
+                    self.rooms.broadcast_locked(table)
+            self.schedule(table)
 
     async def leave(self, conn: Conn) -> None:
         """The person leaves an open table: its computer takes the seat, free for the next
