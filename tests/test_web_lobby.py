@@ -37,6 +37,16 @@ def lobby(srv: LiveServer) -> list[dict[str, Any]]:
     return tables
 
 
+def told(c: Client, text: str, timeout: float = 5) -> None:
+    """``c`` has been told ``text`` in the table's chat, in its own line (its seat -2), before
+    or after the messages read so far."""
+    def said(m: dict[str, Any]) -> bool:
+        return bool(m["type"] == "chat" and m["seat"] == -2 and m["text"] == text)
+
+    if not any(said(m) for m in c.messages):
+        c.until(said, timeout)
+
+
 def table(srv: LiveServer, table_id: str) -> Any:
     return srv.app.state.server.tables[table_id]
 
@@ -136,17 +146,31 @@ def test_leaving_gives_the_seat_to_its_computer_and_the_next_person_takes_it(
         assert err["code"] == "left"
         s = a.until_state(lambda s: not s["seats"][1]["claimed"])
         assert s["seats"][1]["name"] == "East (club)" and s["seats"][1]["stand_in"]
+        # the others are told in words, in the table's chat (its own line: seat -2)
+        told = a.until(lambda m: m["type"] == "chat")
+        assert (told["seat"], told["name"], told["text"]) == (
+            -2, "", "Bob left the table: East (club) plays the seat until someone takes it.")
         assert lobby(srv)[0]["free"] == 3
         old = srv.connect(bob["id"], bob["token"])  # the old link opens the seat no more
         assert old.recv()["code"] == "bad_token"
         cy = play_now(srv, name="Cy")
         assert (cy["id"], cy["seat"]) == (ann["id"], 1)
+        told = a.until(lambda m: m["type"] == "chat")
+        assert (told["seat"], told["text"]) == (
+            -2, "Cy took East's seat and plays it from the next hand.")
         c = srv.connect(cy["id"], cy["token"])
+        welcome = c.recv()  # a newcomer reads what the table was told
+        assert [line["text"] for line in welcome["chat"]] == [
+            "Bob took East's seat.",
+            "Bob left the table: East (club) plays the seat until someone takes it.",
+            "Cy took East's seat and plays it from the next hand."]
         c.until_state(lambda s: s["seats"][1]["name"] == "Cy")
         c.close()  # gone without a word: the seat is hers for the grace (a reload keeps it:
         # test_a_reload_at_a_table_of_computers_finds_the_game_where_it_was), then free
         s = a.until_state(lambda s: not s["seats"][1]["claimed"], timeout=5)
         assert s["seats"][1]["name"] == "East (club)"
+        assert a.until(lambda m: m["type"] == "chat")["text"] == \
+            "Cy left the table: East (club) plays the seat until someone takes it."
         ann2 = srv.connect(ann["id"], ann["token"])  # a reload within the grace keeps it
         a.close()
         time.sleep(0.6)
@@ -300,8 +324,11 @@ def test_a_seat_left_at_one_process_is_taken_through_the_other(pg_cluster: PgClu
         x.until_state(lambda s: True)
         x.send({"type": "leave"})
         y.until_state(lambda s: not s["seats"][0]["claimed"])
+        # Bob, at the other process, is told in the table's chat who left and who sat down
+        told(y, "Ann left the table: North (club) plays the seat until someone takes it.")
         cy = play_now_as(cy_http, rules=rules)
         assert (cy["id"], cy["seat"]) == (ann["id"], 0)
+        told(y, "Cy took North's seat and plays it from the next hand.")
         for srv in (b, a):  # the seat opens for its new holder at either process, and is
             z = srv.connect(cy["id"], cy["token"], cookies=cy_http.cookies)  # its computer's
             assert z.recv()["type"] == "welcome" and z.you == 0  # to the end of the hand

@@ -172,6 +172,11 @@ def test_play_now_on_two_processes_behind_nginx_with_people_computers_and_the_cl
             "/^North/.test(e.querySelector('.name').textContent))"
             ".map(e => e.querySelector('.seat-sub').textContent)")
         assert len(tags) == 1 and tags[0].startswith("free · computer"), tags
+        # and Bob is told so in words, in the table's chat (whichever process he is at)
+        bob.wait_for_function(
+            "() => [...document.querySelectorAll('#chat-list li.notice')].some(li => "
+            "li.textContent === 'Ann left the table: North (club) plays the seat until "
+            "someone takes it.')", timeout=10000)
         watcher.drain(0.05)
         before = [m for m in watcher.messages if m["type"] == "state"][-1:] or [last]
         hand = before[0]["hand_no"]  # the hand in play as Di asks (or an earlier one)

@@ -16,12 +16,15 @@ import msgspec
 from msgspec import field
 
 from euchre.rules import PLAYER_COUNTS
+from euchre.web.messages import NOTICE
 
 #: The channel every process listens on (announcements); each also listens on BUS_<its id>.
 BUS: Final = "euchre_bus"
 
 #: A seat number as the bus carries it (-1: a spectator's connection).
 SeatNo: TypeAlias = Annotated[int, msgspec.Meta(ge=-1, lt=max(PLAYER_COUNTS))]
+#: A chat line's seat as the bus carries it (-1: a spectator's; ``NOTICE``: the table's own).
+ChatSeat: TypeAlias = Annotated[int, msgspec.Meta(ge=NOTICE, lt=max(PLAYER_COUNTS))]
 #: A server process's id in the cluster (random, 31 bits: ``Cluster.id``).
 Process: TypeAlias = Annotated[int, msgspec.Meta(ge=1, lt=2**31)]
 #: A table's id (``rooms.TABLE_ID_MAX`` characters at most).
@@ -86,7 +89,7 @@ class Seats(BusMessage, tag="m"):
 
 
 class ChatLine(msgspec.Struct, array_like=True, forbid_unknown_fields=True, frozen=True):
-    seat: SeatNo
+    seat: ChatSeat
     name: str
     text: str
     at: float

@@ -10,12 +10,10 @@ from euchre.web.limits import Bucket, Limits
 from euchre.web.rooms import Rooms, copied_name
 from euchre.web.store import LostTable
 from euchre.web.table import SPECTATOR
-from euchre.web.transport import Conn, error, send
+from euchre.web.transport import Conn, error
 
 #: Chat lines a seat may send in a burst (its rate is ``ServerConfig.chat_rate``).
 CHAT_BURST = 5.0
-#: Lines of a table's chat a new connection is shown.
-CHAT_KEPT = 50
 #: How a spectator's chat line is signed (the seat of its line is ``SPECTATOR``).
 SPECTATOR_NAME = "Spectator"
 
@@ -43,18 +41,11 @@ class TableTalk:
                   f"{1 / self.rate:g} seconds")
             return
         name = SPECTATOR_NAME if watching else table.seats[conn.seat].name
-        line = M.ChatLine(conn.seat, name, text, time.time())
         try:
-            await self.rooms.db.run(lambda store: store.add_chat(table.id, line.seat,
-                                                                 line.name, line.text, line.at))
+            await self.rooms.say(table, M.ChatLine(conn.seat, name, text, time.time()))
         except LostTable:  # not stored here: the new owner counts it when it stores it
             await self.limits.refund(key, self.bucket)
             raise
-        table.chat = [*table.chat[-(CHAT_KEPT - 1):], line]
-        out = M.Chat(line.seat, line.name, line.text, line.at)
-        for c in self.rooms.everyone(table):
-            send(c, out)
-        self.rooms.peers.said(table, out)  # the other server processes send it on
 
     async def rename(self, conn: Conn, msg: S.Name) -> None:
         table = conn.table

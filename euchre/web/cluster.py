@@ -62,7 +62,6 @@ from euchre.web.transport import (
     hang_up,
     put,
     seat_gone,
-    send,
 )
 
 if TYPE_CHECKING:
@@ -386,11 +385,7 @@ class Cluster:
         if table is None or table.id in self.owned:
             return
         said = msg.line
-        line = M.ChatLine(said.seat, said.name, said.text, said.at)
-        table.chat = [*table.chat[-49:], line]
-        out = M.Chat(line.seat, line.name, line.text, line.at)
-        for c in self.rooms.everyone(table):
-            send(c, out)
+        self.rooms.heard(table, M.ChatLine(said.seat, said.name, said.text, said.at))
 
     def on_owner(self, table_id: str, process: int) -> None:
         if process == self.id:

@@ -102,8 +102,13 @@ class HandSummary(msgspec.Struct):
     scores_after: list[int]
 
 
+#: The seat of the table's own lines in its chat (who left a seat, who took one): nobody's.
+NOTICE = -2
+
+
 class ChatLine(msgspec.Struct):
     seat: Seat
+    """The seat that said it, -1 a spectator, ``NOTICE`` the table itself."""
     name: str
     text: str
     at: float

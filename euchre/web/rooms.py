@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import secrets
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 
 #: Table ids are this long; a longer one in an address is no table (and no database read).
 TABLE_ID_MAX = 32
+
+log = logging.getLogger("euchre.web")
 
 
 def new_table_seed() -> int:
@@ -212,6 +216,10 @@ class Rooms:
                 seat.from_hand = table.hand_no + 1 if table.started else 0
                 seat.stand_in = table.started
             self.broadcast_locked(table)
+            if table.public:
+                await self.notice(table, f"{name} took {seat_name(seat.seat, table.n)}'s seat"
+                                         + (" and plays it from the next hand."
+                                            if seat.stand_in else "."))
         return seat.seat, seat.token
 
     async def replace_link(self, conn: Conn) -> None:
@@ -267,6 +275,7 @@ class Rooms:
         """A player (a person, or a bot account) left a seat at an open table: its computer
         plays it, it has a new link, and it is a person's free seat for the next player
         (caller holds the table's lock)."""
+        was = seat.name
         name, token = computer_name(seat.seat, table.n, seat.level), secrets.token_urlsafe(18)
         at = table.seq  # their share of the seat's decisions ends here, not their result
         await self.db.run(functools.partial(
@@ -281,6 +290,8 @@ class Rooms:
         self.broadcast_locked(table)
         for c in gone:
             seat_gone(c, left=True)
+        await self.notice(table, f"{was} left the table: {name} plays the seat until "
+                                 "someone takes it.")
 
     async def create_open(self, rules: Rules, clock: float, player: Player | None,
                           name: str | None = None, bots: bool = False) -> tuple[Table, int]:
@@ -385,6 +396,38 @@ class Rooms:
 
     def everyone(self, table: Table) -> list[Conn]:
         return list(self.conns.get(table.id, ()))
+
+    async def say(self, table: Table, line: M.ChatLine) -> None:
+        """A line in the table's chat: stored (fenced: ``LostTable`` where another process
+        owns the table now), kept for newcomers, sent to everyone here and, through the other
+        server processes, to everyone there."""
+        await self.db.run(lambda store: store.add_chat(table.id, line.seat, line.name,
+                                                       line.text, line.at))
+        self.heard(table, line)
+        self.peers.said(table, M.Chat(line.seat, line.name, line.text, line.at))
+
+    def heard(self, table: Table, line: M.ChatLine) -> None:
+        """A chat line of the table (said here, or heard from the process that stored it):
+        kept for newcomers, sent to everyone here."""
+        table.chat = [*table.chat[-(CHAT_KEPT - 1):], line]
+        out = M.Chat(line.seat, line.name, line.text, line.at)
+        for c in self.everyone(table):
+            send(c, out)
+
+    async def notice(self, table: Table, text: str) -> None:
+        """The table's own line in its chat (who left or took a seat), so the others are told
+        in words, not only by a seat's label changing. A fault storing it is one log line: the
+        seat's change it tells of has been made."""
+        try:
+            await self.say(table, M.ChatLine(M.NOTICE, "", text, time.time()))
+        except LostTable:
+            raise
+        except Exception as exc:
+            log.error("could not tell table %s: %r", table.id, exc)
+
+
+#: The chat lines a table keeps to show a newcomer (and loads from the database).
+CHAT_KEPT = 50
 
 
 def most_bots(n: int) -> int:

@@ -855,10 +855,15 @@ function chatCount() {
     n >= CHAT_MAX - 40 ? `${CHAT_MAX - n} characters left` : "");
 }
 
+// The seat of the table's own chat lines (who left or took a seat): the server's messages.NOTICE.
+const NOTICE = -2;
+
 function addChat(line) {
-  const li = make("li", line.seat < 0 ? "watcher" : "");
+  const notice = line.seat === NOTICE;
+  const li = make("li", notice ? "notice" : line.seat < 0 ? "watcher" : "");
   const who = line.seat < 0 ? `${line.name} (watching)` : line.name;
-  li.append(make("b", "", who + ": "), make("span", "", line.text));  // text only, never markup
+  if (notice) li.append(make("span", "", line.text));  // text only, never markup
+  else li.append(make("b", "", who + ": "), make("span", "", line.text));
   $("chat-list").append(li);
   $("chat-list").scrollTop = 1e9;
 }
