@@ -230,7 +230,7 @@ async function loadFinished() {
   for (const t of body.tables) {
     const tr = make("tr");
     tr.append(make("td", "", new Date(t.finished_at * 1000).toLocaleString()));
-    const who = make("td");
+    const who = make("td", "names");
     t.names.forEach((n, i) => { if (i) who.append(", "); who.append(n); });
     tr.append(who);
     // no scores: closed unfinished after being abandoned

@@ -472,11 +472,10 @@ function renderSeats(s, winner) {
     el.dataset.seat = seat;
     const info = s.seats[seat];
     const head = make("div", "seat-head");
-    if (info.player && seat !== me) {  // a player's name leads to their profile
-      const a = make("a", "name", seatLabel(s, seat));
-      a.href = profileUrl(info.name);
-      head.append(a);
-    } else head.append(make("span", "name", seatLabel(s, seat)));
+    const name = make(info.player && seat !== me ? "a" : "span", "name", seatLabel(s, seat));
+    if (info.player && seat !== me) name.href = profileUrl(info.name);  // to their profile
+    name.title = seatLabel(s, seat);  // the whole name where a narrow seat cuts it with "…"
+    head.append(name);
     if (seat === s.dealer) {
       const d = make("span", "dealer-button", "D");
       d.setAttribute("role", "img");
