@@ -824,8 +824,10 @@ function showCovered(msg) {
   const el = $("covered");
   el.replaceChildren(make("h3", "", "While you were away"));
   el.append(make("p", "", `The computer (${msg.level}) played for you:`));
+  // the moves left out are a line of their own; the first shown is numbered from its place
+  if (msg.earlier) el.append(make("p", "small", `… ${msg.earlier} earlier move${msg.earlier === 1 ? "" : "s"}`));
   const ul = make("ol", "");
-  if (msg.earlier) ul.append(make("li", "small", `… ${msg.earlier} earlier move${msg.earlier === 1 ? "" : "s"}`));
+  ul.start = msg.earlier + 1;
   for (const line of msg.moves) ul.append(make("li", "", line));
   const ok = make("button", "", "Got it");
   ok.onclick = () => { el.hidden = true; };
