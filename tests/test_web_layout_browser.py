@@ -1,6 +1,7 @@
 """The place's layout, measured in a real headless Chromium at a desktop's 1280 px and a
 phone's 390 px: long names never push numbers out of their panel or widen the page, numbered
-lists show their numbers whole."""
+lists show their numbers whole, a played card never covers a seat's label, the game-over box
+stays on the felt."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 from typing import Any
 
 import pytest
-from test_web_browser import browser, click_a_choice, server, watch_errors
+from test_web_browser import browser, click_a_choice, hand_no, server, watch_errors
 from webtools import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -48,6 +49,14 @@ def page_fits(page: Page) -> None:
     assert width <= page.viewport_size["width"], width
 
 
+def play_now(page: Page, base: str, name: str) -> None:
+    """``name`` takes a seat with the home page's Play now."""
+    page.goto(f"{base}/")
+    page.fill("#name", name)
+    page.click("#play-now")
+    page.wait_for_url("**/t/**")
+
+
 def test_long_names_keep_the_scores_in_their_panel(browser: Any, server: LiveServer) -> None:
     """Two people with the longest names Play now at one table: on a desktop and a phone
     each side's name and points stay inside the score panel, side by side, the page no
@@ -56,10 +65,7 @@ def test_long_names_keep_the_scores_in_their_panel(browser: Any, server: LiveSer
     for name in LONG:
         ctx = browser.new_context(viewport=PHONE)
         page = ctx.new_page()
-        page.goto(f"{server.base}/")
-        page.fill("#name", name)
-        page.click("#play-now")
-        page.wait_for_url("**/t/**")
+        play_now(page, server.base, name)
         pages.append(page)
     page = pages[1]
     errors = watch_errors(page)
@@ -181,4 +187,72 @@ def test_the_hand_logs_numbers_are_whole(browser: Any, server: LiveServer) -> No
             page.screenshot(path="/tmp/layout-log-390.png")
             assert marker_fits(page, "#log ol") == []
         most = max(most, n)
+    page.close()
+
+
+def test_on_a_phone_a_played_card_never_covers_a_seats_label(browser: Any,
+                                                             server: LiveServer) -> None:
+    """At Play now's table on a phone, each seat shows its name and "free · computer plays":
+    through a whole hand at the table's own pace, no card (lying there, sliding in from its
+    seat, or gathered to the trick's winner) is ever drawn over a seat's name or tags."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    play_now(page, server.base, "Ann")
+    page.wait_for_selector("#hand .card")
+    rng = random.Random(5)
+    deadline = time.monotonic() + 120
+    crossed = 0  # the moments a card's box met a label's: the label was on top each time
+    while hand_no(page) < 2:
+        assert time.monotonic() < deadline, "the hand did not finish"
+        for _ in range(6):
+            met = page.evaluate("""() => {
+                const boxes = (sel) => [...document.querySelectorAll(sel)]
+                  .filter((e) => e.offsetParent !== null)
+                  .map((e) => [e, e.getBoundingClientRect()]);
+                const labels = boxes(".seat .seat-head, .seat .seat-sub > *");
+                const met = [];
+                for (const [card, c] of boxes(".slot .card")) for (const [label, l] of labels) {
+                  const x0 = Math.max(c.left, l.left), x1 = Math.min(c.right, l.right);
+                  const y0 = Math.max(c.top, l.top), y1 = Math.min(c.bottom, l.bottom);
+                  if (x1 - x0 < 1 || y1 - y0 < 1) continue;
+                  const top = document.elementFromPoint((x0 + x1) / 2, (y0 + y1) / 2);
+                  met.push([label.innerText, card.contains(top)]);
+                }
+                return met; }""")
+            crossed += len(met)
+            covered = [label for label, on_top in met if on_top]
+            if covered:
+                page.screenshot(path="/tmp/layout-overlap-390.png")
+            assert covered == [], covered
+            page.wait_for_timeout(60)
+        click_a_choice(page, rng, 2000)
+    page.screenshot(path="/tmp/layout-cards-390.png")
+    assert crossed > 0  # cards did pass a label: the check above was put to the test
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_game_over_box_stays_on_the_felt(browser: Any, server: LiveServer,
+                                             viewport: dict[str, int]) -> None:
+    """A one-point game played to its end: the game-over box lies inside the felt and leaves
+    the status line under it uncovered."""
+    page = browser.new_page(viewport=viewport)
+    t = server.create(rules={"target": 1})
+    page.goto(f"{server.base}/t/{t['id']}?fast#token={t['token']}")
+    page.wait_for_selector("#hand .card")
+    rng = random.Random(7)
+    deadline = time.monotonic() + 90
+    over = page.locator("#banner.gameover:not([hidden]), #banner:not([hidden]) .gameover")
+    while not over.count():
+        assert time.monotonic() < deadline, "the game did not end"
+        if not click_a_choice(page, rng, 2000):
+            page.wait_for_timeout(50)
+    page.wait_for_timeout(300)
+    page.screenshot(path=f"/tmp/layout-gameover-{viewport['width']}.png", full_page=True)
+    banner = box(page, "#banner")
+    assert inside(banner, box(page, ".felt")), (banner, box(page, ".felt"))
+    assert not overlap(banner, box(page, "#status")), (banner, box(page, "#status"))
+    page_fits(page)
     page.close()
