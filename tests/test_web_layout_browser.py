@@ -1,7 +1,7 @@
 """The place's layout, measured in a real headless Chromium at a desktop's 1280 px and a
 phone's 390 px: long names never push numbers out of their panel or widen the page, numbered
 lists show their numbers whole, a played card never covers a seat's label, the game-over box
-stays on the felt."""
+stays on the felt, and every page's top bar has the same links."""
 
 from __future__ import annotations
 
@@ -256,3 +256,22 @@ def test_the_game_over_box_stays_on_the_felt(browser: Any, server: LiveServer,
     assert not overlap(banner, box(page, "#status")), (banner, box(page, "#status"))
     page_fits(page)
     page.close()
+
+
+@pytest.mark.parametrize("path", ["/replay/x", "/review/x", "/puzzles/x", "/train-bids",
+                                  "/leaderboard"])
+def test_every_pages_top_bar_links_to_sign_in_and_the_leaderboard(
+        browser: Any, server: LiveServer, path: str) -> None:
+    """The replay, the analysis, the puzzles and the trainer have the top bar's links the
+    other pages have, desktop and phone, and the bar stays on the screen."""
+    for viewport in (DESKTOP, PHONE):
+        page = browser.new_page(viewport=viewport)
+        page.goto(server.base + path)
+        bar = page.locator("header.topbar")
+        bar.get_by_role("link", name="sign in").wait_for()
+        assert bar.get_by_role("link", name="sign in").get_attribute("href") == "/account"
+        assert bar.get_by_role("link", name="leaderboard").get_attribute("href") == "/leaderboard"
+        page.screenshot(path=f"/tmp/layout-bar{path.replace('/', '-')}-{viewport['width']}.png")
+        assert inside(box(page, "header.topbar nav"), box(page, "header.topbar"))
+        page_fits(page)
+        page.close()

@@ -5,6 +5,9 @@
 
 import { drawBoard, make, momentFacts, rangeWords, showHand } from "./board.js";
 import { cardEl } from "./cards.js";
+import { showMe } from "./me.js";
+
+showMe(document.getElementById("me"));  // the top bar's sign-in and leaderboard, as on every page
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");

@@ -4,6 +4,9 @@
 import { drawBoard, scoreText } from "./board.js";
 import { cardShort, SUIT_SYMBOL, SUITS } from "./cards.js";
 import { rememberedSeat } from "./seats.js";
+import { showMe } from "./me.js";
+
+showMe(document.getElementById("me"));  // the top bar's sign-in and leaderboard, as on every page
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");

@@ -4,6 +4,9 @@
 // decision with every option's value. Every number and label comes from the review's JSON.
 
 import { drawBoard, make, momentFacts, scoreText } from "./board.js";
+import { showMe } from "./me.js";
+
+showMe(document.getElementById("me"));  // the top bar's sign-in and leaderboard, as on every page
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");

@@ -4,6 +4,9 @@
 // each one is, and the service's words.
 
 import { drawBoard, make, momentFacts, rangeWords, showHand } from "./board.js";
+import { showMe } from "./me.js";
+
+showMe(document.getElementById("me"));  // the top bar's sign-in and leaderboard, as on every page
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
