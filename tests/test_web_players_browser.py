@@ -263,3 +263,60 @@ def test_a_passkey_signs_an_account_in_and_its_answer_cannot_be_replayed(
             r = by_address.post("/api/account/passkey/start", json={})
             assert r.status_code == 400 and "not an IP address" in r.json()["error"], r.text
         ctx.close()
+
+
+def test_a_guest_signing_out_is_warned_and_offered_to_sign_up_and_nothing_moves_unasked(
+        browser: Any, sqlite_url: str, tmp_path: Path) -> None:
+    """A guest has no password: "Sign out" first says what they lose (the name, its seats and
+    games on this browser) and offers the sign-up that keeps them; only "Sign out and lose
+    them" signs out. The sign-in form's box that brings a guest's games along starts unticked
+    (nothing moves unless asked: a shared computer's guest may be someone else). At a
+    desktop's width and a 390 px phone's, with screenshots."""
+    with LiveServer(db_url=sqlite_url) as srv:
+        base = srv.base
+        for width, suffix in ((1100, "d"), (390, "m")):
+            ctx = browser.new_context(viewport={"width": width, "height": 800})
+            page = ctx.new_page()
+            errors = watch_errors(page)
+            page.goto(base + "/account")
+            page.wait_for_selector("#signin-box:not([hidden])")
+            name = f"Gus{suffix}"
+            page.evaluate("n => import('/static/js/me.js').then(m => m.ensurePlayer(n))", name)
+            page.goto(base + "/account")
+            page.wait_for_selector(f"#status >> text=Playing as the guest {name}")
+            assert page.is_visible("#si-guest-box")
+            assert not page.is_checked("#si-guest")
+            page.click("#signout")
+            page.wait_for_selector("#guest-signout:not([hidden])")
+            warning = page.inner_text("#guest-signout")
+            for words in ("A guest has no password", f"forgets {name} for good",
+                          f"cannot come back as {name}", f"{name}'s games",
+                          "Sign up to keep the name"):
+                assert words in warning, (words, warning)
+            page.screenshot(path=str(tmp_path / f"guest-signout-{suffix}.png"), full_page=True)
+            # nothing happened yet: still the guest
+            me = page.evaluate("fetch('/api/me').then(r => r.json())")
+            assert me["player"]["name"] == name, me
+            page.click("#signout-stay")
+            assert page.is_hidden("#guest-signout")
+            page.click("#signout")
+            page.click("#signup-instead")
+            assert page.is_hidden("#guest-signout")
+            assert page.evaluate("document.activeElement.id") == "su-pass"
+            assert page.input_value("#su-name") == name
+            assert page.evaluate("fetch('/api/me').then(r => r.json())")["player"]["name"] == name
+            page.click("#signout")
+            page.click("#signout-anyway")
+            page.wait_for_selector("#status >> text=You have no player's name yet")
+            assert page.evaluate("fetch('/api/me').then(r => r.json())")["player"] is None
+            assert page.is_hidden("#guest-signout")
+            assert errors == [], errors
+            ctx.close()
+        # an account signs out at once: it has a password to come back with
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        sign_up(page, base, "Acca", "a long secret of mine")
+        page.click("#signout")
+        page.wait_for_selector("#status >> text=You have no player's name yet")
+        assert page.is_hidden("#guest-signout")
+        ctx.close()

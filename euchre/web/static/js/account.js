@@ -175,5 +175,30 @@ $("bot-add").onsubmit = async (ev) => {
   await botAction("/api/bots", { name: $("bot-name").value });
   $("bot-name").value = "";
 };
-$("signout").onclick = async () => { await post("/api/account/signout", {}); await draw(); };
+// A guest has no password: signing out loses their name and games on this browser for good,
+// so they are told so first and offered the sign-up that keeps them.
+async function signOut() {
+  $("guest-signout").hidden = true;
+  await post("/api/account/signout", {});
+  await draw();
+}
+$("signout").onclick = async () => {
+  const p = (await me(true)).player;
+  if (!p || p.kind !== "guest") { await signOut(); return; }
+  const canSignUp = !$("signup-box").hidden;
+  $("guest-signout-text").textContent = `A guest has no password: once you sign out, this browser `
+    + `forgets ${p.name} for good. You cannot come back as ${p.name}, take ${p.name}'s seats again `
+    + `or bring ${p.name}'s games into an account.`
+    + (canSignUp ? " Sign up to keep the name, the games and the rating on every device." : "");
+  $("signup-instead").hidden = !canSignUp;
+  $("guest-signout").hidden = false;
+  $("signout-stay").focus();
+};
+$("signout-anyway").onclick = signOut;
+$("signout-stay").onclick = () => { $("guest-signout").hidden = true; };
+$("signup-instead").onclick = () => {
+  $("guest-signout").hidden = true;
+  $("signup-box").scrollIntoView();
+  $("su-pass").focus();
+};
 draw();
