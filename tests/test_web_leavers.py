@@ -13,6 +13,7 @@ from test_web_lobby import guest, play_now_as
 from webtools import Client, LiveServer, PgCluster
 
 from euchre.tournament.ratings import Rating, rate_game
+from euchre.web.names import computer_name
 from euchre.web.results import game_result
 from euchre.web.store import ResultRow, SeatData, Stint, Store, TableData, TableRow
 from euchre.web.table import Table
@@ -113,9 +114,17 @@ def test_a_player_who_leaves_a_rated_game_is_rated_with_its_result(db_url: str) 
         table_id, sessions = both_leave(srv)
         rows = results(db_url, table_id)
         players = {n: srv.get(f"/api/players/{n}")[1] for n in ("Ann", "Bob")}
+        home = srv.get("/api/tables/finished")[1]["tables"]
         for client in sessions.values():
             client.close()
     check_rated_leavers(rows)
+    # one list of who played, wherever the game is shown: each seat names everyone who held
+    # a part of it, its players first, then the computer that played the rest
+    (listed,) = [t["names"] for t in home if t["id"] == table_id]
+    level = listed[2].split(" (")[1].rstrip(")")
+    assert listed == ["Ann / " + computer_name(0, 4, level), "Bob / " + computer_name(1, 4, level),
+                      computer_name(2, 4, level), computer_name(3, 4, level)], listed
+    assert players["Ann"]["games"][0]["names"] == listed == players["Bob"]["games"][0]["names"]
     for name, seat in (("Ann", 0), ("Bob", 1)):
         prof = players[name]
         assert prof["rated_games"] == 1, name
@@ -126,7 +135,8 @@ def test_a_player_who_leaves_a_rated_game_is_rated_with_its_result(db_url: str) 
         # their own game names them at their seat (which the seat's computer held last), and
         # reads with their side's points first
         game = prof["games"][0]
-        assert game["names"][seat] == name and game["names"][1 - seat] != name
+        assert game["names"][seat].startswith(name + " / ")
+        assert not game["names"][1 - seat].startswith(name)
         assert game["score"] == [game["scores"][seat % 2], game["scores"][1 - seat % 2]]
         assert (game["score"][0] > game["score"][1]) == won
 

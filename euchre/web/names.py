@@ -29,7 +29,10 @@ from collections.abc import Iterable
 
 import icu
 
-__all__ = ["name_key", "name_refusal"]
+from euchre.seats import Seat
+from euchre.state import seat_name
+
+__all__ = ["computer_name", "name_key", "name_refusal"]
 
 _nfkc = icu.Normalizer2.getNFKCInstance()
 _casefold = icu.Normalizer2.getNFKCCasefoldInstance()
@@ -38,6 +41,11 @@ _spoof = icu.SpoofChecker()
 
 def _skeleton(text: str) -> str:
     return str(_spoof.getSkeleton(0, text))
+
+
+def computer_name(seat: Seat, n: int, level: str) -> str:
+    """How the computer in ``seat`` at a table of ``n`` is shown: "East (club)"."""
+    return f"{seat_name(seat, n)} ({level})"
 
 
 def name_key(name: str) -> str:

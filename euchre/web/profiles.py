@@ -13,7 +13,7 @@ from euchre.bots.registry import ladder_rating
 from euchre.tournament.ratings import PROVISIONAL_SIGMA
 from euchre.web import players as P
 from euchre.web import ratings as R
-from euchre.web.store import PlayerRow, ResultRow, SeatRow, Store, TableRow
+from euchre.web.store import PlayerRow, ResultRow, Store, TableRow, seat_holders
 
 #: The most finished games a profile lists (the newest first).
 PROFILE_GAMES = 100
@@ -85,31 +85,21 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
             .where(ResultRow.player_id == who.id,
                    ResultRow.table_id.in_(select(newest.c.table_id)))
             .order_by(ResultRow.finished_at.desc(), ResultRow.table_id, ResultRow.seat)).all()
-        ids = sorted({r.table_id for r in rows})
-        names: dict[str, list[str]] = {}
-        for s in conn.execute(select(SeatRow.table_id, SeatRow.name)
-                              .where(SeatRow.table_id.in_(ids))
-                              .order_by(SeatRow.table_id, SeatRow.seat)):
-            names.setdefault(s.table_id, []).append(s.name)
+        names = seat_holders(conn, sorted({r.table_id for r in rows}))
     games: list[dict[str, Any]] = []
     for r in rows:  # one entry a game, however many of its seats the player held
         if games and games[-1]["id"] == r.table_id:
             game = games[-1]
             game["seats"].append(r.seat)
             game["shares"].append(r.share)
-            if r.seat < len(game["names"]):
-                game["names"][r.seat] = who.name
             if game["won"] is not None and game["won"] != r.won:
                 game["won"] = None  # on both sides
             continue
         change = None
         if r.rated and r.mu_before is not None and r.mu_after is not None:
             change = round(r.mu_after - r.mu_before)
-        # the seats as they ended, but this player at theirs (a seat they left is named by
-        # whoever held it last), and the score with their side's points first
-        seated = list(names.get(r.table_id, []))
-        if r.seat < len(seated):
-            seated[r.seat] = who.name
+        # the seats named as every list of finished games names them (everyone who held a
+        # part of each), and the score with this player's side's points first
         scores = json.loads(r.scores or "[]")
         mine = r.seat % 2
         games.append({"id": r.table_id, "finished_at": r.finished_at, "seat": r.seat,
@@ -118,7 +108,7 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
                       # the part of each seat's decisions made while they held it (1: all)
                       "shares": [r.share],
                       "rating_change": change,
-                      "scores": scores, "names": seated,
+                      "scores": scores, "names": names.get(r.table_id, []),
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}",
                       # the player's own clear mistakes of that game, posed again as puzzles
                       # (theirs alone where the seat had other holders too)

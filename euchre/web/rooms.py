@@ -19,7 +19,7 @@ from euchre.web import messages as M
 from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_level, accepted_levels, default_level, offered_levels
-from euchre.web.names import name_key, name_refusal
+from euchre.web.names import computer_name, name_key, name_refusal
 from euchre.web.peers import ALONE, Peers
 from euchre.web.players import Player
 from euchre.web.store import LostTable, SeatData, Stint, Store, TableData, opening_stints
@@ -571,11 +571,6 @@ def viewer_word(name: str) -> str | None:
         return (f"{name!r} is the word each player's own page uses for their own seat, so "
                 "everyone else would read it as themselves; choose another name")
     return None
-
-
-def computer_name(seat: Seat, n: int, level: str) -> str:
-    """How the computer in ``seat`` at a table of ``n`` is shown: "East (club)"."""
-    return f"{seat_name(seat, n)} ({level})"
 
 
 def computer_labels(n: int) -> list[tuple[str, str]]:

@@ -41,6 +41,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from euchre.seats import Seat
 from euchre.web import bus as B
 from euchre.web.limits import computer_tables_error
+from euchre.web.names import computer_name
 
 SCHEMA_REVISION = "0012"
 #: A seat's kinds: a person's (the creator's or a friend's), a computer's at a level, and a
@@ -754,11 +755,56 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(TableRow).where(TableRow.finished_at.is_not(None))
                                 .order_by(TableRow.finished_at.desc()).limit(limit)).all()
+            seated = seat_holders(conn, [r.id for r in rows])
             out = []
             for r in rows:
-                names = [s.name for s in conn.execute(
-                    select(SeatRow.name).where(SeatRow.table_id == r.id).order_by(SeatRow.seat))]
+                names = seated.get(r.id, [])
                 out.append({"id": r.id, "finished_at": r.finished_at, "winner": r.winner,
                             "scores": json.loads(r.scores or "[]"), "names": names,
                             "rules": json.loads(r.rules)})
             return out
+
+
+#: How a finished game's seat held by several players in turn is named: "Bob / North (club)".
+HOLDERS_JOIN = " / "
+
+
+def seat_holders(conn: Any, table_ids: list[str]) -> dict[str, list[str]]:
+    """The names of the seats of each of ``table_ids``: the one home of how every list of
+    finished games (the home page's, each profile's) names who played, so a game reads the
+    same wherever it is shown. A seat names everyone with a part in its result (a row of
+    ``results``): its players in the order they first took it, by the name they have now,
+    then its computer where it played a part of the seat as nobody's ("Bob / North (club)").
+    A seat with no result (a game closed unfinished, a seat opened by its link alone) is
+    named as it ended."""
+    if not table_ids:
+        return {}
+    seats: dict[str, list[Any]] = {}
+    for s in conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.name, SeatRow.level)
+                          .where(SeatRow.table_id.in_(table_ids))
+                          .order_by(SeatRow.table_id, SeatRow.seat)):
+        seats.setdefault(s.table_id, []).append(s)
+    first = {(t.table_id, t.seat, t.player_id): t.first for t in conn.execute(
+        select(StintRow.table_id, StintRow.seat, StintRow.player_id,
+               func.min(StintRow.from_seq).label("first"))
+        .where(StintRow.table_id.in_(table_ids))
+        .group_by(StintRow.table_id, StintRow.seat, StintRow.player_id))}
+    held: dict[tuple[str, int], list[tuple[int, int, str]]] = {}
+    for r in conn.execute(select(ResultRow.table_id, ResultRow.seat, ResultRow.player_id,
+                                 PlayerRow.name, PlayerRow.kind)
+                          .join(PlayerRow, PlayerRow.id == ResultRow.player_id)
+                          .where(ResultRow.table_id.in_(table_ids))):
+        computer = r.kind == "computer"
+        order = first.get((r.table_id, r.seat, r.player_id))
+        held.setdefault((r.table_id, r.seat), []).append(
+            (int(computer), order if order is not None else -1, "" if computer else r.name))
+    out: dict[str, list[str]] = {}
+    for table_id, rows in seats.items():
+        names = []
+        for s in rows:
+            parts = sorted(held.get((table_id, s.seat), []))
+            names.append(HOLDERS_JOIN.join(
+                name or computer_name(s.seat, len(rows), s.level) for _, _, name in parts)
+                if parts else s.name)
+        out[table_id] = names
+    return out
