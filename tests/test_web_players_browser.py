@@ -320,3 +320,44 @@ def test_a_guest_signing_out_is_warned_and_offered_to_sign_up_and_nothing_moves_
         page.wait_for_selector("#status >> text=You have no player's name yet")
         assert page.is_hidden("#guest-signout")
         ctx.close()
+
+
+def test_a_missing_player_or_game_has_one_screen_saying_so_with_a_next_step(
+        browser: Any, sqlite_url: str, tmp_path: Path) -> None:
+    """``/players/NAME`` of no such player and ``/replay/ID``, ``/review/ID`` and
+    ``/puzzles/ID`` of no such game: one screen saying what is missing, in words, with where to
+    go next, in place of the page's empty panels and controls (as ``/t/ID``'s "No table
+    here"). The API says what is missing beside its error. A desktop's width and a phone's."""
+    with LiveServer(db_url=sqlite_url) as srv:
+        base = srv.base
+        code, body = srv.get("/api/players/Nobody")
+        assert (code, body["missing"]) == (404, "player"), body
+        for what in ("replay", "review", "puzzles"):
+            code, body = srv.get(f"/api/tables/doesnotexist/{what}")
+            assert (code, body["missing"]) == (404, "table"), (what, body)
+        pages = [("/players/Nobody", "No player here", "There is no player of that name",
+                  ["See the leaderboard", "Start a new table"]),
+                 *[(f"/{what}/doesnotexist", "No game here", "There is no game at this address",
+                    ["Start a new table", "See the finished games"])
+                   for what in ("replay", "review", "puzzles")]]
+        for width in (1100, 390):
+            ctx = browser.new_context(viewport={"width": width, "height": 800})
+            page = ctx.new_page()
+            errors = watch_errors(page)
+            for path, heading, words, links in pages:
+                page.goto(base + path)
+                page.wait_for_selector("main .missing h2")
+                main = page.locator("main")
+                assert main.locator("h2").inner_text() == heading, path
+                assert words in main.inner_text(), path
+                assert main.locator("a.button").all_inner_texts() == links, path
+                # nothing of the page's own: no empty panels, play controls or download link
+                assert main.locator("section, button, input, #download").count() == 0, path
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+                page.screenshot(path=str(tmp_path / f"missing-{path.split('/')[1]}-{width}.png"),
+                                full_page=True)
+            page.goto(base + "/players/Nobody")
+            page.click("main >> text=See the leaderboard")
+            page.wait_for_url(base + "/leaderboard")
+            assert [e for e in errors if "404" not in e] == [], errors
+            ctx.close()

@@ -63,8 +63,11 @@ async def body(request: Request, kind: type[T]) -> T:
     return msgspec.json.decode(await request.body() or b"{}", type=kind)
 
 
-def bad(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def bad(message: str, status: int = 400, missing: str | None = None) -> JSONResponse:
+    """An error's answer; ``missing`` ("table", "player") says the address's own table or
+    player does not exist, so its page shows the one screen saying so (``missing.js``)."""
+    body = {"error": message} if missing is None else {"error": message, "missing": missing}
+    return JSONResponse(body, status_code=status)
 
 
 def as_json(value: Any, status: int = 200) -> Response:
@@ -156,7 +159,7 @@ async def finished_table(request: Request,
                          ) -> Table | Response:
     t = await server_of(request).rooms.get(request.path_params["table_id"])
     if t is None:
-        return bad("there is no table with that address", 404)
+        return bad("there is no table with that address", 404, missing="table")
     if not t.finished:
         return bad(f"the game is still being played: {once_over} once it is over", 409)
     return t
@@ -192,10 +195,10 @@ async def review(request: Request) -> Response:
 async def player(request: Request) -> Response:
     name = request.path_params["name"]
     if len(name) > 200:
-        return bad("there is no player of that name", 404)
+        return bad("there is no player of that name", 404, missing="player")
     found = await server_of(request).db.run(lambda store: profiles.profile(store, name))
     if found is None:
-        return bad("there is no player of that name", 404)
+        return bad("there is no player of that name", 404, missing="player")
     return as_json(found)
 
 

@@ -3,6 +3,7 @@
 // the player's own clear mistakes of each as puzzles.
 
 import { me, showMe } from "./me.js";
+import { showMissing } from "./missing.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -61,6 +62,7 @@ async function main() {
   showMe($("me"));
   const res = await fetch(`/api/players/${encodeURIComponent(name)}`);
   const p = await res.json();
+  if (showMissing(res, p)) return;
   if (!res.ok) { $("who").textContent = p.error; return; }
   document.title = `${p.name} · Euchre`;
   $("who").textContent = p.kind === "computer" ? `${p.name} (computer level)` :

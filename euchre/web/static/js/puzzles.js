@@ -4,6 +4,7 @@
 // whether it was the best, with every option's value and its error, and why.
 
 import { drawBoard, make, momentFacts, rangeWords, showHand } from "./board.js";
+import { showMissing } from "./missing.js";
 import { cardEl } from "./cards.js";
 import { showMe } from "./me.js";
 
@@ -145,6 +146,7 @@ async function main() {
       res = { status: 0 };
     }
     if (res.status === 200) { set = body; break; }
+    if (showMissing(res, body)) return;
     if (res.status !== 202) {
       $("progress").hidden = true;
       $("error").hidden = false;

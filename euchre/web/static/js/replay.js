@@ -2,6 +2,7 @@
 // secret any more). The server sends one frame per action, built by the engine.
 
 import { drawBoard, scoreText } from "./board.js";
+import { showMissing } from "./missing.js";
 import { cardShort, SUIT_SYMBOL, SUITS } from "./cards.js";
 import { rememberedSeat } from "./seats.js";
 import { showMe } from "./me.js";
@@ -39,6 +40,7 @@ function playPause() {
 async function main() {
   const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   const body = await res.json();
+  if (showMissing(res, body)) return;
   if (!res.ok) { $("event").textContent = body.error; return; }
   data = body;
   $("step").max = String(data.frames.length - 1);

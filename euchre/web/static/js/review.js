@@ -5,6 +5,7 @@
 
 import { drawBoard, make, momentFacts, scoreText } from "./board.js";
 import { showMe } from "./me.js";
+import { showMissing } from "./missing.js";
 
 showMe(document.getElementById("me"));  // the top bar's sign-in and leaderboard, as on every page
 
@@ -309,6 +310,7 @@ async function main() {
       res = { ok: false, status: 0 };
     }
     if (res.status === 200) { show(body); return; }
+    if (showMissing(res, body)) return;
     if (res.status !== 202) {
       $("progress").hidden = true;
       $("error").hidden = false;
