@@ -145,8 +145,19 @@ def test_a_name_that_looks_like_a_computer_or_a_taken_name_is_refused(sqlite_url
         for look_alike in LOOK_ALIKES:  # at creation: the creator's own name
             status, out = srv.post("/api/tables", {"name": look_alike})
             assert status == 400, (look_alike, out)
-            assert out["error"] == (f"name: {look_alike!r} looks like 'East (rule)', how a "
-                                    "computer player is shown; choose another name"), out
+            # it says which letters look alike, where the two names show identically
+            assert out["error"].startswith(f"name: {look_alike!r} "), out
+            assert out["error"].endswith(" reads like 'East (rule)', how a computer player "
+                                         "is shown; choose another name"), out
+            if look_alike != "East(rule)":
+                assert f"{look_alike!r} has a " in out["error"], out
+        status, out = srv.post("/api/tables", {"name": "East (rule)"})
+        assert out["error"] == ("name: 'East (rule)' is how a computer player is shown; "
+                                "choose another name"), out
+        status, out = srv.post("/api/tables", {"name": "Еast (rule)"})
+        assert out["error"] == ("name: 'Еast (rule)' has a Cyrillic Е that looks like "
+                                "Latin E, so it reads like 'East (rule)', how a computer player "
+                                "is shown; choose another name"), out
         t = srv.create(name="Ann", seats=[RULE, {"kind": "human"}, {"kind": "human"}, RULE])
         invite = t["invite_url"].split("#invite=")[1]
         status, out = srv.post(f"/api/tables/{t['id']}/join",
@@ -164,7 +175,7 @@ def test_a_name_that_looks_like_a_computer_or_a_taken_name_is_refused(sqlite_url
             assert f"{look_alike!r} " in r["message"], r
         c.send({"type": "name", "name": "Eas t"})
         r = c.until(lambda m: m["type"] == "error")
-        assert r["message"] == "'Eas t' looks like 'East', the name of East; choose another name"
+        assert r["message"] == "'Eas t' reads like 'East', the name of East; choose another name"
         c.send({"type": "name", "name": "\u0410nn"})  # a look-alike of one's own name is fine
         assert c.until_picture(lambda s: s["seats"][2]["name"] == "\u0410nn")
         c.send({"type": "name", "name": "Eastern"})
@@ -184,7 +195,16 @@ def test_name_keys_are_equal_exactly_for_look_alikes() -> None:
     assert name_key("Al") == name_key("AI") == name_key("A1")  # l, I and 1 look alike
     assert name_refusal("Bob", [("Ann", "the name of North")]) is None
     assert name_refusal("\u0391nn", [("Bob", "x"), ("Ann", "the name of North")]) == \
-        "'\u0391nn' looks like 'Ann', the name of North; choose another name"
+        "'\u0391nn' has a Greek \u0391 that looks like Latin A, so it reads like 'Ann', the " \
+        "name of North; choose another name"
+    # a name the same as the one taken is that one; case and spaces are not look-alikes
+    assert name_refusal("Ann", [("Ann", "the name of North")]) == \
+        "'Ann' is the name of North; choose another name"
+    assert name_refusal("A NN", [("Ann", "the name of North")]) == \
+        "'A NN' reads like 'Ann', the name of North; choose another name"
+    assert name_refusal("AI", [("Al", "the name of East")]) == \
+        "'AI' has a Latin I that looks like Latin l, so it reads like 'Al', the name of East; " \
+        "choose another name"
 
 
 def answers(line: str, m: dict[str, Any]) -> bool:

@@ -238,6 +238,22 @@ def test_a_player_name_that_looks_like_a_computer_or_a_level_is_refused(db_url: 
         assert eve.post("/api/me/guest", json={"name": "Eve"}).status_code == 201
 
 
+def test_a_name_refused_as_another_players_says_which_letters_look_alike(db_url: str) -> None:
+    """"Аnn" with a Cyrillic А shows exactly as "Ann": the refusal names the letter that
+    looks alike, where "'Ann' reads like another player's name ('Ann')" showed two identical
+    names; the same name, or one differing in case or spacing, is said so plainly."""
+    with LiveServer(db_url=db_url) as srv, browser_like(srv) as ann, browser_like(srv) as eve:
+        assert ann.post("/api/me/guest", json={"name": "Ann"}).status_code == 201
+        for name, error in (
+                ("\u0410nn", "name: '\u0410nn' has a Cyrillic \u0410 that looks like Latin A, "
+                             "so it reads like 'Ann', another player's name; choose another"),
+                ("Ann", "name: 'Ann' is another player's name; choose another"),
+                ("A NN", "name: 'A NN' reads like 'Ann', another player's name; choose another")):
+            r = eve.post("/api/me/guest", json={"name": name})
+            assert (r.status_code, r.json()["error"]) == (409, error), r.json()
+        assert eve.get("/api/me").json()["player"] is None
+
+
 def test_requests_from_another_site_are_refused(db_url: str) -> None:
     import httpx
     from websockets.sync.client import connect

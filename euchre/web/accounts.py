@@ -38,7 +38,7 @@ from euchre.web import schemas as S
 from euchre.web.actionlog import Database
 from euchre.web.levels import accepted_levels
 from euchre.web.limits import LimitError, Limits, Window
-from euchre.web.names import name_key, name_refusal
+from euchre.web.names import name_key, name_refusal, reads_like
 from euchre.web.rooms import computer_labels, viewer_word
 
 log = logging.getLogger("euchre.web")
@@ -280,8 +280,8 @@ class Accounts:
             self.renamed(*freed)
         other = await self.db.run(lambda store: P.taken(store, clean, player_id))
         if other is not None:
-            raise Refused(409, f"name: {clean!r} reads like another player's name "
-                          f"({other!r}); choose another")
+            refusal = reads_like(clean, other, "another player's name")
+            raise Refused(409, f"name: {refusal}; choose another")
         return clean
 
     async def guest(self, request: Request) -> Response:

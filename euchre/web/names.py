@@ -25,6 +25,7 @@ accounts: store the key beside each name and make it unique).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 import icu
@@ -32,7 +33,7 @@ import icu
 from euchre.seats import Seat
 from euchre.state import seat_name
 
-__all__ = ["computer_name", "name_key", "name_refusal"]
+__all__ = ["computer_name", "look_alike_letters", "name_key", "name_refusal", "reads_like"]
 
 _nfkc = icu.Normalizer2.getNFKCInstance()
 _casefold = icu.Normalizer2.getNFKCCasefoldInstance()
@@ -54,13 +55,52 @@ def name_key(name: str) -> str:
     return "".join(key.split())
 
 
+def _letter(ch: str) -> str:
+    """A character as a reader would name it: "Cyrillic А", "Latin l", "fullwidth left
+    parenthesis （"."""
+    full = unicodedata.name(ch, "")
+    if " LETTER " in full:
+        return f"{full.split(' ')[0].capitalize()} {ch}"
+    return f"{full.lower() or 'character'} {ch}"
+
+
+def look_alike_letters(name: str, other: str) -> list[str]:
+    """The characters of ``name`` that make it look like ``other`` without being the same,
+    each with the one it passes for ("a Cyrillic А that looks like Latin A"): what a refusal
+    must say, since the two names may show identically. Differences of case and spacing, and
+    invisible characters, are not look-alikes and are not listed."""
+    out: list[str] = []
+    folded = str(_casefold.normalize(other))
+    for ch in dict.fromkeys(name):
+        if ch in other or ch.isspace() or not str(_casefold.normalize(ch)):
+            continue
+        proto = _skeleton(str(_nfkc.normalize(ch)))
+        if proto == ch or not (proto in other or str(_casefold.normalize(proto)) in folded):
+            continue
+        like = _letter(proto) if len(proto) == 1 else f"{proto!r}"
+        out.append(f"a {_letter(ch)} that looks like {like}")
+    return out
+
+
+def reads_like(name: str, other: str, whose: str) -> str:
+    """Why ``name`` may not be used when it reads like ``other`` (``whose`` it is: "another
+    player's name", "how a computer player is shown"), in words that show the difference where
+    the two names look identical: "'Аnn' has a Cyrillic А that looks like Latin A, so it reads
+    like 'Ann', another player's name"."""
+    if name == other:
+        return f"{name!r} is {whose}"
+    letters = look_alike_letters(name, other)
+    if letters:
+        return f"{name!r} has {' and '.join(letters)}, so it reads like {other!r}, {whose}"
+    return f"{name!r} reads like {other!r}, {whose}"
+
+
 def name_refusal(name: str, taken: Iterable[tuple[str, str]]) -> str | None:
     """Why ``name`` may not be used, or None: ``taken`` holds each name already shown with
     whose it is ("the name of East", "how a computer player is shown"), and the first one that
-    ``name`` looks like (``name_key``) is named in the refusal."""
+    ``name`` looks like (``name_key``) is named in the refusal (``reads_like``)."""
     key = name_key(name)
     for other, whose in taken:
         if name_key(other) == key:
-            same = "is" if name == other else "looks like"
-            return f"{name!r} {same} {other!r}, {whose}; choose another name"
+            return f"{reads_like(name, other, whose)}; choose another name"
     return None
