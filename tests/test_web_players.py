@@ -399,6 +399,9 @@ def test_failed_sign_ins_are_limited_per_account_and_per_address(sqlite_url: str
                 for i in (1, 2, 3)] == [401] * 3
         status, why = sign_in(srv, "203.0.113.4", "ann", "a long secret of mine")
         assert status == 429 and "failed sign-ins to this account: at most 3" in why, why
+        # and says when to try again: the failures counted now have all left the window then
+        assert why.endswith("in 10 minutes; try again in 10 minutes, when these have left "
+                            "the count"), why
         # a name with no account reads the same, so the limit tells nothing of who exists
         assert [sign_in(srv, "203.0.113.5", "Zed", "wrong guess " * 2)[0]
                 for _ in range(3)] == [401] * 3
@@ -408,6 +411,8 @@ def test_failed_sign_ins_are_limited_per_account_and_per_address(sqlite_url: str
                 for i in range(5)] == [401] * 5
         status, why = sign_in(srv, "198.51.100.1", "Other", "wrong guess " * 2)
         assert status == 429 and "from your address: at most 5" in why, why
+        assert why.endswith("in 10 minutes; try again in 10 minutes, when these have left "
+                            "the count"), why
         assert sign_in(srv, "198.51.100.2", "Other", "wrong guess " * 2)[0] == 401
 
 

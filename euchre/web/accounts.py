@@ -171,15 +171,17 @@ class SignInLimits:
             log.error("could not count a sign-in against the limits: %r", exc)
             raise Refused(503, "the server cannot check sign-ins just now; try again in a "
                           "moment") from None
+        # A refused attempt is not counted, so the failures counted now have all left the
+        # window one window from now: the wait a refusal can name (another's failures in the
+        # meantime may count anew).
         minutes = round(SIGNIN_WINDOW / 60)
+        when = f"try again in {minutes} minutes, when these have left the count"
         if refused == 0:
             raise LimitError("sign_in_account", f"too many failed sign-ins to this account: "
-                             f"at most {self.per_account} in {minutes} minutes; try again "
-                             "later")
+                             f"at most {self.per_account} in {minutes} minutes; {when}")
         if refused == 1:
             raise LimitError("sign_in_address", f"too many failed sign-ins from your address: "
-                             f"at most {self.per_address} in {minutes} minutes; try again "
-                             "later")
+                             f"at most {self.per_address} in {minutes} minutes; {when}")
 
     async def succeeded(self, address: str, key: str) -> None:
         """The attempt's password was right: it does not count against either allowance."""
