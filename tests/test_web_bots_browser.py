@@ -117,7 +117,9 @@ def test_a_person_plays_a_rated_game_against_the_node_bot_online(
         page.goto(f"{base}/players/NodeBot")
         page.wait_for_selector(f"#games a[href='/replay/{table_id}']")
         assert page.locator("#who").inner_text() == "NodeBot (bot)"
-        assert "A bot: a program that plays online" in page.locator("main").inner_text()
+        # who keeps it, in a sentence that reads right (the operator's: no owner account)
+        assert "A bot: a program that plays here with an account of its own, kept by the " \
+            "site's operator." in page.locator("main").inner_text()
         assert errors == [], errors
         # on a 390 px phone the table with the bot fits
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,

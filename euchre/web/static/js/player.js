@@ -68,7 +68,7 @@ async function main() {
   $("who").textContent = p.kind === "computer" ? `${p.name} (computer level)` :
     p.kind === "bot" ? `${p.name} (bot)` : p.name;
   if (p.kind === "bot") {  // a program that plays here with an account of its own
-    $("rating").before(make("p", "small", `A bot: a program that plays online with an account of its own, ${p.owner ? `kept by ${p.owner}` : "the site's own"}.`));
+    $("rating").before(make("p", "small", `A bot: a program that plays here with an account of its own, kept by ${p.owner || "the site's operator"}.`));
   }
   $("rating").textContent = `Rating ${p.rating_text} · ${p.rated_games} rated game${p.rated_games === 1 ? "" : "s"}`;
   if (p.calibration) {  // a computer level: where its rating started
