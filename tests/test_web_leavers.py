@@ -129,6 +129,8 @@ def test_a_player_who_leaves_a_rated_game_is_rated_with_its_result(db_url: str) 
         prof = players[name]
         assert prof["rated_games"] == 1, name
         assert prof["games"][0]["rated"] and prof["games"][0]["rating_change"] != 0
+        # the change is read beside the rating it moved to, with its margin
+        assert prof["games"][0]["rating_after"] == prof["rating_text"], prof
         assert 0 < prof["games"][0]["shares"][0] < 1
         won = next(r.won for r in rows if r.seat == seat and r.player_id != rows[-1].player_id)
         assert prof["games"][0]["won"] == won

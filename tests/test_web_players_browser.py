@@ -81,9 +81,12 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
         from euchre.bots import player_levels
 
         menu = a.locator('.seat-row[data-seat="1"] select.level')
+        # (the anchor's "± 0" said to be the scale's definition)
         assert menu.locator("option").all_inner_texts() == [
             f"{name} · {round(ladder_ratings()[name].mu)} ± "
-            f"{round(ladder_ratings()[name].half_width)}" for name in player_levels()]
+            f"{round(ladder_ratings()[name].half_width)}"
+            + (" (the scale's fixed anchor)" if name in ("club", "rule") else "")
+            for name in player_levels()]
         assert menu.input_value() == "club"
         a.select_option('.seat-row[data-seat="0"] select.kind', "friend")
         a.fill("#opt-target", "3")
@@ -181,7 +184,8 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
         a.wait_for_selector("#board tbody tr a")
         shown = a.locator("#board").inner_text()
         assert re.search(r"Ann\s+\d{3,4} ± \d+ \(provisional\)", shown), shown
-        assert re.search(r"club\s*computer\s+1500 ± 0\s+1\b", shown), shown
+        assert re.search(r"club\s*computer\s+1500 ± 0 \(the scale's fixed anchor\)\s+1\b",
+                         shown), shown
         for page, name in ((a, "Ann"), (b, "Bob")):
             page.goto(f"{base}/players/{name}")
             page.wait_for_selector(f"#games a[href='/replay/{table_id}']")
@@ -190,6 +194,9 @@ def test_two_people_sign_up_play_a_rated_game_and_a_third_cannot_act_for_them(
                 == "your mistakes"
             assert page.locator("#chart svg .dot").count() == 1
             assert "provisional" in page.locator("#rating").inner_text()
+            # the game's rating change beside the rating it moved to, with that one's margin
+            games = page.locator("#games").inner_text()
+            assert re.search(r"(won|lost) · [+-]\d+ → \d{3,4} ± \d+ \(provisional\)", games), games
         assert errors == [], errors
 
         # screenshots for docs/web.md: a profile and the leaderboard, desktop and phone

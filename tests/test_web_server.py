@@ -48,11 +48,36 @@ def test_options_offer_every_rules_option_every_preset_and_every_computer_level(
     for name in opts["levels"]:
         rating = ladder_rating(name)
         assert rating is not None
-        assert opts["level_info"][name] == {"rating": round(rating.mu),
-                                            "plus_minus": round(1.96 * rating.sigma),
-                                            "about": describe_level(name)}
+        shown = f"{round(rating.mu)} ± {round(1.96 * rating.sigma)}"
+        # the anchor's "± 0" is the scale's definition, said so wherever it is shown
+        anchor = name in ("club", "rule")
+        assert opts["level_info"][name] == {
+            "rating": round(rating.mu), "plus_minus": round(1.96 * rating.sigma),
+            "text": f"{shown} (the scale's fixed anchor)" if anchor else shown,
+            "about": describe_level(name)}
         # a rating is never shown without its margin
-        assert f"({round(rating.mu)} ± {round(1.96 * rating.sigma)})" in describe_level(name)
+        assert (f"({shown}, the scale's fixed anchor)" if anchor else f"({shown})") \
+            in describe_level(name)
+
+
+def test_the_scales_anchor_is_said_to_be_fixed_wherever_its_rating_is_shown(
+        sqlite_url: str) -> None:
+    """club's "1500 ± 0" is no measured certainty but the scale's definition: the leaderboard,
+    its profile (as ``club`` and as ``rule``, which plays as it) and the level menus say so;
+    no other level, person or bot does."""
+    from euchre.bots.registry import ANCHOR_NOTE, describe_level
+
+    with LiveServer(db_url=sqlite_url) as srv:
+        board = {p["name"]: p for p in srv.get("/api/leaderboard")[1]["players"]}
+        assert board["club"]["text"] == f"1500 ± 0 ({ANCHOR_NOTE})" and board["club"]["anchor"]
+        assert all(ANCHOR_NOTE not in p["text"] and not p["anchor"]
+                   for name, p in board.items() if name != "club")
+        for name in ("club", "rule"):
+            prof = srv.get(f"/api/players/{name}")[1]
+            assert prof["rating_text"] == f"1500 ± 0 ({ANCHOR_NOTE})", prof
+            assert prof["rating"]["anchor"] and ANCHOR_NOTE in prof["calibration"]["text"]
+        assert ANCHOR_NOTE not in srv.get("/api/players/expert")[1]["rating_text"]
+    assert describe_level("club").startswith(f"club (1500 ± 0, {ANCHOR_NOTE}): ")
 
 
 def test_every_preset_makes_a_table_and_bad_requests_name_the_problem(db_url: str) -> None:

@@ -295,13 +295,20 @@ def ladder_rating(name: str) -> LevelRating | None:
     return ladder_ratings().get(level.same_as or name)
 
 
+#: What the anchor's rating is, said beside it wherever it is shown (menus, help texts, the
+#: site's pages): its "± 0" is no measured certainty but the scale's definition, every other
+#: rating being measured from it.
+ANCHOR_NOTE = "the scale's fixed anchor"
+
+
 def describe_level(name: str) -> str:
     """A level in a line for a menu: its name, its rating and how it plays."""
     level = levels().get(name)
     if level is None:
         raise ValueError(f"unknown level {name!r}")
     rating = ladder_rating(name)
-    shown = f" ({rating.shown()})" if rating is not None else ""
+    anchor = f", {ANCHOR_NOTE}" if (level.same_as or name) == ladder_anchor() else ""
+    shown = f" ({rating.shown()}{anchor})" if rating is not None else ""
     return f"{name}{shown}: {level.summary}" if level.summary else f"{name}{shown}"
 
 

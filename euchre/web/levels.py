@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from euchre.bots import is_level, level_names, player_levels
 from euchre.bots.registry import STRONGEST_LEVEL, TABLE_LEVEL, describe_level, ladder_rating
+from euchre.web import ratings as R
 
 
 def offered_levels() -> list[str]:
@@ -44,5 +45,8 @@ def level_info() -> dict[str, dict[str, object]]:
         rating = ladder_rating(name)
         out[name] = {"rating": None if rating is None else round(rating.mu),
                      "plus_minus": None if rating is None else round(rating.half_width),
+                     # in words, as every page says a rating (the anchor's with its note)
+                     "text": None if rating is None
+                     else R.rating_text(R.Rating(rating.mu, rating.sigma), name),
                      "about": describe_level(name)}
     return out

@@ -23,10 +23,11 @@ Kind = Literal["all", "people", "computers", "bots"]
 PEOPLE = ("guest", "account")
 
 
-def rating_of(mu: float | None, sigma: float | None) -> dict[str, object] | None:
+def rating_of(mu: float | None, sigma: float | None,
+              name: str | None = None) -> dict[str, object] | None:
     if mu is None or sigma is None:
         return None
-    return R.shown(R.Rating(mu, sigma))
+    return R.shown(R.Rating(mu, sigma), name)
 
 
 #: The hand counts only the seat that made trump can have: summed over a player's seats.
@@ -95,9 +96,14 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
             if game["won"] is not None and game["won"] != r.won:
                 game["won"] = None  # on both sides
             continue
-        change = None
+        change, after = None, None
         if r.rated and r.mu_before is not None and r.mu_after is not None:
+            # the exact move of the rating's centre, read beside the rating it moved to, with
+            # that rating's margin (a change of -101 to 1399 ± 301 is no certain -101 points
+            # of strength)
             change = round(r.mu_after - r.mu_before)
+            if r.sigma_after is not None:
+                after = R.rating_text(R.Rating(r.mu_after, r.sigma_after), who.name)
         # the seats named as every list of finished games names them (everyone who held a
         # part of each), and the score with this player's side's points first
         scores = json.loads(r.scores or "[]")
@@ -107,7 +113,7 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
                       "score": [scores[mine], scores[1 - mine]] if len(scores) == 2 else scores,
                       # the part of each seat's decisions made while they held it (1: all)
                       "shares": [r.share],
-                      "rating_change": change,
+                      "rating_change": change, "rating_after": after,
                       "scores": scores, "names": names.get(r.table_id, []),
                       "replay": f"/replay/{r.table_id}", "analysis": f"/review/{r.table_id}",
                       # the player's own clear mistakes of that game, posed again as puzzles
@@ -123,12 +129,13 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
         owner = {"owner": None if bot is None else bot.owner}
     return {
         "name": who.name, "kind": who.kind, **(owner or {}),
-        "rating": rating_of(who.mu, who.sigma), "rated_games": who.rated_games,
+        "rating": rating_of(who.mu, who.sigma, who.name), "rated_games": who.rated_games,
         "rating_text": R.rating_text(None if who.mu is None or who.sigma is None
-                                     else R.Rating(who.mu, who.sigma)),
+                                     else R.Rating(who.mu, who.sigma), who.name),
         # where a computer level's rating started: the calibration run's games and rating
         "calibration": None if measured is None else {
-            "games": measured.games, **R.shown(R.Rating(measured.mu, measured.sigma))},
+            "games": measured.games,
+            **R.shown(R.Rating(measured.mu, measured.sigma), who.name)},
         "stats": stats,
         "history": [{"at": h.finished_at, "table": h.table_id,
                      **(rating_of(h.mu_after, h.sigma_after) or {})} for h in history],
@@ -159,7 +166,7 @@ def leaderboard(store: Store, kind: Kind = "all", settled: bool = False,
     out: list[dict[str, Any]] = []
     ranked = 0
     for r in rows:
-        shown = R.shown(R.Rating(r.mu, r.sigma))
+        shown = R.shown(R.Rating(r.mu, r.sigma), r.name if r.kind == "computer" else None)
         if not shown["provisional"]:
             ranked += 1
         out.append({"rank": None if shown["provisional"] else ranked, "name": r.name,

@@ -17,10 +17,11 @@ measure (plug-ins, the measurement baselines) are not rated: a table that seats 
 
 from __future__ import annotations
 
-from euchre.bots.registry import ladder_rating, levels
+from euchre.bots.registry import ANCHOR_NOTE, ladder_anchor, ladder_rating, levels
 from euchre.tournament.ratings import Rating, level_rating
 
-__all__ = ["NOT_RATED", "Rating", "rated_levels", "rated_name", "rating_text", "seed", "shown"]
+__all__ = ["ANCHOR_NOTE", "NOT_RATED", "Rating", "is_anchor", "rated_levels", "rated_name",
+           "rating_text", "seed", "shown"]
 
 #: A player with no rating yet (no rated game), as every page and ``euchre bots list`` say it.
 NOT_RATED = "not rated yet"
@@ -55,17 +56,28 @@ def seed(name: str) -> Rating:
     return Rating(found.mu, found.sigma, 0)  # its games on this site: none yet
 
 
-def rating_text(rating: Rating | None) -> str:
+def is_anchor(name: str | None) -> bool:
+    """Whether the player ``name`` is the computer level the scale is measured from (``club``,
+    or ``rule``, which plays as it): its rating is fixed by definition, moved by no game."""
+    anchor = ladder_anchor()
+    return name is not None and anchor is not None and rated_name(name) == anchor
+
+
+def rating_text(rating: Rating | None, name: str | None = None) -> str:
     """A rating in words, the one way the site's pages and the command line show it:
-    "1601 ± 669 (provisional)", never without its margin; ``NOT_RATED`` for none."""
-    return NOT_RATED if rating is None else str(rating)
+    "1601 ± 669 (provisional)", never without its margin; ``NOT_RATED`` for none; the anchor's
+    (``name`` the anchor's) with ``ANCHOR_NOTE``: "1500 ± 0 (the scale's fixed anchor)"."""
+    if rating is None:
+        return NOT_RATED
+    return f"{rating} ({ANCHOR_NOTE})" if is_anchor(name) else str(rating)
 
 
-def shown(rating: Rating) -> dict[str, object]:
+def shown(rating: Rating, name: str | None = None) -> dict[str, object]:
     """A rating as a player reads it (the number, its 95% margin, provisional or not, and all
-    of that in words: ``text``), with the model's own mean and uncertainty for programs (a
-    calibrated computer level moves by less than a point a game)."""
+    of that in words: ``text``; ``anchor``: the player ``name`` is the scale's fixed anchor),
+    with the model's own mean and uncertainty for programs (a calibrated computer level moves
+    by less than a point a game)."""
     return {"rating": round(rating.mu), "plus_minus": round(rating.half_width),
-            "provisional": rating.provisional, "text": rating_text(rating), "mu": rating.mu,
-            "sigma": rating.sigma}
+            "provisional": rating.provisional, "text": rating_text(rating, name),
+            "anchor": is_anchor(name), "mu": rating.mu, "sigma": rating.sigma}
 

@@ -124,7 +124,7 @@ function levelSelect(value) {
   const sel = make("select", "level");
   for (const l of OPT.levels) {
     const info = (OPT.level_info || {})[l];
-    const o = make("option", "", info && info.rating != null ? `${l} · ${info.rating} ± ${info.plus_minus}` : l);
+    const o = make("option", "", info && info.text ? `${l} · ${info.text}` : l);  // the server's words
     o.value = l;
     if (info) o.title = info.about;
     sel.append(o);

@@ -102,7 +102,9 @@ async function main() {
     const result = g.won === null ? "both sides" : g.won ? "won" : "lost";
     // a seat held for part of the game (left, or taken over): rated for that part
     const part = g.shares.length === 1 && g.shares[0] < 1 ? ` · played ${Math.round(g.shares[0] * 100)}%` : "";
-    tr.append(make("td", g.won === null ? "" : result, `${result} · ${change}${part}`));
+    // the change of the rating's centre, beside the rating it moved to with its margin
+    const after = g.rating_change !== null && g.rating_after ? ` → ${g.rating_after}` : "";
+    tr.append(make("td", g.won === null ? "" : result, `${result} · ${change}${after}${part}`));
     const links = make("td");
     const rev = make("a", "", "analysis");
     rev.href = g.analysis;
