@@ -113,6 +113,21 @@ def test_long_names_in_finished_games_never_widen_the_phones_home_page(
         page.close()
 
 
+def test_a_long_name_never_widens_a_phones_profile_or_account_page(browser: Any,
+                                                                  server: LiveServer) -> None:
+    """A guest named with 24 letters and no space: their profile's heading and the account
+    page's "Playing as the guest …" break the name rather than widen a 390 px page."""
+    page = browser.new_page(viewport=PHONE)
+    play_now(page, server.base, LONG[0])
+    for path in (f"/players/{LONG[0]}", "/account"):
+        page.goto(server.base + path)
+        page.wait_for_selector(f"main >> text={LONG[0][:12]}")
+        page.screenshot(path=f"/tmp/layout-{path.split('/')[1]}-390.png")
+        assert inside(box(page, "main h1"), box(page, "main")), path
+        page_fits(page)
+    page.close()
+
+
 def marker_fits(page: Page, selector: str) -> list[str]:
     """The numbers of ``selector``'s items (an ``ol``) that its left padding cuts: each
     number as Chromium draws it ("12. "), measured in the list's own font."""
