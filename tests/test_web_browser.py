@@ -602,7 +602,7 @@ def test_spectators_are_told_they_watch_and_may_chat(browser: Any, server: LiveS
     page = browser.new_page()
     page.goto(f"{server.base}/t/{t['id']}")  # no seat: watching
     page.wait_for_selector(".seat .name")
-    page.wait_for_function("document.body.classList.contains('spectator')")
+    page.wait_for_function("() => document.body.classList.contains('spectator')")
     assert page.locator("#watching").is_visible()  # told, where they were told nothing
     assert "watching" in page.locator("#watching").inner_text()
     assert not page.locator("#my-name").is_visible()

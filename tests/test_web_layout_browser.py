@@ -69,7 +69,8 @@ def test_long_names_keep_the_scores_in_their_panel(browser: Any, server: LiveSer
         pages.append(page)
     page = pages[1]
     errors = watch_errors(page)
-    page.wait_for_function(f"document.getElementById('score').innerText.includes({LONG[0]!r})")
+    page.wait_for_function(
+        f"() => document.getElementById('score').innerText.includes({LONG[0]!r})")
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)
         page.wait_for_timeout(300)

@@ -153,7 +153,7 @@ def test_friends_in_two_browsers_on_two_processes_behind_nginx_play_a_hand(
         a, b = a_ctx.new_page(), b_ctx.new_page()
         errors = watch_errors(a) + watch_errors(b)
         seat_two_friends(a, b, proxy.base)
-        a.wait_for_function("document.querySelector('.seat.pos-top .name')"
+        a.wait_for_function("() => document.querySelector('.seat.pos-top .name')"
                             ".textContent === 'Bob'", timeout=10000)
         assert connections(cluster, [1, 1]) == [1, 1], "least_conn put the friends apart"
         assert b.locator(".seat.pos-top .name").inner_text() == "Ann"
