@@ -57,9 +57,15 @@ system-deps:
 
 # Every tier against the compiled build (a test fails if it is not the one imported while a C
 # compiler works); `make test-pure` runs the engine's tests against the pure-Python source.
+# The tests run in pytest-xdist workers, one a CPU up to four, each test file whole on one
+# worker (its browser, server or database starts once): the browser and cluster tests spend
+# much of their time waiting on the processes they drive, which another worker's tests fill.
+# TEST_WORKERS=0 runs them all in this one process.
+TEST_WORKERS ?= auto
 test: $(STAMP_TEST) lint system-deps compiled
 	$(COMPILED_ENV) EUCHRE_EXPECT_BUILD=$(if $(shell command -v cc),compiled,pure) \
-		$(BIN)/python -m pytest $(PYTEST_ARGS)
+		$(BIN)/python -m pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile \
+		$(PYTEST_ARGS)
 
 # The engine's own tests alone (pytest marker `core`; the tiers are listed in pyproject.toml):
 # rules, views, records, sampling and the OpenSpiel cross-check, in under a minute, against

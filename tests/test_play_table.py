@@ -14,7 +14,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from rich.cells import cell_len
-from test_play_cli import CLEAR, EUCHRE, MOVE, NEXT, SAVE, flat, plain, screen_of, spawn
+from test_play_cli import CLEAR, EUCHRE, MOVE, NEXT, SAVE, flat, plain, screen_of, spawn, unwrapped
 
 import euchre
 
@@ -201,8 +201,8 @@ def test_ctrl_c_offers_to_save_and_names_the_command_that_resumes(tmp_path: Path
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    said = "".join(plain(child.before).split())  # a long path may fold across lines
-    assert "".join(f"continue with make play ARGS='--resume {saved}'".split()) in said, said
+    said = unwrapped(plain(child.before))
+    assert unwrapped(f"continue with make play ARGS='--resume {saved}'") in said, said
     assert euchre.from_json(saved.read_text(encoding="utf-8")).winner is None
 
 
