@@ -226,6 +226,37 @@ def test_two_friends_play_a_hand_at_one_table_from_two_browsers(browser: Any,
     b_ctx.close()
 
 
+def test_a_friend_who_left_has_a_countdown_to_their_computer_on_their_seat(
+        browser: Any, server: LiveServer) -> None:
+    """Bob closes his page: when his turn comes, Ann sees the seconds until his computer plays
+    for him counting down on his seat, and the status line says he is away."""
+    a_ctx, b_ctx = browser.new_context(), browser.new_context()
+    a, b = a_ctx.new_page(), b_ctx.new_page()
+    errors = watch_errors(a)
+    seat_two_friends(a, b, server.base)
+    a.wait_for_function("() => document.querySelector('.seat.pos-top .name')"
+                        ".textContent === 'Bob'", timeout=10000)
+    b_ctx.close()
+    a.wait_for_selector(".seat.pos-top .tag.away")  # offline
+    rng = random.Random(3)
+    deadline = time.monotonic() + 30
+    while not a.locator(".seat.pos-top.turn").count():
+        assert time.monotonic() < deadline, "Bob's turn never came"
+        click_a_choice(a, rng, 300)
+    clock = a.locator(".seat.pos-top .clock")
+    clock.wait_for(state="visible")
+    first = int(clock.inner_text().removesuffix(" s"))
+    assert 0 < first <= 60, first  # the server's away timeout, from when Bob left
+    assert "until a computer plays for this seat" in (clock.get_attribute("aria-label") or "")
+    a.wait_for_timeout(2100)
+    assert int(clock.inner_text().removesuffix(" s")) < first  # it counts down
+    a.screenshot(path="/tmp/away-countdown.png")
+    status = a.locator("#status").inner_text()
+    assert status.startswith("Waiting for Bob, who is away:"), status
+    assert errors == []
+    a_ctx.close()
+
+
 def test_reloading_mid_hand_returns_to_the_same_seat_and_cards(browser: Any,
                                                                 server: LiveServer) -> None:
     page = browser.new_page()

@@ -379,6 +379,38 @@ def test_an_absent_friend_is_played_by_a_computer_and_takes_the_seat_back(
         spec.close()
 
 
+def test_whoever_waits_on_an_absent_friend_is_told_when_the_computer_steps_in(
+        sqlite_url: str) -> None:
+    """A friends' table has no turn clock: while its person to move is away, every state says
+    how long until their computer plays for them (from when their seat became empty), and it
+    plays then; nothing is counted down for a seat someone holds or a computer plays."""
+    timeout = 3.0
+    with LiveServer(db_url=sqlite_url, away_timeout=timeout) as srv:
+        t = srv.create(my_seat=-1, seats=[{"kind": "human", "level": "rule"}]
+                       + [{"kind": "computer"}] * 3)
+        spec = srv.connect(t["id"])
+        waiting = spec.until_state(lambda s: s["turn"] == 0, timeout=20)
+        seen = time.monotonic()
+        assert waiting["clock"] is None and waiting["turn_left"] is None  # no turn clock
+        assert not waiting["seats"][0]["connected"] and not waiting["seats"][0]["stand_in"]
+        left = waiting["away_left"]
+        assert left is not None and 0 < left <= timeout, left
+        stepped_in = spec.until_state(lambda s: s["seats"][0]["stand_in"], timeout=20)
+        late = time.monotonic() - seen - left
+        assert -0.3 < late < 1.5, f"the computer stepped in {late:+.2f} s from the countdown's end"
+        assert stepped_in["away_left"] is None
+        spec.until_state(lambda s: s["turn"] not in (0, None))  # another seat's turn
+        others = [m for m in spec.messages if m["type"] == "state" and m["turn"] != 0]
+        assert others and all(m["away_left"] is None for m in others)
+        c = srv.connect(t["id"], _seat_token(srv, t["id"], 0))
+        mine = c.my_turn()
+        assert mine["away_left"] is None  # held again: nobody counts down on them
+        spec.drain(0.2)
+        assert spec.state is not None and spec.state["away_left"] is None
+        c.close()
+        spec.close()
+
+
 def _seat_token(srv: LiveServer, table: str, seat: int) -> str:
     token: str = srv.app.state.server.tables[table].seats[seat].token
     return token

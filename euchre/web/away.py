@@ -21,9 +21,9 @@ LEFT_FLUSH_SECONDS = 2.0
 
 
 class AwayTimers:
-    def __init__(self, rooms: Rooms, db: Database, timeout: float,
-                 schedule: Callable[[Table], None], bot_grace: float = 2.0) -> None:
-        self.rooms, self.db, self.timeout, self.schedule = rooms, db, timeout, schedule
+    def __init__(self, rooms: Rooms, db: Database, schedule: Callable[[Table], None],
+                 bot_grace: float = 2.0) -> None:
+        self.rooms, self.db, self.schedule = rooms, db, schedule
         self.bot_grace = bot_grace
         """Seconds a called bot has to take its seat before its computer plays for it."""
         self.timers: dict[str, asyncio.Task[None]] = {}
@@ -62,8 +62,10 @@ class AwayTimers:
             bot = seat.kind == BOT
             if seat.computer_plays or seat.present > 0 or not (bot or watched(table)):
                 return
-            timeout = self.bot_grace if bot else self.timeout
-            wait = seat.away_since + timeout - time.monotonic()
+            wait = seat.away_since + self.bot_grace - time.monotonic() if bot \
+                else table.away_left()
+            if wait is None:  # the server has no away timeout
+                return
             if wait > 0:
                 await asyncio.sleep(min(wait, 1.0))
                 continue

@@ -186,6 +186,10 @@ class State(msgspec.Struct, tag="state", tag_field="type"):
     None: no turn clock)."""
     turn_left: float | None = None
     """Seconds the person to move had left when this was sent (None: no clock runs now)."""
+    away_left: float | None = None
+    """The person to move is away (no connection holds their seat): seconds from when this
+    was sent until their computer plays for them, unless they come back (None: they are
+    there, or nobody will step in)."""
     public: bool = False
     """Open to anyone (the lobby's): a free seat is played by its computer until a person
     takes it, from the next hand."""

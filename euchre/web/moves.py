@@ -48,10 +48,9 @@ def bot_seed(table: Table, seq: int) -> int:
 
 class Moves:
     def __init__(self, rooms: Rooms, log_writer: ActionLog, bots: BotRunner,
-                 away_timeout: float, bot_grace: float = 2.0,
-                 leave_grace: float = 20.0) -> None:
+                 bot_grace: float = 2.0, leave_grace: float = 20.0) -> None:
         self.rooms, self.log, self.bots = rooms, log_writer, bots
-        self.away = AwayTimers(rooms, log_writer.db, away_timeout, self.schedule, bot_grace)
+        self.away = AwayTimers(rooms, log_writer.db, self.schedule, bot_grace)
         self.leave_grace = leave_grace
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.clocks: dict[str, tuple[int, asyncio.Task[None]]] = {}

@@ -67,6 +67,9 @@ class Rooms:
         one process owns (writes) each table and the others keep replicas."""
         self.bots_allowed = True
         """Whether a table may seat a bot account (``euchre serve --bots``)."""
+        self.away_timeout: float | None = None
+        """Seconds a person's seat may be empty on its turn before its computer plays it
+        (``euchre serve --away-timeout``): every table this process keeps is given it."""
 
     def owns(self, table_id: str) -> bool:
         """Whether this process writes the table's log (else it keeps a replica)."""
@@ -77,6 +80,7 @@ class Rooms:
         return bool(self.conns.get(table.id)) or table.elsewhere > 0
 
     def add(self, table: Table) -> None:
+        table.away_timeout = self.away_timeout
         self.tables[table.id] = table
         self.locks[table.id] = asyncio.Lock()
         self.conns[table.id] = set()

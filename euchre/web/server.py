@@ -124,6 +124,7 @@ class Server:
             config.bot_grace))
         """Bot accounts' programs, connected over their websocket (``/ws/bot``)."""
         self.rooms.bots_allowed = config.bots != "off"
+        self.rooms.away_timeout = config.away_timeout
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -162,8 +163,7 @@ class Server:
                               make_pool(cfg.pool, cfg.workers, "euchre-bot"))
         log_writer = ActionLog(self.db)
         log_writer.start()
-        self.moves = Moves(self.rooms, log_writer, self.bots, cfg.away_timeout, cfg.bot_grace,
-                           cfg.leave_grace)
+        self.moves = Moves(self.rooms, log_writer, self.bots, cfg.bot_grace, cfg.leave_grace)
         self.moves.game_over = self.game_over
         self.moves.call_bot = self.bot_links.call
         self.bot_links.start()

@@ -180,6 +180,10 @@ class Table:
         self.rated = data.rated
         """Created to be rated (rated when it ends if every seat is then a player or a
         computer at a rated level)."""
+        self.away_timeout: float | None = None
+        """Seconds a person's seat may be empty on its turn before its computer plays it
+        (the server's ``--away-timeout``, given by ``Rooms.add``; None: no computer steps in
+        for an absent person)."""
         self.elsewhere = 0
         """Connections to this table in other server processes (seats and spectators)."""
         self.watched_here = 0
@@ -264,6 +268,19 @@ class Table:
         if seat.computer_plays or seat.kind == BOT:
             return None
         return max(0.0, self.turn_clock() - (time.monotonic() - self.turn_since))
+
+    def away_left(self) -> float | None:
+        """Seconds until a computer plays for the absent person to move (``AwayTimers``), by
+        when their seat became empty: shown to whoever waits on them as a countdown on that
+        seat. None where no such wait runs: someone holds the seat, a computer plays it
+        already, it is a bot account's (which has its own moment to connect) or the game is
+        not under way."""
+        if self.away_timeout is None or self.finished or not self.started:
+            return None
+        seat = self.seats[self.match.current_player]
+        if seat.kind != "human" or seat.computer_plays or seat.present > 0:
+            return None
+        return max(0.0, seat.away_since + self.away_timeout - time.monotonic())
 
     def pace_due(self) -> float | None:
         """The turn clock to show in the lobby now, where it has moved a second or more from
@@ -451,6 +468,7 @@ class Table:
         out = M.state(self.facts(), self.seen_by(viewer))
         out.clock = None if self.clock is None else self.turn_clock()
         out.turn_left, out.public = self.turn_left(), self.public
+        out.away_left = self.away_left()
         out.bots = self.public and self.bots
         out.rated = self.rated
         if viewer != SPECTATOR and self.seats[viewer].stand_in:

@@ -136,8 +136,7 @@ function onMessage(msg) {
     case "state":
       document.body.classList.remove("waiting");
       $("waiting-room").hidden = true;
-      clockEnds = msg.turn_left === null || msg.turn_left === undefined ? null
-        : { seq: msg.seq, at: performance.now() + msg.turn_left * 1000 };
+      clockEnds = countdownOf(msg);
       latest = msg;
       queue.push(msg);
       pump();
@@ -518,11 +517,13 @@ function renderSeats(s, winner) {
       el.append(make("div", "bubble", bid.said));
     }
     if (s.turn === seat && !s.finished) el.classList.add("turn");
-    if (s.turn === seat && !s.finished && s.clock) {
+    const away = s.away_left !== null && s.away_left !== undefined;
+    if (s.turn === seat && !s.finished && (s.clock || away)) {
       const clock = make("span", "clock");
       clock.setAttribute("role", "timer");
       clock.dataset.seq = String(s.seq);
-      clock.title = `${Math.round(s.clock)} s for this turn, at the table's pace`;
+      clock.title = countdownOf(s)?.away ? "Away: a computer plays for this seat when this runs out, unless its player comes back"
+        : `${Math.round(s.clock)} s for this turn, at the table's pace`;
       head.append(clock);
     }
     if (seat === me) el.classList.add("me");
@@ -677,8 +678,16 @@ function renderActions(s) {
   });
 }
 
-// The turn clock on the seat to move: seconds left, by this page's clock from what the
-// server said was left when it sent the state.
+// The countdown on the seat to move, by this page's clock from what the server said was left
+// when it sent the state: the turn clock, or for a person away the wait before their
+// computer plays for them, whichever ends first (either way a computer moves at zero).
+function countdownOf(msg) {
+  const turn = msg.turn_left ?? null, away = msg.away_left ?? null;
+  if (turn === null && away === null) return null;
+  const isAway = away !== null && (turn === null || away < turn);
+  return { seq: msg.seq, at: performance.now() + (isAway ? away : turn) * 1000, away: isAway };
+}
+
 function tickClock() {
   const el = document.querySelector(".seat .clock");
   if (!el) return;
@@ -687,7 +696,8 @@ function tickClock() {
   if (left === null) return;
   el.textContent = `${Math.ceil(left)} s`;
   el.classList.toggle("low", left <= 5);
-  el.setAttribute("aria-label", `${Math.ceil(left)} seconds left for this turn`);
+  el.setAttribute("aria-label", clockEnds.away ? `${Math.ceil(left)} seconds until a computer plays for this seat`
+    : `${Math.ceil(left)} seconds left for this turn`);
 }
 
 function renderStatus(s, trick, winner) {
@@ -720,7 +730,9 @@ function renderStatus(s, trick, winner) {
     text(el, `Your turn: ${line}.`);
     el.className = "status mine";
   } else {
-    text(el, `Waiting for ${seatLabel(s, who)}…`);
+    const away = s.away_left !== null && s.away_left !== undefined;
+    text(el, away ? `Waiting for ${seatLabel(s, who)}, who is away: a computer plays for them when the countdown on their seat runs out.`
+      : `Waiting for ${seatLabel(s, who)}…`);
     el.className = "status";
   }
 }
