@@ -450,19 +450,34 @@ def test_a_new_owner_keeps_an_absent_persons_away_deadline(pg_cluster: PgCluster
         ann = a.connect(t["id"], t["token"])
         bob = b.connect(t["id"], friend["token"])
         ann.until_state(lambda s: s["seats"][2]["connected"])
+        told: list[tuple[float, Any]] = []  # when Ann heard how long the friend has, and that
+
+        def heard(msg: dict[str, Any]) -> None:
+            seat = msg["seats"][2] if msg["type"] == "state" else {}
+            if msg["type"] == "state" and msg["turn"] == 2 and not seat["connected"] \
+                    and not seat["stand_in"]:
+                told.append((time.monotonic(), msg["away_left"]))
+
         bob.close()
         left = time.monotonic()
-        ann.until_state(lambda s: not s["seats"][2]["connected"])
+        heard(ann.until_state(lambda s: not s["seats"][2]["connected"]))
         while time.monotonic() < left + 3.0:  # the owner has stored when the seat emptied
-            time.sleep(0.05)
+            with contextlib.suppress(TimeoutError):
+                heard(ann.recv(0.05))
         set_owner(url, t["id"], b.app.state.server.cluster.id)
         while not (ann.state or {}).get("seats", [{}] * 4)[2].get("stand_in"):
             s = ann.state
             if s is not None and s["legal"]:
                 ann.send({"type": "act", "action": s["legal"][0]["id"], "seq": s["seq"]})
-            ann.recv(10)
+            heard(ann.recv(10))
         stood_in = time.monotonic() - left
         assert timeout - 0.5 < stood_in < timeout + 2.0, stood_in
+        # each state Ann's process sent (it kept the table, then lost it) counted down to the
+        # moment the computer stands in, from when the friend left
+        assert told, "the friend's turn never came before the computer stood in"
+        for when, away_left in told:
+            assert away_left is not None
+            assert -0.5 < when + away_left - (left + timeout) < 1.5, (when - left, away_left)
         ann.close()
 
 
