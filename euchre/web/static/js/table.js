@@ -517,8 +517,7 @@ function renderSeats(s, winner) {
       el.append(make("div", "bubble", bid.said));
     }
     if (s.turn === seat && !s.finished) el.classList.add("turn");
-    const away = s.away_left !== null && s.away_left !== undefined;
-    if (s.turn === seat && !s.finished && (s.clock || away)) {
+    if (s.turn === seat && !s.finished && (s.clock || waitsOnAbsent(s))) {
       const clock = make("span", "clock");
       clock.setAttribute("role", "timer");
       clock.dataset.seq = String(s.seq);
@@ -688,6 +687,11 @@ function countdownOf(msg) {
   return { seq: msg.seq, at: performance.now() + (isAway ? away : turn) * 1000, away: isAway };
 }
 
+// Whether the seat to move is a person away, whose computer plays for them after a countdown.
+function waitsOnAbsent(s) {
+  return s.away_left !== null && s.away_left !== undefined;
+}
+
 function tickClock() {
   const el = document.querySelector(".seat .clock");
   if (!el) return;
@@ -730,8 +734,7 @@ function renderStatus(s, trick, winner) {
     text(el, `Your turn: ${line}.`);
     el.className = "status mine";
   } else {
-    const away = s.away_left !== null && s.away_left !== undefined;
-    text(el, away ? `Waiting for ${seatLabel(s, who)}, who is away: a computer plays for them when the countdown on their seat runs out.`
+    text(el, waitsOnAbsent(s) ? `Waiting for ${seatLabel(s, who)}, who is away: a computer plays for them when the countdown on their seat runs out.`
       : `Waiting for ${seatLabel(s, who)}…`);
     el.className = "status";
   }
